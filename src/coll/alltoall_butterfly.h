@@ -1,0 +1,17 @@
+/* Butterfly all-to-all executor with packed blocks (seed 004). */
+#ifndef LOGP_COLL_ALLTOALL_BUTTERFLY_H
+#define LOGP_COLL_ALLTOALL_BUTTERFLY_H
+
+#include <mpi.h>
+
+#include "../model/plan.h"
+
+/* MPI_Alltoall semantics on the private communicator `comm` for any P
+ * (sendbuf may be MPI_IN_PLACE).  Staging memory: P blocks of packed data
+ * plus two buffers of ceil(P/2) blocks for one step's send and receive,
+ * about twice the receive buffer; never O(P^2) blocks.  Returns an MPI
+ * error code. */
+int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                                 MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan);
+
+#endif

@@ -1,0 +1,60 @@
+/* Tree reduce executor.  Plans: binomial (seed 002), logp-tree (the optimal
+ * summation tree of seed 000, cost T*(P; L + m gamma, o, g)), chain,
+ * chain-opt, chain-adaptive (seed 001).  Every rank keeps an accumulator
+ * that covers a contiguous range of ranks; results from children are put
+ * before it (PREPEND) or after it (APPEND) as the plan says, so the
+ * combination order is the rank order (non-commutative operators). */
+#include "reduce.h"
+
+#include "buffer.h"
+
+int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                     const logp_plan_t *plan)
+{
+    int rank, rc, commute = 0;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Op_commutative(op, &commute);
+    const void *own = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    logp_buffer_t b1 = {0}, b2 = {0};
+    rc = logp_buffer_alloc(&b1, count, dt);
+    if (rc == MPI_SUCCESS)
+        rc = logp_buffer_alloc(&b2, count, dt);
+    void *acc = b1.base, *tmp = b2.base;
+    int n = logp_plan_nops(plan, rank);
+    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        logp_op_t o = logp_plan_op(plan, rank, i);
+        switch (o.kind) {
+        case LOGP_OP_INIT_OWN:
+            rc = logp_buffer_copy(own, count, dt, acc, count, dt, comm);
+            break;
+        case LOGP_OP_REDUCE_OWN:
+            rc = PMPI_Reduce_local(own, acc, count, dt, op); /* acc = own op acc */
+            break;
+        case LOGP_OP_RECV:
+            rc = PMPI_Recv(o.arg == LOGP_RECV_RESULT ? recvbuf : acc, count, dt, o.peer, LOGP_TAG_REDUCE, comm,
+                           MPI_STATUS_IGNORE);
+            break;
+        case LOGP_OP_RECV_REDUCE:
+            rc = PMPI_Recv(tmp, count, dt, o.peer, LOGP_TAG_REDUCE, comm, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                break;
+            if (commute || o.arg == LOGP_SIDE_PREPEND) {
+                rc = PMPI_Reduce_local(tmp, acc, count, dt, op); /* acc = in op acc */
+            } else {
+                rc = PMPI_Reduce_local(acc, tmp, count, dt, op); /* in = acc op in */
+                void *swap = acc;
+                acc = tmp;
+                tmp = swap;
+            }
+            break;
+        case LOGP_OP_SEND:
+            rc = PMPI_Send(acc, count, dt, o.peer, LOGP_TAG_REDUCE, comm);
+            break;
+        }
+    }
+    if (rc == MPI_SUCCESS && rank == plan->root && plan->tree_root == plan->root)
+        rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm);
+    logp_buffer_free(&b1);
+    logp_buffer_free(&b2);
+    return rc;
+}

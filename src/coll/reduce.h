@@ -1,0 +1,16 @@
+/* Reduce executor: runs any tree plan (binomial, flat, logp-tree, chains). */
+#ifndef LOGP_COLL_REDUCE_H
+#define LOGP_COLL_REDUCE_H
+
+#include <mpi.h>
+
+#include "../model/plan.h"
+
+/* Runs `plan` for this rank on the private communicator `comm`, combining
+ * with `op` so that the result is a_0 op a_1 op .. op a_{P-1} in rank order
+ * whenever the plan was built for a non-commutative operator.  sendbuf may
+ * be MPI_IN_PLACE at the root.  Returns an MPI error code. */
+int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                     const logp_plan_t *plan);
+
+#endif

@@ -1,0 +1,47 @@
+/* Name and description tables generated from the registry algo.def. */
+#include "algo.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    unsigned colls;
+    const char *desc;
+} logp_algo_table[LOGP_ALGO_COUNT] = {
+#define LOGP_ALGO_X(id, name, colls, desc) {name, colls, desc},
+#include "algo.def"
+#undef LOGP_ALGO_X
+};
+
+const char *logp_algo_name(logp_algo_t algo)
+{
+    return (unsigned)algo < LOGP_ALGO_COUNT ? logp_algo_table[algo].name : "?";
+}
+
+const char *logp_algo_describe(logp_algo_t algo)
+{
+    return (unsigned)algo < LOGP_ALGO_COUNT ? logp_algo_table[algo].desc : "?";
+}
+
+int logp_algo_supports(logp_algo_t algo, logp_coll_t coll)
+{
+    return (unsigned)algo < LOGP_ALGO_COUNT && (unsigned)coll < LOGP_COLL_COUNT &&
+           (logp_algo_table[algo].colls & (1u << coll)) != 0;
+}
+
+logp_algo_t logp_algo_lookup(logp_coll_t coll, const char *name)
+{
+    if (name == NULL)
+        return LOGP_ALGO_COUNT;
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        if (strcmp(logp_algo_table[a].name, name) == 0 && logp_algo_supports((logp_algo_t)a, coll))
+            return (logp_algo_t)a;
+    return LOGP_ALGO_COUNT;
+}
+
+const char *logp_coll_name(logp_coll_t coll)
+{
+    static const char *const names[LOGP_COLL_COUNT] = {"bcast", "reduce", "alltoall"};
+    return (unsigned)coll < LOGP_COLL_COUNT ? names[coll] : "?";
+}

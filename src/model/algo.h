@@ -1,0 +1,40 @@
+/* Collectives and algorithms known to libpmpi-logp: generated from algo.def. */
+#ifndef LOGP_MODEL_ALGO_H
+#define LOGP_MODEL_ALGO_H
+
+typedef enum logp_coll {
+    LOGP_COLL_BCAST = 0,
+    LOGP_COLL_REDUCE = 1,
+    LOGP_COLL_ALLTOALL = 2,
+    LOGP_COLL_COUNT = 3
+} logp_coll_t;
+
+#define LOGP_COLL_BCAST_BIT (1u << LOGP_COLL_BCAST)
+#define LOGP_COLL_REDUCE_BIT (1u << LOGP_COLL_REDUCE)
+#define LOGP_COLL_ALLTOALL_BIT (1u << LOGP_COLL_ALLTOALL)
+#define LOGP_COLL_ALL_BITS (LOGP_COLL_BCAST_BIT | LOGP_COLL_REDUCE_BIT | LOGP_COLL_ALLTOALL_BIT)
+
+typedef enum logp_algo {
+#define LOGP_ALGO_X(id, name, colls, desc) LOGP_ALGO_##id,
+#include "algo.def"
+#undef LOGP_ALGO_X
+    LOGP_ALGO_COUNT
+} logp_algo_t;
+
+/* Tuning-file / environment name of an algorithm ("?" if out of range). */
+const char *logp_algo_name(logp_algo_t algo);
+
+/* One-line description of an algorithm. */
+const char *logp_algo_describe(logp_algo_t algo);
+
+/* Algorithm called `name` (exact match) that is valid for `coll`;
+ * LOGP_ALGO_COUNT if there is none. */
+logp_algo_t logp_algo_lookup(logp_coll_t coll, const char *name);
+
+/* Nonzero if `algo` implements `coll`. */
+int logp_algo_supports(logp_algo_t algo, logp_coll_t coll);
+
+/* "bcast", "reduce" or "alltoall". */
+const char *logp_coll_name(logp_coll_t coll);
+
+#endif

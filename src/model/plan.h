@@ -1,0 +1,71 @@
+/* A plan is one algorithm instance (collective, algorithm, P, root, message
+ * size) as a schedule: per rank, an ordered list of operations.  src/coll
+ * executes exactly these operations with PMPI and sim.h prices exactly
+ * these operations under LogGP, so a prediction is always the cost of what
+ * runs. */
+#ifndef LOGP_MODEL_PLAN_H
+#define LOGP_MODEL_PLAN_H
+
+#include <stddef.h>
+
+#include "algo.h"
+#include "params.h"
+#include "tree.h"
+
+typedef enum logp_op_kind {
+    LOGP_OP_SEND,        /* send `bytes` to peer */
+    LOGP_OP_RECV,        /* receive into the accumulator (or, arg RESULT, the result buffer) */
+    LOGP_OP_RECV_REDUCE, /* receive and combine into the accumulator (arg: side) */
+    LOGP_OP_INIT_OWN,    /* accumulator = own contribution (local copy, free in the model) */
+    LOGP_OP_REDUCE_OWN   /* accumulator = own contribution (op) accumulator */
+} logp_op_kind_t;
+
+/* Side of the accumulator an incoming partial result goes to, so that
+ * combining keeps rank order: APPEND acc = acc (op) in, PREPEND acc = in (op) acc. */
+#define LOGP_SIDE_APPEND 0
+#define LOGP_SIDE_PREPEND 1
+/* arg of the root's final LOGP_OP_RECV when the tree root is not the root. */
+#define LOGP_RECV_RESULT 2
+
+typedef struct logp_op {
+    int kind;     /* logp_op_kind_t */
+    int peer;     /* absolute rank */
+    int arg;      /* side, LOGP_RECV_RESULT, or the alltoall step */
+    size_t bytes; /* payload */
+} logp_op_t;
+
+typedef struct logp_plan_opts {
+    int chain_k;     /* k of `chain` (default 4 if <= 0) */
+    int commutative; /* reduce: nonzero if the operator commutes */
+    int long_first;  /* chain: long chains first (benchmarks/tests only) */
+} logp_plan_opts_t;
+
+typedef struct logp_plan {
+    logp_coll_t coll;
+    logp_algo_t algo;
+    int P;
+    int root;      /* the collective's root (0 for alltoall) */
+    int tree_root; /* absolute rank at relative 0 of the tree */
+    size_t bytes;  /* bcast/reduce: the whole message; alltoall: one block */
+    int k;         /* chains: number of chains (informative) */
+    logp_tree_t tree; /* tree-shaped algorithms; tree.P == 0 otherwise */
+} logp_plan_t;
+
+/* Builds the plan of `algo` for `coll` on P ranks.  The tree shapes that
+ * depend on the model (logp-tree, chain-opt) use `params`.  A reduce with a
+ * non-commutative operator is rooted at rank 0 (rank order), then rank 0
+ * sends the result to `root`.  Not for native/auto.
+ * Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
+int logp_plan_build(logp_plan_t *plan, logp_coll_t coll, logp_algo_t algo, int P, int root,
+                    size_t bytes, const logp_params_t *params, const logp_plan_opts_t *opts);
+
+/* Releases a plan; safe on a zeroed plan. */
+void logp_plan_free(logp_plan_t *plan);
+
+/* Number of operations of `rank`. */
+int logp_plan_nops(const logp_plan_t *plan, int rank);
+
+/* Operation i (0 <= i < nops) of `rank`. */
+logp_op_t logp_plan_op(const logp_plan_t *plan, int rank, int i);
+
+#endif

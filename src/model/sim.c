@@ -1,0 +1,199 @@
+/* LogGP simulator: each rank runs its operations in order; a receive waits
+ * for its message.  Ranks run until they block; a send that satisfies a
+ * blocked receiver makes it runnable again, so every operation is handled
+ * once and the order in which ranks run does not change any time. */
+#include "sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    double arrive; /* arrival time of the message's last byte */
+    int next;      /* next message of the same (src, dst) pair, -1 */
+} logp_sim_msg_t;
+
+typedef struct {
+    long key;      /* src * P + dst, -1 if empty */
+    int head, tail;
+} logp_sim_slot_t;
+
+typedef struct {
+    logp_sim_msg_t *msg;
+    int nmsg, capmsg;
+    logp_sim_slot_t *slot;
+    long nslot; /* power of two */
+    long used;
+} logp_sim_box_t;
+
+static logp_sim_slot_t *logp_sim_find(logp_sim_box_t *b, long key, int insert)
+{
+    unsigned long h = (unsigned long)key * 0x9E3779B97F4A7C15ul;
+    for (long i = (long)(h >> 20) & (b->nslot - 1);; i = (i + 1) & (b->nslot - 1)) {
+        if (b->slot[i].key == key)
+            return &b->slot[i];
+        if (b->slot[i].key == -1) {
+            if (!insert)
+                return NULL;
+            b->slot[i].key = key;
+            b->slot[i].head = b->slot[i].tail = -1;
+            b->used++;
+            return &b->slot[i];
+        }
+    }
+}
+
+static int logp_sim_grow(logp_sim_box_t *b)
+{
+    if (b->used * 2 < b->nslot)
+        return LOGP_OK;
+    logp_sim_slot_t *old = b->slot;
+    long n = b->nslot;
+    b->nslot = n * 2;
+    b->slot = malloc(sizeof(*b->slot) * (size_t)b->nslot);
+    if (b->slot == NULL) {
+        b->slot = old;
+        b->nslot = n;
+        return LOGP_ERR_NOMEM;
+    }
+    for (long i = 0; i < b->nslot; i++)
+        b->slot[i].key = -1;
+    b->used = 0;
+    for (long i = 0; i < n; i++)
+        if (old[i].key != -1) {
+            logp_sim_slot_t *s = logp_sim_find(b, old[i].key, 1);
+            s->head = old[i].head;
+            s->tail = old[i].tail;
+        }
+    free(old);
+    return LOGP_OK;
+}
+
+static int logp_sim_post(logp_sim_box_t *b, long key, double arrive)
+{
+    if (logp_sim_grow(b) != LOGP_OK)
+        return LOGP_ERR_NOMEM;
+    if (b->nmsg == b->capmsg) {
+        int cap = b->capmsg ? 2 * b->capmsg : 256;
+        logp_sim_msg_t *m = realloc(b->msg, sizeof(*m) * (size_t)cap);
+        if (m == NULL)
+            return LOGP_ERR_NOMEM;
+        b->msg = m;
+        b->capmsg = cap;
+    }
+    int id = b->nmsg++;
+    b->msg[id] = (logp_sim_msg_t){arrive, -1};
+    logp_sim_slot_t *s = logp_sim_find(b, key, 1);
+    if (s->tail < 0)
+        s->head = id;
+    else
+        b->msg[s->tail].next = id;
+    s->tail = id;
+    return LOGP_OK;
+}
+
+/* Takes the oldest message of a pair; 0 if there is none. */
+static int logp_sim_take(logp_sim_box_t *b, long key, double *arrive)
+{
+    logp_sim_slot_t *s = logp_sim_find(b, key, 0);
+    if (s == NULL || s->head < 0)
+        return 0;
+    *arrive = b->msg[s->head].arrive;
+    s->head = b->msg[s->head].next;
+    if (s->head < 0)
+        s->tail = -1;
+    return 1;
+}
+
+static double logp_max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+int logp_sim_run(const logp_plan_t *plan, const logp_params_t *params, double *finish, double *total)
+{
+    int P = plan->P, rc = LOGP_OK;
+    double *cpu = calloc((size_t)P, sizeof(double));     /* CPU free */
+    double *nsend = calloc((size_t)P, sizeof(double));   /* earliest next send */
+    double *nrecv = calloc((size_t)P, sizeof(double));   /* earliest next receive */
+    int *pc = calloc((size_t)P, sizeof(int));            /* next operation */
+    int *waiting = malloc(sizeof(int) * (size_t)P);      /* blocked on a receive from */
+    int *ready = malloc(sizeof(int) * (size_t)P);
+    logp_sim_box_t box = {0};
+    box.nslot = 1024;
+    box.slot = malloc(sizeof(*box.slot) * (size_t)box.nslot);
+    if (!cpu || !nsend || !nrecv || !pc || !waiting || !ready || !box.slot) {
+        rc = LOGP_ERR_NOMEM;
+        goto out;
+    }
+    for (long i = 0; i < box.nslot; i++)
+        box.slot[i].key = -1;
+    int nready = 0, done = 0;
+    for (int r = P - 1; r >= 0; r--) {
+        waiting[r] = -1;
+        ready[nready++] = r;
+    }
+    while (nready > 0 && rc == LOGP_OK) {
+        int r = ready[--nready], n = logp_plan_nops(plan, r);
+        waiting[r] = -1;
+        while (pc[r] < n) {
+            logp_op_t op = logp_plan_op(plan, r, pc[r]);
+            double gap = logp_params_gap(params, op.bytes), comb = (double)op.bytes * params->gamma;
+            if (op.kind == LOGP_OP_SEND) {
+                double start = logp_max(cpu[r], nsend[r]);
+                cpu[r] = start + params->o;
+                nsend[r] = start + gap;
+                double arrive = start + params->o + logp_params_inj(params, op.bytes) + params->L;
+                if ((rc = logp_sim_post(&box, (long)r * P + op.peer, arrive)) != LOGP_OK)
+                    break;
+                if (waiting[op.peer] == r) { /* wake the receiver */
+                    waiting[op.peer] = -2;
+                    ready[nready++] = op.peer;
+                }
+            } else if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
+                double arrive;
+                if (!logp_sim_take(&box, (long)op.peer * P + r, &arrive)) {
+                    waiting[r] = op.peer;
+                    break;
+                }
+                double start = logp_max(logp_max(cpu[r], nrecv[r]), arrive);
+                cpu[r] = start + params->o + (op.kind == LOGP_OP_RECV_REDUCE ? comb : 0.0);
+                nrecv[r] = start + gap;
+            } else if (op.kind == LOGP_OP_REDUCE_OWN) {
+                cpu[r] += comb;
+            }
+            pc[r]++;
+        }
+        if (pc[r] == n && waiting[r] != -3) {
+            waiting[r] = -3; /* finished */
+            done++;
+        }
+    }
+    if (rc == LOGP_OK && done != P)
+        rc = LOGP_ERR_DEADLOCK;
+    if (rc == LOGP_OK) {
+        double t = 0.0;
+        for (int r = 0; r < P; r++) {
+            if (finish)
+                finish[r] = cpu[r];
+            t = logp_max(t, cpu[r]);
+        }
+        if (total)
+            *total = t;
+    }
+out:
+    free(cpu);
+    free(nsend);
+    free(nrecv);
+    free(pc);
+    free(waiting);
+    free(ready);
+    free(box.msg);
+    free(box.slot);
+    return rc;
+}
+
+double logp_sim_predict(const logp_plan_t *plan, const logp_params_t *params)
+{
+    double t;
+    return logp_sim_run(plan, params, NULL, &t) == LOGP_OK ? t : -1.0;
+}

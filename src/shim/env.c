@@ -1,0 +1,60 @@
+/* PMPI_LOGP_* environment variables (see README). */
+#include "env.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void logp_env_algos(logp_coll_t coll, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        if (logp_algo_supports((logp_algo_t)a, coll)) {
+            strncat(buf, " ", n - strlen(buf) - 1);
+            strncat(buf, logp_algo_name((logp_algo_t)a), n - strlen(buf) - 1);
+        }
+}
+
+static int logp_env_level(const char *var, const char *v, int max, logp_env_t *env, int quiet)
+{
+    if (v == NULL || *v == '\0')
+        return 0;
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end != '\0' || x < 0 || x > max) {
+        if (!quiet)
+            fprintf(stderr, "pmpi-logp: %s=%s: expected an integer 0..%d; using 0\n", var, v, max);
+        env->errors++;
+        return 0;
+    }
+    return (int)x;
+}
+
+void logp_env_read(logp_env_t *env, int quiet)
+{
+    static const char *const vars[LOGP_COLL_COUNT] = {"PMPI_LOGP_BCAST", "PMPI_LOGP_REDUCE", "PMPI_LOGP_ALLTOALL"};
+    memset(env, 0, sizeof(*env));
+    for (int c = 0; c < LOGP_COLL_COUNT; c++) {
+        const char *v = getenv(vars[c]);
+        env->forced[c] = LOGP_ALGO_COUNT;
+        if (v == NULL || *v == '\0')
+            continue;
+        env->forced[c] = logp_algo_lookup((logp_coll_t)c, v);
+        if (env->forced[c] == LOGP_ALGO_COUNT) {
+            char known[256];
+            logp_env_algos((logp_coll_t)c, known, sizeof(known));
+            if (!quiet)
+                fprintf(stderr, "pmpi-logp: %s=%s: not a %s algorithm (known:%s); ignored\n", vars[c], v,
+                        logp_coll_name((logp_coll_t)c), known);
+            env->errors++;
+        }
+    }
+    env->verbose = logp_env_level("PMPI_LOGP_VERBOSE", getenv("PMPI_LOGP_VERBOSE"), 2, env, quiet);
+    env->strict = logp_env_level("PMPI_LOGP_STRICT", getenv("PMPI_LOGP_STRICT"), 1, env, quiet);
+    env->tuning = getenv("PMPI_LOGP_TUNING");
+    env->report = getenv("PMPI_LOGP_REPORT");
+    if (env->tuning && *env->tuning == '\0')
+        env->tuning = NULL;
+    if (env->report && *env->report == '\0')
+        env->report = NULL;
+}

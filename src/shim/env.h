@@ -1,0 +1,21 @@
+/* The shim's environment (read once per process). */
+#ifndef LOGP_SHIM_ENV_H
+#define LOGP_SHIM_ENV_H
+
+#include "../model/algo.h"
+
+typedef struct logp_env {
+    logp_algo_t forced[LOGP_COLL_COUNT]; /* PMPI_LOGP_BCAST/REDUCE/ALLTOALL, LOGP_ALGO_COUNT if unset */
+    int verbose;                         /* PMPI_LOGP_VERBOSE: 0, 1 (decisions), 2 (every call) */
+    int strict;                          /* PMPI_LOGP_STRICT=1: configuration errors abort */
+    const char *tuning;                  /* PMPI_LOGP_TUNING or NULL */
+    const char *report;                  /* PMPI_LOGP_REPORT or NULL */
+    int errors;                          /* number of invalid settings found */
+} logp_env_t;
+
+/* Reads the environment into *env.  An invalid value is reported on stderr
+ * (when `quiet` is zero) with what is accepted, counted in env->errors and
+ * ignored. */
+void logp_env_read(logp_env_t *env, int quiet);
+
+#endif

@@ -1,0 +1,144 @@
+/* The PMPI wrappers: MPI_Bcast, MPI_Reduce, MPI_Alltoall and the lifecycle
+ * calls.  Thin: check that the call is one we can run (else PMPI, so the
+ * MPI library reports erroneous arguments as it always does), look up the
+ * communicator's decision, run the plan on the private communicator. */
+#include <limits.h>
+#include <stdio.h>
+
+#include <mpi.h>
+
+#include "../coll/alltoall.h"
+#include "../coll/bcast.h"
+#include "../coll/reduce.h"
+#include "state.h"
+
+#define LOGP_EXPORT __attribute__((visibility("default")))
+
+/* Bytes of `count` elements of dt if the call is one we handle: valid
+ * handle values, nonzero size that fits the int counts the executors use. */
+static int logp_shim_bytes(MPI_Comm comm, int count, MPI_Datatype dt, size_t *bytes)
+{
+    int size = 0;
+    if (comm == MPI_COMM_NULL || dt == MPI_DATATYPE_NULL || count <= 0)
+        return 0;
+    if (PMPI_Type_size(dt, &size) != MPI_SUCCESS || size <= 0)
+        return 0;
+    *bytes = (size_t)count * (size_t)size;
+    return *bytes <= (size_t)INT_MAX;
+}
+
+static logp_comm_state_t *logp_shim_state(MPI_Comm comm)
+{
+    logp_comm_state_t *st = logp_state_get(comm);
+    return st && st->usable ? st : NULL;
+}
+
+/* Adds one call to the statistics and prints it at verbose level 2. */
+static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, const logp_decision_t *d, size_t bytes,
+                              double t0)
+{
+    logp_stat_t *s = &st->stats[coll][d->algo];
+    s->calls++;
+    s->bytes += (double)bytes;
+    s->time += PMPI_Wtime() - t0;
+    s->predicted += d->predicted > 0 ? d->predicted : 0.0;
+    if (logp_state_env()->verbose >= 2 && st->rank == 0)
+        fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s\n", st->name, logp_coll_name(coll), bytes,
+                logp_algo_name(d->algo));
+}
+
+LOGP_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        logp_state_setup();
+    return rc;
+}
+
+LOGP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        logp_state_setup();
+    return rc;
+}
+
+LOGP_EXPORT int MPI_Finalize(void)
+{
+    /* End-of-run work happens in the MPI_COMM_SELF delete callback, which
+     * PMPI_Finalize runs first (and which mpi_f08 callers reach too). */
+    return PMPI_Finalize();
+}
+
+LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    size_t bytes;
+    logp_comm_state_t *st;
+    if (!logp_shim_bytes(comm, count, datatype, &bytes) || (st = logp_shim_state(comm)) == NULL || root < 0 ||
+        root >= st->size)
+        return PMPI_Bcast(buffer, count, datatype, root, comm);
+    double t0 = PMPI_Wtime();
+    const logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
+    const logp_plan_t *plan = NULL;
+    int rc;
+    if (d->algo != LOGP_ALGO_NATIVE && (plan = logp_state_plan(st, LOGP_COLL_BCAST, d->algo, root, bytes, 1)))
+        rc = logp_coll_bcast(buffer, count, datatype, st->pcomm, plan);
+    else
+        rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+    logp_shim_account(st, LOGP_COLL_BCAST, d, bytes, t0);
+    return rc;
+}
+
+LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                           MPI_Comm comm)
+{
+    size_t bytes;
+    logp_comm_state_t *st;
+    int commutative = 0;
+    if (!logp_shim_bytes(comm, count, datatype, &bytes) || op == MPI_OP_NULL ||
+        (st = logp_shim_state(comm)) == NULL || root < 0 || root >= st->size ||
+        (sendbuf == MPI_IN_PLACE && st->rank != root) || (sendbuf == recvbuf && st->rank == root) ||
+        PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS)
+        return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    /* MPICH 4.0.2 crashes in its reduce-scatter-gather path (commutative,
+     * > 2 KiB) with MPI_IN_PLACE at a non-zero root.  Only the root knows
+     * about MPI_IN_PLACE, and all ranks must decide alike: keep every such
+     * call away from native. */
+    int unsafe = commutative && root != 0 && bytes > 2048;
+    double t0 = PMPI_Wtime();
+    const logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
+    const logp_plan_t *plan = NULL;
+    int rc;
+    if (d->algo != LOGP_ALGO_NATIVE &&
+        (plan = logp_state_plan(st, LOGP_COLL_REDUCE, d->algo, root, bytes, commutative)))
+        rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, plan);
+    else
+        rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    logp_shim_account(st, LOGP_COLL_REDUCE, d, bytes, t0);
+    return rc;
+}
+
+LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    size_t bytes, sbytes;
+    logp_comm_state_t *st;
+    int in_place = sendbuf == MPI_IN_PLACE;
+    if (!logp_shim_bytes(comm, recvcount, recvtype, &bytes) ||
+        (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes || sendbuf == recvbuf)) ||
+        (st = logp_shim_state(comm)) == NULL || bytes * (size_t)st->size > (size_t)INT_MAX)
+        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    /* MPICH 4.0.2's MPI_Alltoall on a 1-rank communicator hangs while an
+     * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
+    int unsafe = st->size == 1;
+    double t0 = PMPI_Wtime();
+    const logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
+    const logp_plan_t *plan = NULL;
+    int rc;
+    if (d->algo != LOGP_ALGO_NATIVE && (plan = logp_state_plan(st, LOGP_COLL_ALLTOALL, d->algo, 0, bytes, 1)))
+        rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, plan);
+    else
+        rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    logp_shim_account(st, LOGP_COLL_ALLTOALL, d, bytes, t0);
+    return rc;
+}

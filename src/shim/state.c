@@ -1,0 +1,235 @@
+/* Per-communicator state: private duplicate, agreed configuration, decision
+ * and plan caches, statistics.  Freed by the attribute's delete callback
+ * when the communicator is freed; private communicators are all released
+ * when MPI_COMM_SELF's attributes are deleted at the start of MPI_Finalize
+ * (this also covers mpi_f08 callers, whose MPI_Finalize we do not see). */
+#include "state.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../select/select.h"
+
+static pthread_once_t logp_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t logp_lock = PTHREAD_MUTEX_INITIALIZER;
+static int logp_comm_key = MPI_KEYVAL_INVALID;
+static int logp_self_key = MPI_KEYVAL_INVALID;
+static logp_env_t logp_env;
+static logp_comm_state_t *logp_live; /* registry, under logp_lock */
+static int logp_finalizing;
+
+static void logp_state_release(logp_comm_state_t *st)
+{
+    for (int i = 0; i < LOGP_STATE_PLANS; i++)
+        logp_plan_free(&st->plans[i].plan);
+    free(st);
+}
+
+static void logp_state_unlink(logp_comm_state_t *st)
+{
+    if (st->prev)
+        st->prev->next = st->next;
+    else if (logp_live == st)
+        logp_live = st->next;
+    if (st->next)
+        st->next->prev = st->prev;
+    st->prev = st->next = NULL;
+}
+
+static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm;
+    (void)key;
+    (void)extra;
+    logp_comm_state_t *st = value;
+    pthread_mutex_lock(&logp_lock);
+    logp_state_unlink(st);
+    pthread_mutex_unlock(&logp_lock);
+    if (st->pcomm != MPI_COMM_NULL && !logp_finalizing)
+        PMPI_Comm_free(&st->pcomm);
+    logp_state_release(st);
+    return MPI_SUCCESS;
+}
+
+/* Start of MPI_Finalize: release every private communicator while MPI is
+ * fully usable; states stay until their communicator's callback. */
+static int logp_self_delete(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm;
+    (void)key;
+    (void)value;
+    (void)extra;
+    pthread_mutex_lock(&logp_lock);
+    for (logp_comm_state_t *st = logp_live; st; st = st->next) {
+        if (st->pcomm != MPI_COMM_NULL)
+            PMPI_Comm_free(&st->pcomm);
+        st->usable = 0;
+    }
+    logp_finalizing = 1;
+    pthread_mutex_unlock(&logp_lock);
+    return MPI_SUCCESS;
+}
+
+static void logp_state_once(void)
+{
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    logp_env_read(&logp_env, rank != 0);
+    if (logp_env.errors > 0 && logp_env.strict) {
+        if (rank == 0)
+            fprintf(stderr, "pmpi-logp: PMPI_LOGP_STRICT=1: aborting on the configuration errors above\n");
+        PMPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_comm_delete, &logp_comm_key, NULL);
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_self_delete, &logp_self_key, NULL);
+    PMPI_Comm_set_attr(MPI_COMM_SELF, logp_self_key, NULL);
+}
+
+void logp_state_setup(void)
+{
+    pthread_once(&logp_once, logp_state_once);
+}
+
+const logp_env_t *logp_state_env(void)
+{
+    return &logp_env;
+}
+
+static uint64_t logp_hash(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Every rank must take the same decisions: check that the configuration
+ * agrees (environment and files can differ between nodes); if not, the
+ * whole communicator stays native. */
+static void logp_state_agree(logp_comm_state_t *st)
+{
+    uint64_t h = logp_hash(&st->params, sizeof(st->params), 1469598103934665603ull);
+    h = logp_hash(st->configured, sizeof(st->configured), h);
+    h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
+    long v[4] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff)}, r[4];
+    if (PMPI_Allreduce(v, r, 4, MPI_LONG, MPI_MAX, st->pcomm) != MPI_SUCCESS || r[0] != -r[2] || r[1] != -r[3]) {
+        if (st->rank == 0)
+            fprintf(stderr, "pmpi-logp: %s: ranks disagree on the configuration; using the MPI library's "
+                            "collectives on this communicator\n", st->name);
+        for (int c = 0; c < LOGP_COLL_COUNT; c++)
+            st->configured[c] = LOGP_ALGO_NATIVE;
+    }
+}
+
+static logp_comm_state_t *logp_state_create(MPI_Comm comm)
+{
+    logp_comm_state_t *st = calloc(1, sizeof(*st));
+    if (st == NULL)
+        return NULL;
+    int inter = 0, len = 0;
+    st->pcomm = MPI_COMM_NULL;
+    PMPI_Comm_test_inter(comm, &inter);
+    PMPI_Comm_size(comm, &st->size);
+    PMPI_Comm_rank(comm, &st->rank);
+    PMPI_Comm_get_name(comm, st->name, &len);
+    if (len == 0)
+        snprintf(st->name, sizeof(st->name), "comm(P=%d)", st->size);
+    st->params = logp_params_default();
+    st->chain_k = 4;
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : LOGP_ALGO_AUTO;
+    if (!inter && !logp_finalizing && PMPI_Comm_dup(comm, &st->pcomm) == MPI_SUCCESS) {
+        PMPI_Comm_set_name(st->pcomm, "pmpi-logp private");
+        st->usable = 1;
+        logp_state_agree(st);
+    }
+    pthread_mutex_lock(&logp_lock);
+    st->next = logp_live;
+    if (logp_live)
+        logp_live->prev = st;
+    logp_live = st;
+    pthread_mutex_unlock(&logp_lock);
+    PMPI_Comm_set_attr(comm, logp_comm_key, st);
+    return st;
+}
+
+logp_comm_state_t *logp_state_get(MPI_Comm comm)
+{
+    void *value = NULL;
+    int found = 0;
+    logp_state_setup();
+    if (PMPI_Comm_get_attr(comm, logp_comm_key, &value, &found) == MPI_SUCCESS && found)
+        return value;
+    return logp_state_create(comm);
+}
+
+static int logp_size_class(size_t bytes)
+{
+    int c = 0;
+    while (bytes > 1) {
+        bytes >>= 1;
+        c++;
+    }
+    return c;
+}
+
+const logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
+                                         int unsafe)
+{
+    int sc = logp_size_class(bytes);
+    for (int i = 0; i < LOGP_STATE_DECISIONS; i++) {
+        const logp_decision_t *d = &st->decisions[i];
+        if (d->used && d->coll == coll && d->sclass == sc && d->commutative == commutative && d->unsafe == unsafe)
+            return d;
+    }
+    /* Decide at the class's geometric middle so every size of the class
+     * (and every rank) gets the same answer. */
+    logp_select_query_t q = {coll, st->size, (size_t)1 << sc, commutative, unsafe, st->chain_k};
+    if (sc > 0)
+        q.bytes += q.bytes / 2 - (q.bytes >> 3); /* ~ 2^sc * sqrt(2) */
+    logp_decision_t *d = &st->decisions[st->next_decision];
+    st->next_decision = (st->next_decision + 1) % LOGP_STATE_DECISIONS;
+    d->used = 1;
+    d->coll = coll;
+    d->sclass = sc;
+    d->commutative = commutative;
+    d->unsafe = unsafe;
+    d->algo = logp_select_choose(st->configured[coll], &q, &st->params, &d->predicted);
+    if (logp_env.verbose >= 1 && st->rank == 0)
+        fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s (configured %s, predicted %.3g us)\n",
+                st->name, st->size, logp_coll_name(coll), (size_t)1 << sc, ((size_t)2 << sc) - 1,
+                coll == LOGP_COLL_REDUCE ? (commutative ? " commutative" : " non-commutative") : "",
+                logp_algo_name(d->algo), logp_algo_name(st->configured[coll]), d->predicted * 1e6);
+    return d;
+}
+
+const logp_plan_t *logp_state_plan(logp_comm_state_t *st, logp_coll_t coll, logp_algo_t algo, int root,
+                                   size_t bytes, int commutative)
+{
+    logp_cached_plan_t *victim = &st->plans[0];
+    st->clock++;
+    for (int i = 0; i < LOGP_STATE_PLANS; i++) {
+        logp_cached_plan_t *c = &st->plans[i];
+        if (c->used && c->plan.coll == coll && c->plan.algo == algo && c->root == root && c->bytes == bytes &&
+            c->commutative == commutative) {
+            c->stamp = st->clock;
+            return &c->plan;
+        }
+        if (!c->used || (victim->used && c->stamp < victim->stamp))
+            victim = c;
+    }
+    logp_plan_free(&victim->plan);
+    victim->used = 0;
+    logp_plan_opts_t opts = {st->chain_k, commutative, 0};
+    if (logp_plan_build(&victim->plan, coll, algo, st->size, root, bytes, &st->params, &opts) != LOGP_OK)
+        return NULL;
+    victim->used = 1;
+    victim->stamp = st->clock;
+    victim->root = root;
+    victim->bytes = bytes;
+    victim->commutative = commutative;
+    return &victim->plan;
+}

@@ -1,0 +1,323 @@
+/* pmpi-logp: the model from the command line (no MPI needed).
+ *   pmpi-logp tree [--bcast|--reduce ALGO] --P N [params] [--dot]
+ *   pmpi-logp predict --P N --bytes M [params]
+ *   pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g   (integers, seed 000)
+ * params: --L --o --g (time: ns, us, ms, s; default us), --G (s/B: ns/B,
+ * or a bandwidth like 10GB/s), --gamma (ns/B), --root R, --chain-k K. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/algo.h"
+#include "../model/params.h"
+#include "../model/plan.h"
+#include "../model/sim.h"
+#include "../model/tree_chain.h"
+#include "../model/tree_logp.h"
+#include "../select/select.h"
+
+typedef struct {
+    logp_params_t p;
+    int P, root, k, dot, nodes;
+    long N;
+    size_t bytes;
+    logp_coll_t coll;
+    logp_algo_t algo;
+} logp_cli_t;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: pmpi-logp tree [--bcast ALGO | --reduce ALGO] --P N [params] [--dot]\n"
+               "       pmpi-logp predict --P N --bytes M [params]\n"
+               "       pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g\n"
+               "params: --L T --o T --g T (T: number with ns, us (default), ms or s)\n"
+               "        --G X (ns/B, us/B, s/B, or bandwidth B/s KB/s MB/s GB/s) --gamma X (ns/B ...)\n"
+               "        --root R --chain-k K --bytes M\n");
+}
+
+/* number + optional unit; time units scale to seconds (default us) */
+static int parse_time(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    double scale = 1e-6;
+    if (end == s || !isfinite(v) || v < 0)
+        return -1;
+    if (*end == '\0' || strcmp(end, "us") == 0)
+        scale = 1e-6;
+    else if (strcmp(end, "ns") == 0)
+        scale = 1e-9;
+    else if (strcmp(end, "ms") == 0)
+        scale = 1e-3;
+    else if (strcmp(end, "s") == 0)
+        scale = 1.0;
+    else
+        return -1;
+    *out = v * scale;
+    return 0;
+}
+
+/* per-byte cost: X ns/B (default ns/B) or a bandwidth X GB/s */
+static int parse_per_byte(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || !isfinite(v) || v < 0)
+        return -1;
+    static const struct {
+        const char *unit;
+        double scale;
+        int bandwidth;
+    } u[] = {{"", 1e-9, 0},      {"ns/B", 1e-9, 0}, {"us/B", 1e-6, 0}, {"ms/B", 1e-3, 0},
+             {"s/B", 1.0, 0},    {"B/s", 1.0, 1},   {"KB/s", 1e3, 1},  {"MB/s", 1e6, 1},
+             {"GB/s", 1e9, 1}};
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
+        if (strcmp(end, u[i].unit) == 0) {
+            if (u[i].bandwidth) {
+                if (v <= 0)
+                    return -1;
+                *out = 1.0 / (v * u[i].scale);
+            } else {
+                *out = v * u[i].scale;
+            }
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_args(int argc, char **argv, logp_cli_t *c)
+{
+    c->p = logp_params_default();
+    c->P = 8;
+    c->k = 4;
+    c->bytes = 8;
+    c->coll = LOGP_COLL_BCAST;
+    c->algo = LOGP_ALGO_LOGP_TREE;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (strcmp(a, "--dot") == 0) {
+            c->dot = 1;
+            continue;
+        }
+        if (v == NULL) {
+            fprintf(stderr, "pmpi-logp: %s needs a value\n", a);
+            return -1;
+        }
+        i++;
+        if (strcmp(a, "--P") == 0)
+            bad = (c->P = atoi(v)) < 1;
+        else if (strcmp(a, "--root") == 0)
+            c->root = atoi(v);
+        else if (strcmp(a, "--chain-k") == 0)
+            bad = (c->k = atoi(v)) < 1;
+        else if (strcmp(a, "--N") == 0)
+            bad = (c->N = atol(v)) < 0;
+        else if (strcmp(a, "--bytes") == 0)
+            c->bytes = (size_t)strtoull(v, NULL, 10);
+        else if (strcmp(a, "--L") == 0)
+            bad = parse_time(v, &c->p.L);
+        else if (strcmp(a, "--o") == 0)
+            bad = parse_time(v, &c->p.o);
+        else if (strcmp(a, "--g") == 0)
+            bad = parse_time(v, &c->p.g);
+        else if (strcmp(a, "--G") == 0)
+            bad = parse_per_byte(v, &c->p.G);
+        else if (strcmp(a, "--gamma") == 0)
+            bad = parse_per_byte(v, &c->p.gamma);
+        else if (strcmp(a, "--bcast") == 0 || strcmp(a, "--reduce") == 0) {
+            c->coll = a[2] == 'b' ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE;
+            c->algo = logp_algo_lookup(c->coll, v);
+            bad = c->algo == LOGP_ALGO_COUNT || c->algo == LOGP_ALGO_NATIVE || c->algo == LOGP_ALGO_AUTO;
+        } else {
+            fprintf(stderr, "pmpi-logp: unknown option %s\n", a);
+            return -1;
+        }
+        if (bad) {
+            fprintf(stderr, "pmpi-logp: bad value for %s: %s\n", a, v);
+            return -1;
+        }
+    }
+    if (c->root < 0 || c->root >= c->P) {
+        fprintf(stderr, "pmpi-logp: --root must be in 0..P-1\n");
+        return -1;
+    }
+    return 0;
+}
+
+static void print_subtree(const logp_tree_t *t, const double *ready, const double *finish, int root, int v, int depth)
+{
+    int P = t->P;
+    printf("%*s%d", 2 * depth, "", (v + root) % P);
+    if (ready)
+        printf("  (receives at %.4g us)", ready[(v + root) % P] * 1e6);
+    else if (finish)
+        printf("  (done at %.4g us)", finish[(v + root) % P] * 1e6);
+    printf("\n");
+    int a = t->kid_start[v], n = logp_tree_nkids(t, v), desc = logp_tree_kids_descending(t, v);
+    for (int i = 0; i < n; i++)
+        print_subtree(t, ready, finish, root, t->kids[desc ? a + n - 1 - i : a + i], depth + 1);
+}
+
+static int cmd_tree(const logp_cli_t *c)
+{
+    logp_plan_t plan;
+    logp_plan_opts_t opts = {c->k, 1, 0};
+    if (logp_plan_build(&plan, c->coll, c->algo, c->P, c->root, c->bytes, &c->p, &opts) != LOGP_OK) {
+        fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),
+                logp_algo_name(c->algo), c->P);
+        return 1;
+    }
+    double *fin = malloc(sizeof(double) * (size_t)c->P), total = 0;
+    if (fin == NULL || logp_sim_run(&plan, &c->p, fin, &total) != LOGP_OK) {
+        free(fin);
+        logp_plan_free(&plan);
+        return 1;
+    }
+    const logp_tree_t *t = &plan.tree;
+    if (c->dot) {
+        printf("digraph \"%s %s P=%d\" {\n  rankdir=TB; node [shape=circle];\n", logp_coll_name(c->coll),
+               logp_algo_name(c->algo), c->P);
+        for (int v = 0; v < c->P; v++) {
+            int r = (v + plan.tree_root) % c->P;
+            printf("  n%d [label=\"%d\\n%.3gus\"];\n", r, r, fin[r] * 1e6);
+        }
+        for (int v = 1; v < c->P; v++) {
+            int r = (v + plan.tree_root) % c->P, p = (t->parent[v] + plan.tree_root) % c->P;
+            if (c->coll == LOGP_COLL_BCAST)
+                printf("  n%d -> n%d;\n", p, r);
+            else
+                printf("  n%d -> n%d;\n", r, p);
+        }
+        printf("}\n");
+    } else {
+        printf("%s %s, P=%d, root %d, %zu B, L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B\n",
+               logp_coll_name(c->coll), logp_algo_name(c->algo), c->P, c->root, c->bytes, c->p.L * 1e6,
+               c->p.o * 1e6, c->p.g * 1e6, c->p.G * 1e9, c->p.gamma * 1e9);
+        if (c->coll == LOGP_COLL_BCAST)
+            print_subtree(t, fin, NULL, plan.tree_root, 0, 0);
+        else
+            print_subtree(t, NULL, fin, plan.tree_root, 0, 0);
+        if (plan.k > 0)
+            printf("chains: %d\n", plan.k);
+        printf("completion: %.6g us\n", total * 1e6);
+    }
+    free(fin);
+    logp_plan_free(&plan);
+    return 0;
+}
+
+typedef struct {
+    logp_algo_t algo;
+    double t;
+} logp_cli_pred_t;
+
+static int cmp_pred(const void *a, const void *b)
+{
+    double x = ((const logp_cli_pred_t *)a)->t, y = ((const logp_cli_pred_t *)b)->t;
+    return (x > y) - (x < y);
+}
+
+static int cmd_predict(const logp_cli_t *c)
+{
+    printf("P=%d, %zu B, L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B\n", c->P, c->bytes, c->p.L * 1e6, c->p.o * 1e6,
+           c->p.g * 1e6, c->p.G * 1e9, c->p.gamma * 1e9);
+    for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
+        logp_cli_pred_t pred[LOGP_ALGO_COUNT];
+        int n = 0;
+        logp_select_query_t q = {(logp_coll_t)coll, c->P, c->bytes, 1, 0, c->k};
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+            if (a == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll))
+                continue;
+            pred[n].algo = (logp_algo_t)a;
+            pred[n++].t = logp_select_predict((logp_algo_t)a, &q, &c->p);
+        }
+        qsort(pred, (size_t)n, sizeof pred[0], cmp_pred);
+        printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), coll == LOGP_COLL_ALLTOALL ? " (bytes per block)" : "");
+        for (int i = 0; i < n; i++) {
+            printf("  %-15s %12.4f us", logp_algo_name(pred[i].algo), pred[i].t * 1e6);
+            if (pred[i].algo == LOGP_ALGO_NATIVE)
+                printf("   (model of MPICH 4.0.2's default)");
+            if (pred[i].algo == LOGP_ALGO_CHAIN)
+                printf("   (k=%d)", c->k);
+            if (pred[i].algo == LOGP_ALGO_CHAIN_OPT)
+                printf("   (k=%d; seed sqrt(a(P-1)/b)=%.2f)", logp_chain_best_k(&c->p, c->bytes, c->P),
+                       logp_chain_k_continuous(&c->p, c->bytes, c->P));
+            printf("\n");
+        }
+    }
+    printf("reduce closed forms (seed 001): chain k=%d %.4f us, optimal k %.4f us, adaptive %.4f us\n", c->k,
+           logp_chain_time_short_first(&c->p, c->bytes, c->P, c->k < c->P ? c->k : (c->P > 1 ? c->P - 1 : 1)) * 1e6,
+           logp_chain_time_opt(&c->p, c->bytes, c->P) * 1e6, logp_chain_time_adaptive(&c->p, c->bytes, c->P) * 1e6);
+    return 0;
+}
+
+static int cmd_sum_plan(const logp_cli_t *c, int argc, char **argv)
+{
+    long L = -1, o = -1, g = -1;
+    for (int i = 2; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--L") == 0)
+            L = atol(argv[i + 1]);
+        if (strcmp(argv[i], "--o") == 0)
+            o = atol(argv[i + 1]);
+        if (strcmp(argv[i], "--g") == 0)
+            g = atol(argv[i + 1]);
+    }
+    if (L < 0 || o < 0 || g < 1) {
+        fprintf(stderr, "pmpi-logp sum-plan: --L, --o, --g are integers (time steps; one addition = 1)\n");
+        return 2;
+    }
+    logp_sum_node_t *nodes = malloc(sizeof(*nodes) * (size_t)c->P);
+    long tb, ns;
+    double time;
+    if (nodes == NULL || logp_tree_sum_plan(c->P, c->N, L, o, g, nodes, &tb, &ns, &time) != LOGP_OK) {
+        free(nodes);
+        return 1;
+    }
+    printf("S*(%d; %ld, %ld, %ld) = T*(%d; %ld, %ld, %ld), %ld operands\n", c->P, L, o, g, c->P, L + 1, o, g, c->N);
+    printf("%4s %6s %4s %6s %6s %6s\n", "node", "T_i", "K_i", "A_i", "B_i", "N_i");
+    for (int v = 0; v < c->P; v++)
+        printf("%4d %6ld %4d %6ld %6ld %6ld\n", v, nodes[v].T, nodes[v].K, nodes[v].A, nodes[v].B,
+               nodes[v].A + nodes[v].B);
+    printf("T_B = %ld, N_S = sum A_i = %ld (theorem 5), completion T_B + (N - N_S)/P = %g (theorem 6)\n", tb, ns,
+           time);
+    free(nodes);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    logp_cli_t c;
+    memset(&c, 0, sizeof c);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "sum-plan") == 0) {
+        /* integer L, o, g: parse P and N only through the common parser */
+        c.P = 8;
+        for (int i = 2; i + 1 < argc; i++) {
+            if (strcmp(argv[i], "--P") == 0)
+                c.P = atoi(argv[i + 1]);
+            if (strcmp(argv[i], "--N") == 0)
+                c.N = atol(argv[i + 1]);
+        }
+        if (c.P < 1 || c.N < 0) {
+            usage(stderr);
+            return 2;
+        }
+        return cmd_sum_plan(&c, argc, argv);
+    }
+    if (parse_args(argc, argv, &c) != 0) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "tree") == 0)
+        return cmd_tree(&c);
+    if (strcmp(argv[1], "predict") == 0)
+        return cmd_predict(&c);
+    fprintf(stderr, "pmpi-logp: unknown command %s\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

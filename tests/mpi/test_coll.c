@@ -1,0 +1,465 @@
+/* MPI correctness matrix for MPI_Bcast, MPI_Reduce and MPI_Alltoall.
+ *
+ * Built WITHOUT the shim (run under LD_PRELOAD) and relinked with it; the
+ * algorithm under test is chosen by PMPI_LOGP_* in the environment.  Every
+ * expected result is computed locally from the same value generator every
+ * rank uses, never by calling the MPI library (whose own collectives have
+ * bugs, see README).  Holes of derived datatypes must stay untouched.
+ *
+ * Usage: test_coll [--big]   (--big adds >= 1,000,000-element cases)
+ * Prints "test_coll: N passed, M failed" on rank 0; exit status 1 on failure. */
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOLE 0xAB
+#define MAXF 4
+
+typedef enum { OP_SUM, OP_MAX, OP_PROD, OP_MAXLOC, OP_USER_SUM, OP_MATMUL, OP_NONE } opkind_t;
+
+/* A datatype case: an element is a chunk of `stride` bytes; the MPI buffer
+ * address points `pad` bytes into the first chunk (negative lower bounds);
+ * field f of element k is at base + k*stride + off[f], of C kind kind[f]. */
+typedef struct {
+    const char *name;
+    MPI_Datatype dt;
+    int nf;
+    size_t stride;
+    ptrdiff_t pad;
+    ptrdiff_t off[MAXF];
+    char kind[MAXF]; /* 'i' int, 'd' double, 'u' unsigned */
+    opkind_t ops[4];
+    int nops;
+} tcase_t;
+
+static int g_rank, g_size, g_pass, g_fail, g_verbose_fail = 10;
+
+static void check(int ok, const char *what, const char *comm, const char *tc, const char *op, int count, int root)
+{
+    if (ok) {
+        g_pass++;
+        return;
+    }
+    g_fail++;
+    if (g_verbose_fail-- > 0)
+        fprintf(stderr, "FAIL rank %d/%d %s: %s type %s op %s count %d root %d\n", g_rank, g_size, comm, what, tc,
+                op, count, root);
+}
+
+/* The value every rank can recompute: rank r, logical element i, field f. */
+static double gen(int r, long i, int f, opkind_t op)
+{
+    switch (op) {
+    case OP_PROD:
+        return (double)((r + i + f) % 3 + 1);
+    case OP_MAXLOC:
+        return f == 0 ? (double)((r * 7 + i * 3) % 5) : (double)r;
+    case OP_MATMUL:
+        return (double)((r * 5 + i * 3 + f * 7) % 9 + 1);
+    default:
+        return (double)((r * 31 + i * 17 + f * 5) % 11 - 5);
+    }
+}
+
+static void put(const tcase_t *t, void *base, long k, int f, double v)
+{
+    char *p = (char *)base + k * (ptrdiff_t)t->stride + t->off[f];
+    if (t->kind[f] == 'i') {
+        int x = (int)v;
+        memcpy(p, &x, sizeof x);
+    } else if (t->kind[f] == 'u') {
+        unsigned x = (unsigned)(long)v;
+        memcpy(p, &x, sizeof x);
+    } else {
+        memcpy(p, &v, sizeof v);
+    }
+}
+
+static double get(const tcase_t *t, const void *base, long k, int f)
+{
+    const char *p = (const char *)base + k * (ptrdiff_t)t->stride + t->off[f];
+    if (t->kind[f] == 'i') {
+        int x;
+        memcpy(&x, p, sizeof x);
+        return x;
+    }
+    if (t->kind[f] == 'u') { /* read back as the int it was written from */
+        unsigned x;
+        memcpy(&x, p, sizeof x);
+        return (double)(int32_t)x;
+    }
+    double x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
+static size_t fsize(char kind)
+{
+    return kind == 'd' ? sizeof(double) : sizeof(int);
+}
+
+/* Buffer of n elements, every byte HOLE; returns the MPI address. */
+static void *talloc(const tcase_t *t, long n, void **mem)
+{
+    size_t bytes = (size_t)(n > 0 ? n : 1) * t->stride;
+    *mem = malloc(bytes);
+    memset(*mem, HOLE, bytes);
+    return (char *)*mem + t->pad;
+}
+
+static int holes_intact(const tcase_t *t, const void *mem, long n)
+{
+    const unsigned char *c = mem;
+    for (long k = 0; k < n; k++)
+        for (size_t b = 0; b < t->stride; b++) {
+            ptrdiff_t rel = (ptrdiff_t)b - t->pad;
+            int covered = 0;
+            for (int f = 0; f < t->nf; f++)
+                if (rel >= t->off[f] && rel < t->off[f] + (ptrdiff_t)fsize(t->kind[f]))
+                    covered = 1;
+            if (!covered && c[k * t->stride + b] != HOLE)
+                return 0;
+        }
+    return 1;
+}
+
+/* --- user operators --------------------------------------------------- */
+static void user_int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+/* element of the struct case: int at -16, double at 0 from the base */
+static void user_struct_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++) {
+        char *a = (char *)in + 32 * i, *b = (char *)inout + 32 * i;
+        int x, y;
+        double u, v;
+        memcpy(&x, a - 16, sizeof x);
+        memcpy(&y, b - 16, sizeof y);
+        y += x;
+        memcpy(b - 16, &y, sizeof y);
+        memcpy(&u, a, sizeof u);
+        memcpy(&v, b, sizeof v);
+        v += u;
+        memcpy(b, &v, sizeof v);
+    }
+}
+
+/* element of the vector case: ints at 0 and 12, extent 16 */
+static void user_vec_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++) {
+        int *a = (int *)in + 4 * i, *b = (int *)inout + 4 * i;
+        b[0] += a[0];
+        b[3] += a[3];
+    }
+}
+
+/* 2x2 unsigned matrices, inout = in * inout (mod 2^32): order matters */
+static void user_matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++) {
+        unsigned *a = (unsigned *)in + 4 * i, *b = (unsigned *)inout + 4 * i, c[4];
+        c[0] = a[0] * b[0] + a[1] * b[2];
+        c[1] = a[0] * b[1] + a[1] * b[3];
+        c[2] = a[2] * b[0] + a[3] * b[2];
+        c[3] = a[2] * b[1] + a[3] * b[3];
+        memcpy(b, c, sizeof c);
+    }
+}
+
+static MPI_Op op_user_sum, op_struct_sum, op_vec_sum, op_matmul;
+
+static MPI_Op mpi_op(const tcase_t *t, opkind_t op)
+{
+    switch (op) {
+    case OP_SUM:
+        return MPI_SUM;
+    case OP_MAX:
+        return MPI_MAX;
+    case OP_PROD:
+        return MPI_PROD;
+    case OP_MAXLOC:
+        return MPI_MAXLOC;
+    case OP_USER_SUM:
+        return t->nf == 1 ? op_user_sum : t->kind[1] == 'd' ? op_struct_sum : op_vec_sum;
+    case OP_MATMUL:
+        return op_matmul;
+    default:
+        return MPI_OP_NULL;
+    }
+}
+
+static const char *op_name(opkind_t op)
+{
+    static const char *n[] = {"sum", "max", "prod", "maxloc", "user-sum", "matmul", "none"};
+    return n[op];
+}
+
+/* Expected reduction of element i over ranks 0..P-1 in rank order. */
+static void expect_reduce(const tcase_t *t, opkind_t op, int P, long i, double *out)
+{
+    if (op == OP_MATMUL) {
+        uint32_t acc[4];
+        for (int f = 0; f < 4; f++)
+            acc[f] = (uint32_t)gen(0, i, f, op);
+        for (int r = 1; r < P; r++) {
+            uint32_t b[4], c[4];
+            for (int f = 0; f < 4; f++)
+                b[f] = (uint32_t)gen(r, i, f, op);
+            c[0] = acc[0] * b[0] + acc[1] * b[2];
+            c[1] = acc[0] * b[1] + acc[1] * b[3];
+            c[2] = acc[2] * b[0] + acc[3] * b[2];
+            c[3] = acc[2] * b[1] + acc[3] * b[3];
+            memcpy(acc, c, sizeof c);
+        }
+        for (int f = 0; f < 4; f++)
+            out[f] = (double)(int32_t)acc[f];
+        return;
+    }
+    for (int f = 0; f < t->nf; f++)
+        out[f] = gen(0, i, f, op);
+    for (int r = 1; r < P; r++) {
+        if (op == OP_MAXLOC) {
+            double v = gen(r, i, 0, op);
+            if (v > out[0]) {
+                out[0] = v;
+                out[1] = r;
+            }
+            continue;
+        }
+        for (int f = 0; f < t->nf; f++) {
+            double v = gen(r, i, f, op);
+            out[f] = op == OP_MAX ? (v > out[f] ? v : out[f]) : op == OP_PROD ? out[f] * v : out[f] + v;
+        }
+    }
+}
+
+/* --- the three collectives -------------------------------------------- */
+static void test_bcast(MPI_Comm comm, const char *cname, const tcase_t *t, int count, int root)
+{
+    int r, P;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    void *mem, *buf = talloc(t, count, &mem);
+    if (r == root)
+        for (long k = 0; k < count; k++)
+            for (int f = 0; f < t->nf; f++)
+                put(t, buf, k, f, gen(root, k, f, OP_NONE));
+    int rc = MPI_Bcast(buf, count, t->dt, root, comm), ok = rc == MPI_SUCCESS;
+    for (long k = 0; ok && k < count; k++)
+        for (int f = 0; f < t->nf; f++)
+            ok &= get(t, buf, k, f) == gen(root, k, f, OP_NONE);
+    ok &= holes_intact(t, mem, count);
+    check(ok, "bcast", cname, t->name, "-", count, root);
+    free(mem);
+}
+
+static void test_reduce(MPI_Comm comm, const char *cname, const tcase_t *t, opkind_t op, int count, int root,
+                        int in_place)
+{
+    int r, P;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    void *smem, *rmem = NULL, *sbuf = talloc(t, count, &smem), *rbuf = NULL;
+    for (long k = 0; k < count; k++)
+        for (int f = 0; f < t->nf; f++)
+            put(t, sbuf, k, f, gen(r, k, f, op));
+    if (r == root)
+        rbuf = in_place ? sbuf : talloc(t, count, &rmem);
+    int rc = MPI_Reduce(in_place && r == root ? MPI_IN_PLACE : sbuf, rbuf, count, t->dt, mpi_op(t, op), root, comm);
+    int ok = rc == MPI_SUCCESS;
+    /* the send buffer is unchanged on every rank (but the in-place root) */
+    if (!(in_place && r == root))
+        for (long k = 0; ok && k < count; k++)
+            for (int f = 0; f < t->nf; f++)
+                ok &= get(t, sbuf, k, f) == gen(r, k, f, op);
+    if (r == root) {
+        double e[MAXF];
+        for (long k = 0; ok && k < count; k++) {
+            expect_reduce(t, op, P, k, e);
+            for (int f = 0; f < t->nf; f++)
+                ok &= get(t, rbuf, k, f) == e[f];
+        }
+        ok &= holes_intact(t, in_place ? smem : rmem, count);
+    }
+    char what[32];
+    snprintf(what, sizeof what, "reduce%s", in_place ? "(in-place)" : "");
+    check(ok, what, cname, t->name, op_name(op), count, root);
+    free(smem);
+    free(rmem);
+}
+
+/* Alltoall; `rt` (if not NULL) receives with another type of the same
+ * signature; in_place uses MPI_IN_PLACE on every rank. */
+static void test_alltoall(MPI_Comm comm, const char *cname, const tcase_t *t, const tcase_t *rt, int count,
+                          int in_place)
+{
+    int r, P;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    int scount = count, rcount = count;
+    if (rt == NULL)
+        rt = t;
+    else
+        rcount = count / rt->nf; /* t: 1 int per element, rt: nf ints per element */
+    long ns = (long)scount * P, nr = (long)rcount * P;
+    void *smem, *rmem, *sbuf = talloc(t, ns, &smem), *rbuf = in_place ? NULL : talloc(rt, nr, &rmem);
+    const tcase_t *st = in_place ? rt : t;
+    void *fill = in_place ? talloc(rt, nr, &rmem) : sbuf;
+    if (in_place)
+        rbuf = fill;
+    /* logical element j*E + e of the block for rank j, E = elements x fields */
+    int per = in_place ? rcount : scount;
+    for (int j = 0; j < P; j++)
+        for (long k = 0; k < per; k++)
+            for (int f = 0; f < st->nf; f++)
+                put(st, fill, (long)j * per + k, f, gen(r, ((long)j * per + k) * st->nf + f, 0, OP_NONE));
+    int rc = MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, scount, t->dt, rbuf, rcount, rt->dt, comm);
+    int ok = rc == MPI_SUCCESS;
+    for (int j = 0; ok && j < P; j++)
+        for (long k = 0; k < rcount; k++)
+            for (int f = 0; f < rt->nf; f++)
+                ok &= get(rt, rbuf, (long)j * rcount + k, f) == gen(j, ((long)r * rcount + k) * rt->nf + f, 0, OP_NONE);
+    ok &= holes_intact(rt, rmem, nr);
+    char what[40];
+    snprintf(what, sizeof what, "alltoall%s%s", in_place ? "(in-place)" : "", rt != t ? "(recvtype)" : "");
+    check(ok, what, cname, t->name, "-", count, 0);
+    free(smem);
+    free(rmem);
+}
+
+/* Application point-to-point messages with wildcards posted across the
+ * collectives must neither steal nor be stolen by the shim's traffic. */
+static void test_interleaved_p2p(MPI_Comm comm, const char *cname, tcase_t *tint)
+{
+    int r, P, msg = -1, mark;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    MPI_Request req;
+    MPI_Status st;
+    MPI_Irecv(&msg, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &req);
+    test_bcast(comm, cname, tint, 7, P - 1);
+    test_reduce(comm, cname, tint, OP_SUM, 7, 0, 0);
+    test_alltoall(comm, cname, tint, NULL, 7, 0);
+    mark = 1000 + r;
+    MPI_Send(&mark, 1, MPI_INT, (r + 1) % P, 77, comm);
+    MPI_Wait(&req, &st);
+    check(msg == 1000 + (r - 1 + P) % P && st.MPI_TAG == 77 && st.MPI_SOURCE == (r - 1 + P) % P,
+          "p2p across collectives", cname, "int", "-", 1, 0);
+}
+
+static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncases, tcase_t *tint, tcase_t *tquad,
+                     int big)
+{
+    int P;
+    MPI_Comm_size(comm, &P);
+    static const int counts[] = {0, 1, 7};
+    for (int c = 0; c < ncases; c++) {
+        const tcase_t *t = &cases[c];
+        for (int ci = 0; ci < 3; ci++) {
+            int n = counts[ci];
+            for (int root = 0; root < P; root++) {
+                test_bcast(comm, cname, t, n, root);
+                for (int o = 0; o < t->nops; o++) {
+                    test_reduce(comm, cname, t, t->ops[o], n, root, 0);
+                    test_reduce(comm, cname, t, t->ops[o], n, root, 1);
+                }
+            }
+            test_alltoall(comm, cname, t, NULL, n, 0);
+            test_alltoall(comm, cname, t, NULL, n, 1);
+        }
+    }
+    test_alltoall(comm, cname, tint, tquad, 4 * 7, 0);
+    test_alltoall(comm, cname, tint, tquad, 4 * 1, 1);
+    /* above MPICH's 2 KiB reduce-scatter-gather threshold, every root */
+    for (int root = 0; root < P; root++) {
+        test_reduce(comm, cname, &cases[0], OP_SUM, 700, root, 1);
+        test_reduce(comm, cname, &cases[0], OP_MAX, 700, root, 0);
+        test_reduce(comm, cname, &cases[ncases - 1], OP_MATMUL, 300, root, 1);
+    }
+    test_interleaved_p2p(comm, cname, tint);
+    if (big) {
+        int root = P - 1;
+        test_bcast(comm, cname, tint, 1000000, root);
+        test_reduce(comm, cname, tint, OP_SUM, 1000000, root, 0);
+        test_reduce(comm, cname, tint, OP_SUM, 1000000, root, 1);
+        test_alltoall(comm, cname, tint, NULL, 1000000 / P + 1, 0);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int big = argc > 1 && strcmp(argv[1], "--big") == 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    MPI_Op_create(user_int_sum, 1, &op_user_sum);
+    MPI_Op_create(user_struct_sum, 1, &op_struct_sum);
+    MPI_Op_create(user_vec_sum, 1, &op_vec_sum);
+    MPI_Op_create(user_matmul, 0, &op_matmul);
+
+    MPI_Datatype vec, st0, strct, quad, mat;
+    MPI_Type_vector(2, 1, 3, MPI_INT, &vec); /* ints at 0 and 12, extent 16 */
+    MPI_Type_commit(&vec);
+    int bl[2] = {1, 1};
+    MPI_Aint disp[2] = {-16, 0};
+    MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE};
+    MPI_Type_create_struct(2, bl, disp, types, &st0);
+    MPI_Type_create_resized(st0, -16, 32, &strct); /* negative lb, holes */
+    MPI_Type_commit(&strct);
+    MPI_Type_contiguous(4, MPI_INT, &quad);
+    MPI_Type_commit(&quad);
+    MPI_Type_contiguous(4, MPI_UNSIGNED, &mat);
+    MPI_Type_commit(&mat);
+
+    tcase_t cases[] = {
+        {"int", MPI_INT, 1, 4, 0, {0}, {'i'}, {OP_SUM, OP_MAX, OP_PROD, OP_USER_SUM}, 4},
+        {"double", MPI_DOUBLE, 1, 8, 0, {0}, {'d'}, {OP_SUM, OP_MAX, OP_PROD}, 3},
+        {"double_int", MPI_DOUBLE_INT, 2, 16, 0, {0, 8}, {'d', 'i'}, {OP_MAXLOC}, 1},
+        {"vector", vec, 2, 16, 0, {0, 12}, {'i', 'i'}, {OP_USER_SUM}, 1}, /* MPICH: no MPI_SUM on vectors */
+        {"struct", strct, 2, 32, 16, {-16, 0}, {'i', 'd'}, {OP_USER_SUM}, 1},
+        {"mat2x2", mat, 4, 16, 0, {0, 4, 8, 12}, {'u', 'u', 'u', 'u'}, {OP_MATMUL}, 1},
+    };
+    int ncases = (int)(sizeof cases / sizeof cases[0]);
+    tcase_t tquad = {"int4", quad, 4, 16, 0, {0, 4, 8, 12}, {'i', 'i', 'i', 'i'}, {OP_SUM}, 1};
+
+    run_comm(MPI_COMM_WORLD, "world", cases, ncases, &cases[0], &tquad, big);
+    /* a sub-communicator with reversed rank order, and a named half */
+    MPI_Comm rev, half;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, g_size - g_rank, &rev);
+    run_comm(rev, "reversed", cases, ncases, &cases[0], &tquad, 0);
+    MPI_Comm_split(MPI_COMM_WORLD, g_rank % 2, g_rank, &half);
+    MPI_Comm_set_name(half, g_rank % 2 ? "odd-half" : "even-half");
+    run_comm(half, "half", cases, ncases, &cases[0], &tquad, 0);
+    MPI_Comm_free(&rev);
+    MPI_Comm_free(&half);
+
+    int local[2] = {g_pass, g_fail}, total[2];
+    PMPI_Reduce(local, total, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); /* not the code under test */
+    if (g_rank == 0)
+        printf("test_coll: P=%d: %d passed, %d failed\n", g_size, total[0], total[1]);
+    MPI_Type_free(&vec);
+    MPI_Type_free(&st0);
+    MPI_Type_free(&strct);
+    MPI_Type_free(&quad);
+    MPI_Type_free(&mat);
+    MPI_Op_free(&op_user_sum);
+    MPI_Op_free(&op_struct_sum);
+    MPI_Op_free(&op_vec_sum);
+    MPI_Op_free(&op_matmul);
+    int failed = g_rank == 0 ? total[1] : 0;
+    PMPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return failed ? 1 : 0;
+}

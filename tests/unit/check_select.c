@@ -1,0 +1,105 @@
+/* Unit tests of src/select: the registry, auto selection, the native model. */
+#include <check.h>
+#include <string.h>
+
+#include "../../src/model/algo.h"
+#include "../../src/select/native.h"
+#include "../../src/select/select.h"
+
+START_TEST(test_registry)
+{
+    ck_assert_int_eq(logp_algo_lookup(LOGP_COLL_BCAST, "logp-tree"), LOGP_ALGO_LOGP_TREE);
+    ck_assert_int_eq(logp_algo_lookup(LOGP_COLL_REDUCE, "chain-adaptive"), LOGP_ALGO_CHAIN_ADAPTIVE);
+    ck_assert_int_eq(logp_algo_lookup(LOGP_COLL_BCAST, "chain"), LOGP_ALGO_COUNT); /* reduce only */
+    ck_assert_int_eq(logp_algo_lookup(LOGP_COLL_ALLTOALL, "binomial"), LOGP_ALGO_COUNT);
+    ck_assert_int_eq(logp_algo_lookup(LOGP_COLL_ALLTOALL, "Ring"), LOGP_ALGO_COUNT); /* exact names */
+    ck_assert_int_eq(logp_algo_lookup(LOGP_COLL_REDUCE, NULL), LOGP_ALGO_COUNT);
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        ck_assert_ptr_nonnull(logp_algo_describe((logp_algo_t)a));
+        int any = 0;
+        for (int c = 0; c < LOGP_COLL_COUNT; c++)
+            if (logp_algo_supports((logp_algo_t)a, (logp_coll_t)c)) {
+                any = 1;
+                ck_assert_int_eq(logp_algo_lookup((logp_coll_t)c, logp_algo_name((logp_algo_t)a)), a);
+            }
+        ck_assert(any);
+    }
+    ck_assert_str_eq(logp_algo_name(LOGP_ALGO_COUNT), "?");
+}
+END_TEST
+
+START_TEST(test_auto_is_cheapest)
+{
+    logp_params_t p = logp_params_default();
+    const size_t sizes[] = {8, 1024, 65536, 1 << 20};
+    for (int coll = 0; coll < LOGP_COLL_COUNT; coll++)
+        for (int P = 2; P <= 300; P += 37)
+            for (int s = 0; s < 4; s++)
+                for (int commute = 0; commute <= 1; commute++) {
+                    logp_select_query_t q = {(logp_coll_t)coll, P, sizes[s], commute, 0, 4};
+                    double t;
+                    logp_algo_t a = logp_select_choose(LOGP_ALGO_AUTO, &q, &p, &t);
+                    ck_assert(logp_algo_supports(a, (logp_coll_t)coll));
+                    ck_assert(a != LOGP_ALGO_AUTO);
+                    for (int b = 0; b < LOGP_ALGO_COUNT; b++) {
+                        if (b == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)b, (logp_coll_t)coll))
+                            continue;
+                        double tb = logp_select_predict((logp_algo_t)b, &q, &p);
+                        ck_assert(tb < 0 || t <= tb);
+                    }
+                    /* never native where it is known to fail */
+                    q.native_unsafe = 1;
+                    ck_assert_int_ne(logp_select_choose(LOGP_ALGO_AUTO, &q, &p, NULL), LOGP_ALGO_NATIVE);
+                    ck_assert_int_ne(logp_select_choose(LOGP_ALGO_NATIVE, &q, &p, NULL), LOGP_ALGO_NATIVE);
+                }
+}
+END_TEST
+
+START_TEST(test_forced_kept)
+{
+    logp_params_t p = logp_params_default();
+    logp_select_query_t q = {LOGP_COLL_REDUCE, 16, 4096, 0, 0, 4};
+    double t;
+    ck_assert_int_eq(logp_select_choose(LOGP_ALGO_FLAT, &q, &p, &t), LOGP_ALGO_FLAT);
+    ck_assert(t > 0);
+    ck_assert_int_eq(logp_select_choose(LOGP_ALGO_NATIVE, &q, &p, &t), LOGP_ALGO_NATIVE);
+    q.P = 1;
+    ck_assert_int_eq(logp_select_choose(LOGP_ALGO_AUTO, &q, &p, &t), LOGP_ALGO_BINOMIAL);
+    ck_assert(t == 0);
+}
+END_TEST
+
+/* The native model follows MPICH 4.0.2's switch points. */
+START_TEST(test_native_model)
+{
+    logp_params_t p = logp_params_default();
+    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 1, 8, 1, &p) == 0);
+    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 16, 8, 1, &p) == logp_select_predict(
+                                                                         LOGP_ALGO_BINOMIAL,
+                                                                         &(logp_select_query_t){LOGP_COLL_BCAST, 16, 8, 1, 0, 4},
+                                                                         &p));
+    /* for large messages scatter + allgather beats its own binomial */
+    double big = logp_native_predict(LOGP_COLL_BCAST, 64, 1 << 22, 1, &p);
+    logp_select_query_t q = {LOGP_COLL_BCAST, 64, 1 << 22, 1, 0, 4};
+    ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q, &p));
+    ck_assert(logp_native_predict(LOGP_COLL_ALLTOALL, 64, 64, 1, &p) > 0);
+    ck_assert(logp_native_predict(LOGP_COLL_REDUCE, 64, 1 << 20, 0, &p) > 0);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("select");
+    TCase *tc = tcase_create("select");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_registry);
+    tcase_add_test(tc, test_auto_is_cheapest);
+    tcase_add_test(tc, test_forced_kept);
+    tcase_add_test(tc, test_native_model);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
