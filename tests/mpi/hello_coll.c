@@ -1,0 +1,54 @@
+/* The main job's demo: an ordinary MPI program (nothing of the shim in it)
+ * that broadcasts, reduces and exchanges a few message sizes on
+ * MPI_COMM_WORLD and on a named half, and checks its results.  Run it under
+ * the shim with PMPI_LOGP_VERBOSE=1 to see what was chosen. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int exercise(MPI_Comm comm, int n)
+{
+    int r, P, bad = 0;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    double *a = malloc(sizeof(double) * (size_t)n * P), *b = malloc(sizeof(double) * (size_t)n * P);
+    for (int i = 0; i < n; i++)
+        a[i] = r == 0 ? i : -1;
+    MPI_Bcast(a, n, MPI_DOUBLE, 0, comm);
+    for (int i = 0; i < n; i++)
+        bad += a[i] != i;
+    for (int i = 0; i < n; i++)
+        a[i] = r + i;
+    MPI_Reduce(a, b, n, MPI_DOUBLE, MPI_SUM, P - 1, comm);
+    if (r == P - 1)
+        for (int i = 0; i < n; i++)
+            bad += b[i] != (double)P * (P - 1) / 2 + (double)P * i;
+    for (int j = 0; j < P * n; j++)
+        a[j] = r * 1000.0 + j / n;
+    MPI_Alltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, comm);
+    for (int j = 0; j < P * n; j++)
+        bad += b[j] != (j / n) * 1000.0 + r;
+    free(a);
+    free(b);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    int r, bad = 0, all;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, r % 2, r, &half);
+    MPI_Comm_set_name(half, r % 2 ? "odd ranks" : "even ranks");
+    for (int n = 1; n <= 1 << 16; n *= 16) {
+        bad += exercise(MPI_COMM_WORLD, n);
+        bad += exercise(half, n);
+    }
+    MPI_Comm_free(&half);
+    PMPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (r == 0)
+        printf("hello_coll: %s (%d wrong values)\n", all ? "FAILED" : "all results correct", all);
+    MPI_Finalize();
+    return all != 0;
+}

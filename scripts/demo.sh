@@ -1,0 +1,14 @@
+#!/bin/sh
+# The main job: build, then run an ordinary MPI program on 4 ranks with the
+# shim preloaded and PMPI_LOGP_VERBOSE=1, which prints, per communicator and
+# collective, the algorithm that ran and its predicted time.  Parameters:
+# the built-in defaults, or PMPI_LOGP_TUNING=FILE if you set it.
+set -e
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/setup.sh"
+cd "$top/build"
+mpicc -o hello_coll "$top/tests/mpi/hello_coll.c"
+echo "== pmpi-logp predict for 4 ranks, 1 KiB (built-in parameters)"
+./pmpi-logp predict --P 4 --bytes 1024
+echo "== mpiexec -n 4 hello_coll with LD_PRELOAD=$top/build/.libs/libpmpi-logp.so"
+env LD_PRELOAD="$top/build/.libs/libpmpi-logp.so" PMPI_LOGP_VERBOSE=1 mpiexec -n "${NP:-4}" ./hello_coll

@@ -1,0 +1,61 @@
+#!/bin/sh
+# The whole test suite from a fresh clone: install, build, unit tests
+# (Check), the MPI correctness matrix under mpiexec for 1..8 ranks, the
+# LD_PRELOAD / relink / Fortran runs, symbol and layering checks, then a
+# sanitizer (ASan + UBSan) build of the unit tests and an MPI subset.
+# Ends with one "N passed, M failed" line.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/setup.sh" || exit 1
+cd "$top/build"
+status=0
+make -j"$(nproc)" check >/dev/null 2>&1 || status=1
+for t in tests/unit/check_tree tests/unit/check_sim tests/unit/check_select tests/check_layering.sh \
+         tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh; do
+    echo "==== $t"
+    if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
+done
+grep -E '^(# )?(TOTAL|PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):' test-suite.log 2>/dev/null || true
+
+# Sanitizers: the pure layers' unit tests and the relinked MPI matrix at n=2.
+echo "==== sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
+san="$top/build-sanitize"
+mkdir -p "$san"
+(cd "$san" && { [ -f Makefile ] || "$top/configure" --disable-shared \
+    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+    LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && make -j"$(nproc)" >/dev/null 2>&1 &&
+    make -j"$(nproc)" tests/unit/check_tree tests/unit/check_sim tests/unit/check_select \
+        tests/mpi/test_coll_linked >/dev/null 2>&1) || { echo "sanitizer build failed"; status=1; }
+san_pass=0; san_fail=0
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" LSAN_OPTIONS="suppressions=$top/tests/data/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+for t in check_tree check_sim check_select; do
+    if CK_FORK=no "$san/tests/unit/$t" >"$san/$t.out" 2>&1; then san_pass=$((san_pass + 1)); else
+        san_fail=$((san_fail + 1)); tail -30 "$san/$t.out"; fi
+    grep -h '%: Checks' "$san/$t.out"
+done
+for n in 2 3; do
+    for algs in "binomial logp-tree ring" "flat chain-adaptive butterfly"; do
+        set -- $algs
+        if PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 timeout 600 mpiexec -n $n \
+            "$san/tests/mpi/test_coll_linked" >"$san/mpi.out" 2>&1 && grep -q ' 0 failed' "$san/mpi.out" &&
+            ! grep -q 'ERROR: \(Address\|Leak\)Sanitizer\|runtime error' "$san/mpi.out"; then
+            san_pass=$((san_pass + 1)); echo "sanitized MPI matrix n=$n $algs: ok"
+        else
+            san_fail=$((san_fail + 1)); echo "sanitized MPI matrix n=$n $algs: FAIL"; grep -v '^\s*$' "$san/mpi.out" | tail -40
+        fi
+    done
+done
+echo "sanitizers: $san_pass passed, $san_fail failed"
+[ $san_fail -eq 0 ] || status=1
+
+# One closing line over everything that ran.
+unit=$(cat tests/unit/check_*.log 2>/dev/null | sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' |
+    awk '{c+=$1; f+=$2+$3} END {print c+0, f+0}')
+mpi=$(sed -n 's/^MPI matrix: \([0-9]*\) cases passed, \([0-9]*\) failed.*/\1 \2/p' tests/mpi/run_mpi.sh.log)
+pre=$(sed -n 's/^preload\/relink: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_preload.sh.log)
+set -- $unit ${mpi:-0 1} ${pre:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + san_pass )); failed=$(( $2 + $4 + $6 + san_fail ))
+[ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
+echo "libpmpi-logp tests: $passed passed, $failed failed"
+[ $status -eq 0 ] && [ $failed -eq 0 ]
