@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../config/config.h"
 #include "../select/select.h"
 
 static pthread_once_t logp_once = PTHREAD_ONCE_INIT;
@@ -20,6 +21,37 @@ static int logp_self_key = MPI_KEYVAL_INVALID;
 static logp_env_t logp_env;
 static logp_comm_state_t *logp_live; /* registry, under logp_lock */
 static int logp_finalizing;
+static logp_config_t logp_cfg; /* the tuning file, empty if none or invalid */
+static char logp_cfg_path[1024];
+
+#ifndef LOGP_TUNING_DEFAULT
+#define LOGP_TUNING_DEFAULT "/usr/local/share/pmpi-logp/default.conf"
+#endif
+
+/* PMPI_LOGP_TUNING, else the installed default if present, else nothing
+ * (built-in defaults).  A bad file is reported with file:line and ignored
+ * as a whole (strict mode: abort). */
+static void logp_state_load_tuning(int rank)
+{
+    const char *path = logp_env.tuning;
+    FILE *probe;
+    if (path == NULL && (probe = fopen(LOGP_TUNING_DEFAULT, "r")) != NULL) {
+        fclose(probe);
+        path = LOGP_TUNING_DEFAULT;
+    }
+    if (path == NULL)
+        return;
+    char err[640];
+    if (logp_config_load(&logp_cfg, path, err, sizeof err) != 0) {
+        if (rank == 0)
+            fprintf(stderr, "pmpi-logp: %s\npmpi-logp: %s\n", err,
+                    logp_env.strict ? "PMPI_LOGP_STRICT=1: aborting" : "ignoring this tuning file: built-in defaults");
+        if (logp_env.strict)
+            PMPI_Abort(MPI_COMM_WORLD, 1);
+        return;
+    }
+    snprintf(logp_cfg_path, sizeof logp_cfg_path, "%s", path);
+}
 
 static void logp_state_release(logp_comm_state_t *st)
 {
@@ -83,6 +115,7 @@ static void logp_state_once(void)
             fprintf(stderr, "pmpi-logp: PMPI_LOGP_STRICT=1: aborting on the configuration errors above\n");
         PMPI_Abort(MPI_COMM_WORLD, 1);
     }
+    logp_state_load_tuning(rank);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_comm_delete, &logp_comm_key, NULL);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_self_delete, &logp_self_key, NULL);
     PMPI_Comm_set_attr(MPI_COMM_SELF, logp_self_key, NULL);
@@ -135,17 +168,38 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     PMPI_Comm_size(comm, &st->size);
     PMPI_Comm_rank(comm, &st->rank);
     PMPI_Comm_get_name(comm, st->name, &len);
+    logp_comm_facts_t facts = {st->size, st->name, 0};
     if (len == 0)
         snprintf(st->name, sizeof(st->name), "comm(P=%d)", st->size);
-    st->params = logp_params_default();
-    st->chain_k = 4;
-    for (int c = 0; c < LOGP_COLL_COUNT; c++)
-        st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : LOGP_ALGO_AUTO;
     if (!inter && !logp_finalizing && PMPI_Comm_dup(comm, &st->pcomm) == MPI_SUCCESS) {
         PMPI_Comm_set_name(st->pcomm, "pmpi-logp private");
         st->usable = 1;
-        logp_state_agree(st);
+        /* one node iff every rank's shared-memory group is the whole
+         * communicator (the same answer on every rank) */
+        MPI_Comm node;
+        if (PMPI_Comm_split_type(st->pcomm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+            int nsize = 0;
+            PMPI_Comm_size(node, &nsize);
+            facts.intra_node = nsize == st->size;
+            PMPI_Comm_free(&node);
+        }
     }
+    logp_resolved_t res;
+    logp_config_resolve(&logp_cfg, &facts, &res);
+    st->params = res.params;
+    st->chain_k = res.chain_k;
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : res.algo[c];
+    if (st->usable)
+        logp_state_agree(st);
+    if (logp_env.verbose >= 1 && st->rank == 0 && st->usable)
+        fprintf(stderr,
+                "pmpi-logp: %s (P=%d%s): tuning %s: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B gamma=%.3gns/B; "
+                "bcast=%s reduce=%s alltoall=%s\n",
+                st->name, st->size, facts.intra_node ? ", one node" : "", logp_cfg_path[0] ? logp_cfg_path : "none",
+                res.matched, st->params.L * 1e6, st->params.o * 1e6, st->params.g * 1e6, st->params.G * 1e9,
+                st->params.gamma * 1e9, logp_algo_name(st->configured[0]), logp_algo_name(st->configured[1]),
+                logp_algo_name(st->configured[2]));
     pthread_mutex_lock(&logp_lock);
     st->next = logp_live;
     if (logp_live)

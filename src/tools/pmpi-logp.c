@@ -2,6 +2,7 @@
  *   pmpi-logp tree [--bcast|--reduce ALGO] --P N [params] [--dot]
  *   pmpi-logp predict --P N --bytes M [params]
  *   pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g   (integers, seed 000)
+ *   pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]
  * params: --L --o --g (time: ns, us, ms, s; default us), --G (s/B: ns/B,
  * or a bandwidth like 10GB/s), --gamma (ns/B), --root R, --chain-k K. */
 #include <math.h>
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../config/config.h"
+#include "../config/units.h"
 #include "../model/algo.h"
 #include "../model/params.h"
 #include "../model/plan.h"
@@ -31,59 +34,10 @@ static void usage(FILE *f)
     fprintf(f, "usage: pmpi-logp tree [--bcast ALGO | --reduce ALGO] --P N [params] [--dot]\n"
                "       pmpi-logp predict --P N --bytes M [params]\n"
                "       pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g\n"
+               "       pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]\n"
                "params: --L T --o T --g T (T: number with ns, us (default), ms or s)\n"
                "        --G X (ns/B, us/B, s/B, or bandwidth B/s KB/s MB/s GB/s) --gamma X (ns/B ...)\n"
                "        --root R --chain-k K --bytes M\n");
-}
-
-/* number + optional unit; time units scale to seconds (default us) */
-static int parse_time(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    double scale = 1e-6;
-    if (end == s || !isfinite(v) || v < 0)
-        return -1;
-    if (*end == '\0' || strcmp(end, "us") == 0)
-        scale = 1e-6;
-    else if (strcmp(end, "ns") == 0)
-        scale = 1e-9;
-    else if (strcmp(end, "ms") == 0)
-        scale = 1e-3;
-    else if (strcmp(end, "s") == 0)
-        scale = 1.0;
-    else
-        return -1;
-    *out = v * scale;
-    return 0;
-}
-
-/* per-byte cost: X ns/B (default ns/B) or a bandwidth X GB/s */
-static int parse_per_byte(const char *s, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || !isfinite(v) || v < 0)
-        return -1;
-    static const struct {
-        const char *unit;
-        double scale;
-        int bandwidth;
-    } u[] = {{"", 1e-9, 0},      {"ns/B", 1e-9, 0}, {"us/B", 1e-6, 0}, {"ms/B", 1e-3, 0},
-             {"s/B", 1.0, 0},    {"B/s", 1.0, 1},   {"KB/s", 1e3, 1},  {"MB/s", 1e6, 1},
-             {"GB/s", 1e9, 1}};
-    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
-        if (strcmp(end, u[i].unit) == 0) {
-            if (u[i].bandwidth) {
-                if (v <= 0)
-                    return -1;
-                *out = 1.0 / (v * u[i].scale);
-            } else {
-                *out = v * u[i].scale;
-            }
-            return 0;
-        }
-    return -1;
 }
 
 static int parse_args(int argc, char **argv, logp_cli_t *c)
@@ -117,15 +71,15 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
         else if (strcmp(a, "--bytes") == 0)
             c->bytes = (size_t)strtoull(v, NULL, 10);
         else if (strcmp(a, "--L") == 0)
-            bad = parse_time(v, &c->p.L);
+            bad = logp_units_time(v, &c->p.L);
         else if (strcmp(a, "--o") == 0)
-            bad = parse_time(v, &c->p.o);
+            bad = logp_units_time(v, &c->p.o);
         else if (strcmp(a, "--g") == 0)
-            bad = parse_time(v, &c->p.g);
+            bad = logp_units_time(v, &c->p.g);
         else if (strcmp(a, "--G") == 0)
-            bad = parse_per_byte(v, &c->p.G);
+            bad = logp_units_per_byte(v, &c->p.G);
         else if (strcmp(a, "--gamma") == 0)
-            bad = parse_per_byte(v, &c->p.gamma);
+            bad = logp_units_per_byte(v, &c->p.gamma);
         else if (strcmp(a, "--bcast") == 0 || strcmp(a, "--reduce") == 0) {
             c->coll = a[2] == 'b' ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE;
             c->algo = logp_algo_lookup(c->coll, v);
@@ -286,6 +240,60 @@ static int cmd_sum_plan(const logp_cli_t *c, int argc, char **argv)
     return 0;
 }
 
+/* pmpi-logp check FILE [--P N] [--name NAME] [--intra-node] */
+static int cmd_check(int argc, char **argv)
+{
+    if (argc < 3) {
+        usage(stderr);
+        return 2;
+    }
+    logp_comm_facts_t facts = {64, "", 0};
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "--intra-node") == 0)
+            facts.intra_node = 1;
+        else if (strcmp(argv[i], "--P") == 0 && i + 1 < argc)
+            facts.size = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
+            facts.name = argv[++i];
+        else {
+            fprintf(stderr, "pmpi-logp check: unknown option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (facts.size < 1) {
+        fprintf(stderr, "pmpi-logp check: --P must be >= 1\n");
+        return 2;
+    }
+    logp_config_t cfg;
+    char err[640];
+    if (logp_config_load(&cfg, argv[2], err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    logp_resolved_t r;
+    logp_config_resolve(&cfg, &facts, &r);
+    printf("%s: valid, %d sections\n", argv[2], cfg.nsections);
+    printf("communicator: P=%d name '%s' %s\nmatched: %s\n", facts.size, facts.name,
+           facts.intra_node ? "intra-node" : "inter-node", r.matched);
+    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B chain_k=%d\n", r.params.L * 1e6, r.params.o * 1e6,
+           r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9, r.chain_k);
+    printf("%10s  %-28s %-28s %-28s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)");
+    for (size_t m = 8; m <= (size_t)1 << 20; m *= 8) {
+        printf("%10zu ", m);
+        for (int c = 0; c < LOGP_COLL_COUNT; c++) {
+            logp_select_query_t q = {(logp_coll_t)c, facts.size, m, 1, 0, r.chain_k};
+            double t;
+            logp_algo_t a = logp_select_choose(r.algo[c], &q, &r.params, &t);
+            char cell[64];
+            snprintf(cell, sizeof cell, "%s (%.3gus)", logp_algo_name(a), t * 1e6);
+            printf(" %-28s", cell);
+        }
+        printf("\n");
+    }
+    logp_config_free(&cfg);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     logp_cli_t c;
@@ -309,6 +317,8 @@ int main(int argc, char **argv)
         }
         return cmd_sum_plan(&c, argc, argv);
     }
+    if (strcmp(argv[1], "check") == 0)
+        return cmd_check(argc, argv);
     if (parse_args(argc, argv, &c) != 0) {
         usage(stderr);
         return 2;

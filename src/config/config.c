@@ -1,0 +1,329 @@
+/* Tuning-file parser and resolution (format: tuning/template.conf). */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+static int logp_config_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (err && errlen)
+        snprintf(err, errlen, "%s:%d: %s", path, line, msg);
+    return -1;
+}
+
+void logp_config_free(logp_config_t *cfg)
+{
+    free(cfg->sections);
+    cfg->sections = NULL;
+    cfg->nsections = 0;
+}
+
+static char *logp_trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        *--e = '\0';
+    return s;
+}
+
+static int logp_parse_int(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno || v < 0 || v > 1 << 30)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* "[...]" without the brackets -> a new section; 0 or -1 (err set). */
+static int logp_parse_header(logp_config_t *cfg, char *h, const char *path, int line, char *err, size_t errlen)
+{
+    logp_section_t sec;
+    memset(&sec, 0, sizeof sec);
+    sec.line = line;
+    h = logp_trim(h);
+    if (strcmp(h, "default") == 0) {
+        sec.kind = LOGP_SECTION_DEFAULT;
+    } else if (strcmp(h, "intra-node") == 0) {
+        sec.kind = LOGP_SECTION_INTRA_NODE;
+    } else if (strcmp(h, "inter-node") == 0) {
+        sec.kind = LOGP_SECTION_INTER_NODE;
+    } else if (strncmp(h, "size", 4) == 0 && (h[4] == ' ' || h[4] == '\t')) {
+        char *r = logp_trim(h + 5), *dash = strchr(r, '-');
+        sec.kind = LOGP_SECTION_SIZE;
+        if (dash) {
+            *dash = '\0';
+            if (logp_parse_int(logp_trim(r), &sec.lo) || logp_parse_int(logp_trim(dash + 1), &sec.hi))
+                return logp_config_fail(err, errlen, path, line, "bad size range (expected [size A-B], 1 <= A <= B)");
+        } else if (logp_parse_int(r, &sec.lo) == 0) {
+            sec.hi = sec.lo;
+        } else {
+            return logp_config_fail(err, errlen, path, line, "bad size range (expected [size A-B], 1 <= A <= B)");
+        }
+        if (sec.lo < 1 || sec.hi < sec.lo)
+            return logp_config_fail(err, errlen, path, line, "size range %d-%d is empty or reversed (expected 1 <= A <= B)",
+                                    sec.lo, sec.hi);
+        for (int i = 0; i < cfg->nsections; i++) {
+            const logp_section_t *o = &cfg->sections[i];
+            if (o->kind == LOGP_SECTION_SIZE && sec.lo <= o->hi && o->lo <= sec.hi)
+                return logp_config_fail(err, errlen, path, line, "size range %d-%d overlaps [size %d-%d] of line %d",
+                                        sec.lo, sec.hi, o->lo, o->hi, o->line);
+        }
+    } else if (strncmp(h, "name", 4) == 0 && (h[4] == ' ' || h[4] == '\t')) {
+        char *n = logp_trim(h + 5);
+        sec.kind = LOGP_SECTION_NAME;
+        if (*n == '\0' || strlen(n) >= sizeof sec.name)
+            return logp_config_fail(err, errlen, path, line, "[name NAME] needs a name of 1..127 characters");
+        strcpy(sec.name, n);
+    } else {
+        return logp_config_fail(err, errlen, path, line,
+                                "unknown section [%.60s] (expected default, intra-node, inter-node, size A-B, name NAME)", h);
+    }
+    logp_section_t *s = realloc(cfg->sections, sizeof(*s) * (size_t)(cfg->nsections + 1));
+    if (s == NULL)
+        return logp_config_fail(err, errlen, path, line, "out of memory");
+    cfg->sections = s;
+    cfg->sections[cfg->nsections++] = sec;
+    return 0;
+}
+
+static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char *path, int line, char *err,
+                          size_t errlen)
+{
+    static const struct {
+        const char *key;
+        unsigned bit;
+        int time; /* 1: time, 2: per byte, 3: algorithm, 4: integer */
+        size_t off;
+        logp_coll_t coll;
+    } keys[] = {
+        {"L", LOGP_KEY_L, 1, offsetof(logp_params_t, L), 0},
+        {"o", LOGP_KEY_O, 1, offsetof(logp_params_t, o), 0},
+        {"g", LOGP_KEY_G_GAP, 1, offsetof(logp_params_t, g), 0},
+        {"G", LOGP_KEY_G_BYTE, 2, offsetof(logp_params_t, G), 0},
+        {"gamma", LOGP_KEY_GAMMA, 2, offsetof(logp_params_t, gamma), 0},
+        {"bcast", LOGP_KEY_BCAST, 3, 0, LOGP_COLL_BCAST},
+        {"reduce", LOGP_KEY_REDUCE, 3, 0, LOGP_COLL_REDUCE},
+        {"alltoall", LOGP_KEY_ALLTOALL, 3, 0, LOGP_COLL_ALLTOALL},
+        {"chain_k", LOGP_KEY_CHAIN_K, 4, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if (strcmp(key, keys[i].key) != 0)
+            continue;
+        if (*val == '\0')
+            return logp_config_fail(err, errlen, path, line, "%s has no value", key);
+        double *field = (double *)((char *)&sec->params + keys[i].off);
+        switch (keys[i].time) {
+        case 1:
+            if (logp_units_time(val, field))
+                return logp_config_fail(err, errlen, path, line,
+                                        "%s = %.40s: expected a non-negative time with unit ns, us, ms or s", key, val);
+            break;
+        case 2:
+            if (logp_units_per_byte(val, field))
+                return logp_config_fail(err, errlen, path, line,
+                                        "%s = %.40s: expected a non-negative cost per byte (ns/B, us/B, s/B) or a "
+                                        "bandwidth (B/s, KB/s, MB/s, GB/s)", key, val);
+            break;
+        case 3: {
+            logp_algo_t a = logp_algo_lookup(keys[i].coll, val);
+            if (a == LOGP_ALGO_COUNT) {
+                char known[256] = "";
+                for (int k = 0; k < LOGP_ALGO_COUNT; k++)
+                    if (logp_algo_supports((logp_algo_t)k, keys[i].coll)) {
+                        strncat(known, " ", sizeof known - strlen(known) - 1);
+                        strncat(known, logp_algo_name((logp_algo_t)k), sizeof known - strlen(known) - 1);
+                    }
+                return logp_config_fail(err, errlen, path, line, "%s = %.40s: unknown algorithm (known:%s)", key, val,
+                                        known);
+            }
+            sec->algo[keys[i].coll] = a;
+            break;
+        }
+        default:
+            if (logp_parse_int(val, &sec->chain_k) || sec->chain_k < 1)
+                return logp_config_fail(err, errlen, path, line, "chain_k = %.40s: expected an integer >= 1", val);
+        }
+        sec->set |= keys[i].bit;
+        return 0;
+    }
+    return logp_config_fail(err, errlen, path, line,
+                            "unknown key '%.40s' (expected L, o, g, G, gamma, bcast, reduce, alltoall, chain_k)", key);
+}
+
+int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err, size_t errlen)
+{
+    char buf[LOGP_CONFIG_MAX_LINE + 2];
+    memset(cfg, 0, sizeof(*cfg));
+    size_t pos = 0;
+    for (int line = 1; pos < len; line++) {
+        size_t end = pos;
+        while (end < len && text[end] != '\n')
+            end++;
+        size_t n = end - pos;
+        if (n > LOGP_CONFIG_MAX_LINE) {
+            logp_config_free(cfg);
+            return logp_config_fail(err, errlen, path, line, "line longer than %d characters", LOGP_CONFIG_MAX_LINE);
+        }
+        memcpy(buf, text + pos, n);
+        buf[n] = '\0';
+        pos = end + 1;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)buf[i];
+            if (c == '\0' || (c < 32 && c != '\t' && c != '\r') || c == 127) {
+                logp_config_free(cfg);
+                return logp_config_fail(err, errlen, path, line, "binary data (byte 0x%02x) in a text file", c);
+            }
+        }
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = logp_trim(buf);
+        if (*s == '\0')
+            continue;
+        int rc;
+        if (*s == '[') {
+            char *close = strchr(s, ']');
+            if (close == NULL || logp_trim(close + 1)[0] != '\0')
+                rc = logp_config_fail(err, errlen, path, line, "unterminated section header (expected [name])");
+            else {
+                *close = '\0';
+                rc = logp_parse_header(cfg, s + 1, path, line, err, errlen);
+            }
+        } else {
+            char *eq = strchr(s, '=');
+            if (eq == NULL)
+                rc = logp_config_fail(err, errlen, path, line, "expected key = value or [section]");
+            else if (cfg->nsections == 0)
+                rc = logp_config_fail(err, errlen, path, line, "key before any section (start with [default])");
+            else {
+                *eq = '\0';
+                rc = logp_parse_key(&cfg->sections[cfg->nsections - 1], logp_trim(s), logp_trim(eq + 1), path, line,
+                                    err, errlen);
+            }
+        }
+        if (rc) {
+            logp_config_free(cfg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    for (;;) {
+        if (text == NULL) {
+            fclose(f);
+            snprintf(err, errlen, "%s: out of memory", path);
+            return -1;
+        }
+        len += fread(text + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        if (cap >= (size_t)64 << 20) { /* a tuning file is a few KiB */
+            free(text);
+            fclose(f);
+            snprintf(err, errlen, "%s: larger than 64 MiB: not a tuning file", path);
+            return -1;
+        }
+        char *t = realloc(text, cap * 2);
+        if (t == NULL)
+            free(text);
+        text = t;
+        cap *= 2;
+    }
+    int rd_err = ferror(f);
+    fclose(f);
+    if (rd_err) {
+        free(text);
+        snprintf(err, errlen, "%s: cannot read", path);
+        return -1;
+    }
+    int rc = logp_config_parse(cfg, text, len, path, err, errlen);
+    free(text);
+    return rc;
+}
+
+static int logp_section_matches(const logp_section_t *s, const logp_comm_facts_t *f)
+{
+    switch (s->kind) {
+    case LOGP_SECTION_DEFAULT:
+        return 1;
+    case LOGP_SECTION_INTRA_NODE:
+        return f->intra_node;
+    case LOGP_SECTION_INTER_NODE:
+        return !f->intra_node;
+    case LOGP_SECTION_SIZE:
+        return f->size >= s->lo && f->size <= s->hi;
+    case LOGP_SECTION_NAME:
+        return f->name && strcmp(f->name, s->name) == 0;
+    }
+    return 0;
+}
+
+void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *facts, logp_resolved_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->params = logp_params_default();
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        out->algo[c] = LOGP_ALGO_AUTO;
+    out->chain_k = 4;
+    strcpy(out->matched, "built-in");
+    for (int i = 0; cfg && i < cfg->nsections; i++) {
+        const logp_section_t *s = &cfg->sections[i];
+        if (!logp_section_matches(s, facts))
+            continue;
+        if (s->set & LOGP_KEY_L)
+            out->params.L = s->params.L;
+        if (s->set & LOGP_KEY_O)
+            out->params.o = s->params.o;
+        if (s->set & LOGP_KEY_G_GAP)
+            out->params.g = s->params.g;
+        if (s->set & LOGP_KEY_G_BYTE)
+            out->params.G = s->params.G;
+        if (s->set & LOGP_KEY_GAMMA)
+            out->params.gamma = s->params.gamma;
+        for (int c = 0; c < LOGP_COLL_COUNT; c++)
+            if (s->set & (LOGP_KEY_BCAST << c))
+                out->algo[c] = s->algo[c];
+        if (s->set & LOGP_KEY_CHAIN_K)
+            out->chain_k = s->chain_k;
+        char what[160];
+        switch (s->kind) {
+        case LOGP_SECTION_SIZE:
+            snprintf(what, sizeof what, ", [size %d-%d]", s->lo, s->hi);
+            break;
+        case LOGP_SECTION_NAME:
+            snprintf(what, sizeof what, ", [name %s]", s->name);
+            break;
+        default:
+            snprintf(what, sizeof what, ", [%s]", s->kind == LOGP_SECTION_DEFAULT ? "default"
+                                                  : s->kind == LOGP_SECTION_INTRA_NODE ? "intra-node" : "inter-node");
+        }
+        strncat(out->matched, what, sizeof out->matched - strlen(out->matched) - 1);
+    }
+}

@@ -1,0 +1,81 @@
+/* Tuning files: parsing and per-communicator resolution (pure C). */
+#ifndef LOGP_CONFIG_CONFIG_H
+#define LOGP_CONFIG_CONFIG_H
+
+#include <stddef.h>
+
+#include "../model/algo.h"
+#include "../model/params.h"
+
+#define LOGP_CONFIG_MAX_LINE 4096 /* longer lines are an error */
+
+typedef enum logp_section_kind {
+    LOGP_SECTION_DEFAULT,
+    LOGP_SECTION_INTRA_NODE,
+    LOGP_SECTION_INTER_NODE,
+    LOGP_SECTION_SIZE,
+    LOGP_SECTION_NAME
+} logp_section_kind_t;
+
+/* Keys a section may set (bits of logp_section_t.set). */
+enum {
+    LOGP_KEY_L = 1 << 0,
+    LOGP_KEY_O = 1 << 1,
+    LOGP_KEY_G_GAP = 1 << 2,
+    LOGP_KEY_G_BYTE = 1 << 3,
+    LOGP_KEY_GAMMA = 1 << 4,
+    LOGP_KEY_BCAST = 1 << 5,
+    LOGP_KEY_REDUCE = 1 << 6,
+    LOGP_KEY_ALLTOALL = 1 << 7,
+    LOGP_KEY_CHAIN_K = 1 << 8
+};
+
+typedef struct logp_section {
+    logp_section_kind_t kind;
+    int lo, hi;     /* [size lo-hi] */
+    char name[128]; /* [name NAME] */
+    int line;
+    unsigned set;
+    logp_params_t params;
+    logp_algo_t algo[LOGP_COLL_COUNT];
+    int chain_k;
+} logp_section_t;
+
+typedef struct logp_config {
+    logp_section_t *sections;
+    int nsections;
+} logp_config_t;
+
+/* Parses tuning-file text; `path` names it in messages.  On error returns
+ * -1 and writes "path:line: what is wrong (what was expected)" to err;
+ * *cfg is then empty.  Returns 0 on success. */
+int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err, size_t errlen);
+
+/* Reads and parses a file (errors as logp_config_parse; a file that cannot
+ * be read is "path: cannot read: reason"). */
+int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen);
+
+/* Releases a configuration; safe on a zeroed one. */
+void logp_config_free(logp_config_t *cfg);
+
+/* What every rank of a communicator knows alike. */
+typedef struct logp_comm_facts {
+    int size;
+    const char *name; /* MPI_Comm_get_name, "" if none */
+    int intra_node;   /* all ranks on one node */
+} logp_comm_facts_t;
+
+typedef struct logp_resolved {
+    logp_params_t params;
+    logp_algo_t algo[LOGP_COLL_COUNT]; /* LOGP_ALGO_AUTO unless a section says */
+    int chain_k;
+    char matched[256]; /* "default, size 2-64, ..." */
+} logp_resolved_t;
+
+/* Settings of a communicator: the built-in defaults, then every section
+ * that matches it in file order ([default] always; [intra-node] /
+ * [inter-node] by facts->intra_node; [size A-B] if A <= size <= B;
+ * [name N] if the name is N), later ones overriding earlier ones. */
+void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *facts, logp_resolved_t *out);
+
+#endif

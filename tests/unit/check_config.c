@@ -1,0 +1,145 @@
+/* Unit tests of src/config: the tuning-file format, its errors, resolution. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/config/config.h"
+#include "../../src/config/units.h"
+
+static int parse(const char *text, logp_config_t *cfg, char *err)
+{
+    return logp_config_parse(cfg, text, strlen(text), "t.conf", err, 640);
+}
+
+static void expect_error(const char *text, const char *where, const char *what)
+{
+    logp_config_t cfg;
+    char err[640] = "";
+    ck_assert_int_eq(parse(text, &cfg, err), -1);
+    ck_assert_msg(strstr(err, where) != NULL, "'%s' lacks '%s'", err, where);
+    ck_assert_msg(strstr(err, what) != NULL, "'%s' lacks '%s'", err, what);
+    ck_assert_int_eq(cfg.nsections, 0);
+}
+
+START_TEST(test_units)
+{
+    double v;
+    ck_assert_int_eq(logp_units_time("1.5", &v), 0);
+    ck_assert(fabs(v - 1.5e-6) < 1e-18);
+    ck_assert_int_eq(logp_units_time("200ns", &v), 0);
+    ck_assert(fabs(v - 200e-9) < 1e-18);
+    ck_assert_int_eq(logp_units_time("2ms", &v), 0);
+    ck_assert_int_eq(logp_units_time("1s", &v), 0);
+    ck_assert(v == 1.0);
+    ck_assert_int_eq(logp_units_time("-1us", &v), -1);
+    ck_assert_int_eq(logp_units_time("1 furlong", &v), -1);
+    ck_assert_int_eq(logp_units_time("nan", &v), -1);
+    ck_assert_int_eq(logp_units_per_byte("0.1ns/B", &v), 0);
+    ck_assert(fabs(v - 0.1e-9) < 1e-20);
+    ck_assert_int_eq(logp_units_per_byte("10GB/s", &v), 0);
+    ck_assert(fabs(v - 0.1e-9) < 1e-20);
+    ck_assert_int_eq(logp_units_per_byte("0GB/s", &v), -1);
+}
+END_TEST
+
+START_TEST(test_cascade)
+{
+    const char *text = "# cluster\n[default]\nL = 1.6us\no = 0.4us  # comment\ng = 0.6us\nG = 10GB/s\ngamma = 0.3ns/B\n"
+                       "[intra-node]\nL = 0.2us\n[size 2-64]\nreduce = chain-adaptive\nchain_k = 6\n"
+                       "[name MPI_COMM_WORLD]\nL = 3us\nbcast = binomial\n[inter-node]\ng=1000ns\n";
+    logp_config_t cfg;
+    char err[640];
+    ck_assert_int_eq(parse(text, &cfg, err), 0);
+    ck_assert_int_eq(cfg.nsections, 5);
+    logp_resolved_t r;
+    logp_comm_facts_t f = {32, "MPI_COMM_WORLD", 1};
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert(fabs(r.params.L - 3e-6) < 1e-15); /* name after intra-node wins */
+    ck_assert(fabs(r.params.G - 0.1e-9) < 1e-20);
+    ck_assert(fabs(r.params.g - 0.6e-6) < 1e-15); /* inter-node does not match */
+    ck_assert_int_eq(r.algo[LOGP_COLL_REDUCE], LOGP_ALGO_CHAIN_ADAPTIVE);
+    ck_assert_int_eq(r.algo[LOGP_COLL_BCAST], LOGP_ALGO_BINOMIAL);
+    ck_assert_int_eq(r.algo[LOGP_COLL_ALLTOALL], LOGP_ALGO_AUTO);
+    ck_assert_int_eq(r.chain_k, 6);
+    ck_assert_ptr_nonnull(strstr(r.matched, "[size 2-64]"));
+    logp_comm_facts_t f2 = {128, "other", 0};
+    logp_config_resolve(&cfg, &f2, &r);
+    ck_assert(fabs(r.params.L - 1.6e-6) < 1e-15);
+    ck_assert(fabs(r.params.g - 1e-6) < 1e-15);
+    ck_assert_int_eq(r.algo[LOGP_COLL_REDUCE], LOGP_ALGO_AUTO);
+    ck_assert_int_eq(r.chain_k, 4);
+    logp_config_free(&cfg);
+    /* no file: the built-in defaults */
+    logp_config_resolve(NULL, &f, &r);
+    logp_params_t d = logp_params_default();
+    ck_assert(r.params.L == d.L && r.params.gamma == d.gamma);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    expect_error("[default]\nlatency = 1us\n", "t.conf:2:", "unknown key 'latency'");
+    expect_error("[default]\nL = 1 parsec\n", "t.conf:2:", "expected a non-negative time");
+    expect_error("[default]\no = -0.5us\n", "t.conf:2:", "non-negative");
+    expect_error("[default]\nG = 3 apples\n", "t.conf:2:", "bandwidth");
+    expect_error("[size 64-2]\n", "t.conf:1:", "reversed");
+    expect_error("[size 2-64]\n[size 32-128]\n", "t.conf:2:", "overlaps [size 2-64] of line 1");
+    expect_error("[default\nL = 1us\n", "t.conf:1:", "unterminated section");
+    expect_error("[nodes]\n", "t.conf:1:", "unknown section");
+    expect_error("L = 1us\n", "t.conf:1:", "before any section");
+    expect_error("[default]\nbcast = fastest\n", "t.conf:2:", "unknown algorithm (known: native auto");
+    expect_error("[default]\nreduce = ring\n", "t.conf:2:", "unknown algorithm");
+    expect_error("[default]\nchain_k = 0\n", "t.conf:2:", "integer >= 1");
+    expect_error("[default]\nL\n", "t.conf:2:", "expected key = value");
+    expect_error("[default]\nL =\n", "t.conf:2:", "no value");
+    /* binary garbage, and a 10 MB line */
+    logp_config_t cfg;
+    char err[640];
+    const char bin[] = "[default]\nL = 1us\n\x01\x02\xff\x00zz\n";
+    ck_assert_int_eq(logp_config_parse(&cfg, bin, sizeof bin - 1, "b.conf", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "b.conf:3: binary data"));
+    size_t n = 10u << 20;
+    char *big = malloc(n + 16);
+    memcpy(big, "[default]\n", 10);
+    memset(big + 10, 'x', n);
+    ck_assert_int_eq(logp_config_parse(&cfg, big, n + 10, "big.conf", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "big.conf:2: line longer than"));
+    free(big);
+    ck_assert_int_eq(logp_config_load(&cfg, "/nonexistent/pmpi-logp.conf", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "/nonexistent/pmpi-logp.conf: cannot read"));
+}
+END_TEST
+
+/* The shipped files parse (the test runs from the build directory). */
+START_TEST(test_shipped_files)
+{
+    const char *top = getenv("top_srcdir");
+    const char *files[] = {"default.conf", "template.conf", "example-2core-shm.conf"};
+    for (int i = 0; i < 3; i++) {
+        char path[1024], err[640];
+        snprintf(path, sizeof path, "%s/tuning/%s", top ? top : ".", files[i]);
+        logp_config_t cfg;
+        ck_assert_msg(logp_config_load(&cfg, path, err, sizeof err) == 0, "%s", err);
+        ck_assert_int_gt(cfg.nsections, 0);
+        logp_config_free(&cfg);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("config");
+    tcase_add_test(tc, test_units);
+    tcase_add_test(tc, test_cascade);
+    tcase_add_test(tc, test_errors);
+    tcase_add_test(tc, test_shipped_files);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
