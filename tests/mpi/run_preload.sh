@@ -5,7 +5,7 @@
 # results AND show, through PMPI_LOGP_VERBOSE=1, that the shim intercepted.
 : "${MPIEXEC:=mpiexec}"
 b="${top_builddir:-.}"
-s="${top_srcdir:-.}"
+s="$(cd "${top_srcdir:-.}" && pwd)"
 lib="$(cd "$b" && pwd)/.libs/libpmpi-logp.so"
 [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
 pass=0; fail=0

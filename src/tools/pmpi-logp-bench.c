@@ -1,0 +1,167 @@
+/* pmpi-logp-bench: every algorithm of every collective, native included,
+ * timed side by side in one run, with the model's prediction.
+ *
+ *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|all]
+ *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
+ *
+ * A time is the mean over iterations of the slowest rank's time for one
+ * call (ranks start together after a barrier).  Native is PMPI_*; ours are
+ * the library's executors called directly on a private duplicate, so one
+ * run compares them all.  --transpose re-runs seed 004's experiment: the
+ * all-to-all of a distributed transpose of N x N doubles, N = 1024..4096.
+ * Prints the ratio to native: < 1 is faster than the MPI library. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../coll/alltoall.h"
+#include "../coll/bcast.h"
+#include "../coll/reduce.h"
+#include "../config/config.h"
+#include "../model/plan.h"
+#include "../model/sim.h"
+#include "../select/select.h"
+
+static int g_rank, g_size;
+
+/* One call of `algo` on `comm` (native: PMPI on `user`). */
+static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan, void *a, void *b, int count,
+                    MPI_Comm user, MPI_Comm comm)
+{
+    switch (coll) {
+    case LOGP_COLL_BCAST:
+        return algo == LOGP_ALGO_NATIVE ? PMPI_Bcast(a, count, MPI_DOUBLE, 0, user)
+                                        : logp_coll_bcast(a, count, MPI_DOUBLE, comm, plan);
+    case LOGP_COLL_REDUCE:
+        return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, MPI_SUM, 0, user)
+                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, MPI_SUM, comm, plan);
+    default:
+        return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
+                                        : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, plan);
+    }
+}
+
+/* Mean over iterations of the slowest rank's time. */
+static double time_algo(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan, void *a, void *b, int count,
+                        int iters, MPI_Comm comm)
+{
+    double sum = 0;
+    run_once(coll, algo, plan, a, b, count, MPI_COMM_WORLD, comm); /* warm-up */
+    for (int i = 0; i < iters; i++) {
+        PMPI_Barrier(MPI_COMM_WORLD);
+        double t0 = PMPI_Wtime();
+        run_once(coll, algo, plan, a, b, count, MPI_COMM_WORLD, comm);
+        double t = PMPI_Wtime() - t0, tmax;
+        PMPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        sum += tmax;
+    }
+    return sum / iters;
+}
+
+static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t *p, MPI_Comm comm, const char *label)
+{
+    int count = (int)(bytes / sizeof(double));
+    if (count < 1)
+        count = 1;
+    size_t n = (size_t)count * (coll == LOGP_COLL_ALLTOALL ? (size_t)g_size : 1);
+    double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        a[i] = (double)(g_rank + i % 7);
+    double native = 0;
+    for (int alg = 0; alg < LOGP_ALGO_COUNT; alg++) {
+        if (alg == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)alg, coll))
+            continue;
+        logp_plan_t plan;
+        logp_plan_opts_t opts = {4, 1, 0};
+        logp_select_query_t q = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4};
+        double pred = logp_select_predict((logp_algo_t)alg, &q, p);
+        if (alg != LOGP_ALGO_NATIVE &&
+            logp_plan_build(&plan, coll, (logp_algo_t)alg, g_size, 0, (size_t)count * sizeof(double), p, &opts) != LOGP_OK)
+            continue;
+        double t = time_algo(coll, (logp_algo_t)alg, alg == LOGP_ALGO_NATIVE ? NULL : &plan, a, b, count, iters, comm);
+        if (alg == LOGP_ALGO_NATIVE)
+            native = t;
+        if (g_rank == 0)
+            printf("%-9s %-10s %10zu %-15s %12.2f %12.2f %10.2f\n", logp_coll_name(coll), label,
+                   (size_t)count * sizeof(double), logp_algo_name((logp_algo_t)alg), t * 1e6, pred * 1e6,
+                   native > 0 ? t / native : 1.0);
+        if (alg != LOGP_ALGO_NATIVE)
+            logp_plan_free(&plan);
+    }
+    free(a);
+    free(b);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    const char *which = "all", *tuning = NULL;
+    char sizes[512] = "8,1024,65536,1048576";
+    int iters = 20, transpose = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--coll") == 0 && i + 1 < argc)
+            which = argv[++i];
+        else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc)
+            snprintf(sizes, sizeof sizes, "%s", argv[++i]);
+        else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
+            iters = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+        else if (strcmp(argv[i], "--tuning") == 0 && i + 1 < argc)
+            tuning = argv[++i];
+        else if (strcmp(argv[i], "--transpose") == 0)
+            transpose = 1;
+        else {
+            if (g_rank == 0)
+                fprintf(stderr, "usage: pmpi-logp-bench [--coll bcast|reduce|alltoall|all] [--sizes a,b,..] "
+                                "[--iters N] [--tuning FILE] [--transpose]\n");
+            PMPI_Finalize();
+            return 2;
+        }
+    }
+    logp_config_t cfg = {0};
+    char err[640];
+    if (tuning && logp_config_load(&cfg, tuning, err, sizeof err) != 0) {
+        if (g_rank == 0)
+            fprintf(stderr, "pmpi-logp-bench: %s\n", err);
+        PMPI_Finalize();
+        return 1;
+    }
+    logp_comm_facts_t facts = {g_size, "MPI_COMM_WORLD", 1};
+    logp_resolved_t r;
+    logp_config_resolve(&cfg, &facts, &r);
+    MPI_Comm comm;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    if (g_rank == 0) {
+        printf("# pmpi-logp-bench: P=%d, %d iterations, model L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B (%s)\n",
+               g_size, iters, r.params.L * 1e6, r.params.o * 1e6, r.params.g * 1e6, r.params.G * 1e9,
+               r.params.gamma * 1e9, tuning ? tuning : "built-in");
+        printf("# time: mean over iterations of the slowest rank; ratio: time / native time\n");
+        printf("%-9s %-10s %10s %-15s %12s %12s %10s\n", "coll", "case", "bytes", "algorithm", "measured_us",
+               "predicted_us", "vs_native");
+    }
+    if (transpose) {
+        /* seed 004: N x N doubles distributed by columns; the transpose moves
+         * an (N/P) x (N/P) block to every rank */
+        for (int N = 1024; N <= 4096; N *= 2) {
+            char label[32];
+            snprintf(label, sizeof label, "T%d", N);
+            size_t blk = (size_t)(N / g_size) * (size_t)(N / g_size) * sizeof(double);
+            bench(LOGP_COLL_ALLTOALL, blk, iters, &r.params, comm, label);
+        }
+    } else {
+        for (int c = 0; c < LOGP_COLL_COUNT; c++) {
+            if (strcmp(which, "all") != 0 && strcmp(which, logp_coll_name((logp_coll_t)c)) != 0)
+                continue;
+            char list[512], *save = NULL;
+            snprintf(list, sizeof list, "%s", sizes);
+            for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+                bench((logp_coll_t)c, (size_t)strtoull(t, NULL, 10), iters, &r.params, comm, "-");
+        }
+    }
+    PMPI_Comm_free(&comm);
+    logp_config_free(&cfg);
+    PMPI_Finalize();
+    return 0;
+}
