@@ -11,7 +11,7 @@ cd "$top/build"
 status=0
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
 for t in tests/unit/check_tree tests/unit/check_sim tests/unit/check_select tests/unit/check_config tests/check_layering.sh \
-         tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh; do
+         tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_tuning.sh; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
 done
@@ -66,8 +66,9 @@ unit=$(cat tests/unit/check_*.log 2>/dev/null | sed -n 's/.*Checks: \([0-9]*\), 
     awk '{c+=$1; f+=$2+$3} END {print c+0, f+0}')
 mpi=$(sed -n 's/^MPI matrix: \([0-9]*\) cases passed, \([0-9]*\) failed.*/\1 \2/p' tests/mpi/run_mpi.sh.log)
 pre=$(sed -n 's/^preload\/relink: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_preload.sh.log)
-set -- $unit ${mpi:-0 1} ${pre:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + san_pass )); failed=$(( $2 + $4 + $6 + san_fail ))
+tun=$(sed -n 's/^tuning: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_tuning.sh.log)
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + san_pass )); failed=$(( $2 + $4 + $6 + $8 + san_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]

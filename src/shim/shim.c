@@ -34,10 +34,10 @@ static logp_comm_state_t *logp_shim_state(MPI_Comm comm)
 }
 
 /* Adds one call to the statistics and prints it at verbose level 2. */
-static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, const logp_decision_t *d, size_t bytes,
+static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, logp_decision_t *d, size_t bytes,
                               double t0)
 {
-    logp_stat_t *s = &st->stats[coll][d->algo];
+    logp_stat_t *s = &d->stat;
     s->calls++;
     s->bytes += (double)bytes;
     s->time += PMPI_Wtime() - t0;
@@ -78,7 +78,7 @@ LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int ro
         root >= st->size)
         return PMPI_Bcast(buffer, count, datatype, root, comm);
     double t0 = PMPI_Wtime();
-    const logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
+    logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     const logp_plan_t *plan = NULL;
     int rc;
     if (d->algo != LOGP_ALGO_NATIVE && (plan = logp_state_plan(st, LOGP_COLL_BCAST, d->algo, root, bytes, 1)))
@@ -106,7 +106,7 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
      * call away from native. */
     int unsafe = commutative && root != 0 && bytes > 2048;
     double t0 = PMPI_Wtime();
-    const logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
+    logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
     const logp_plan_t *plan = NULL;
     int rc;
     if (d->algo != LOGP_ALGO_NATIVE &&
@@ -132,7 +132,7 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
      * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
     int unsafe = st->size == 1;
     double t0 = PMPI_Wtime();
-    const logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
+    logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
     const logp_plan_t *plan = NULL;
     int rc;
     if (d->algo != LOGP_ALGO_NATIVE && (plan = logp_state_plan(st, LOGP_COLL_ALLTOALL, d->algo, 0, bytes, 1)))

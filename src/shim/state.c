@@ -5,11 +5,13 @@
  * (this also covers mpi_f08 callers, whose MPI_Finalize we do not see). */
 #include "state.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../config/config.h"
 #include "../select/select.h"
@@ -71,6 +73,45 @@ static void logp_state_unlink(logp_comm_state_t *st)
     st->prev = st->next = NULL;
 }
 
+/* Appends the run report of one communicator (rank 0 of it writes; times
+ * are rank 0's own: the root's view of a bcast, everyone's for alltoall). */
+static void logp_state_report(const logp_comm_state_t *st, int fd)
+{
+    char buf[16384];
+    size_t n = 0;
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "comm %s P=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus "
+                          "G=%.3gns/B gamma=%.3gns/B\n", st->name, st->size, st->matched, st->params.L * 1e6,
+                          st->params.o * 1e6, st->params.g * 1e6, st->params.G * 1e9, st->params.gamma * 1e9);
+    for (int i = 0; i < LOGP_STATE_DECISIONS && n < sizeof buf - 256; i++) {
+        const logp_decision_t *d = &st->decisions[i];
+        if (!d->used || d->stat.calls == 0)
+            continue;
+        double mean = d->stat.time / (double)d->stat.calls, pred = d->stat.predicted / (double)d->stat.calls;
+        n += (size_t)snprintf(buf + n, sizeof buf - n,
+                              "  %-8s %9zu-%-9zu %-15s calls %7lu  bytes %12.0f  total %10.1f us  mean %9.2f us  "
+                              "predicted %9.2f us  measured/predicted %6.2f\n",
+                              logp_coll_name(d->coll), (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1,
+                              logp_algo_name(d->algo), d->stat.calls, d->stat.bytes, d->stat.time * 1e6, mean * 1e6,
+                              pred * 1e6, pred > 0 ? mean / pred : 0.0);
+    }
+    if (write(fd, buf, n) < 0)
+        perror("pmpi-logp: PMPI_LOGP_REPORT");
+}
+
+/* Report of a communicator the application frees before the end. */
+static void logp_state_report_one(const logp_comm_state_t *st)
+{
+    if (logp_env.report == NULL || st->rank != 0 || !st->usable)
+        return;
+    int fd = open(logp_env.report, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) {
+        perror("pmpi-logp: PMPI_LOGP_REPORT");
+        return;
+    }
+    logp_state_report(st, fd);
+    close(fd);
+}
+
 static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm;
@@ -80,14 +121,17 @@ static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
     pthread_mutex_lock(&logp_lock);
     logp_state_unlink(st);
     pthread_mutex_unlock(&logp_lock);
-    if (st->pcomm != MPI_COMM_NULL && !logp_finalizing)
+    if (st->pcomm != MPI_COMM_NULL && !logp_finalizing) {
+        logp_state_report_one(st);
         PMPI_Comm_free(&st->pcomm);
+    }
     logp_state_release(st);
     return MPI_SUCCESS;
 }
 
-/* Start of MPI_Finalize: release every private communicator while MPI is
- * fully usable; states stay until their communicator's callback. */
+/* Start of MPI_Finalize: write the run report, release every private
+ * communicator while MPI is fully usable; states stay until their
+ * communicator's callback. */
 static int logp_self_delete(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm;
@@ -95,11 +139,21 @@ static int logp_self_delete(MPI_Comm comm, int key, void *value, void *extra)
     (void)value;
     (void)extra;
     pthread_mutex_lock(&logp_lock);
+    int fd = -1;
+    if (logp_env.report) {
+        fd = open(logp_env.report, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (fd < 0)
+            perror("pmpi-logp: PMPI_LOGP_REPORT");
+    }
     for (logp_comm_state_t *st = logp_live; st; st = st->next) {
+        if (fd >= 0 && st->rank == 0 && st->usable)
+            logp_state_report(st, fd);
         if (st->pcomm != MPI_COMM_NULL)
             PMPI_Comm_free(&st->pcomm);
         st->usable = 0;
     }
+    if (fd >= 0)
+        close(fd);
     logp_finalizing = 1;
     pthread_mutex_unlock(&logp_lock);
     return MPI_SUCCESS;
@@ -186,6 +240,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     }
     logp_resolved_t res;
     logp_config_resolve(&logp_cfg, &facts, &res);
+    snprintf(st->matched, sizeof st->matched, "%s", res.matched);
     st->params = res.params;
     st->chain_k = res.chain_k;
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
@@ -230,12 +285,12 @@ static int logp_size_class(size_t bytes)
     return c;
 }
 
-const logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
+logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
                                          int unsafe)
 {
     int sc = logp_size_class(bytes);
     for (int i = 0; i < LOGP_STATE_DECISIONS; i++) {
-        const logp_decision_t *d = &st->decisions[i];
+        logp_decision_t *d = &st->decisions[i];
         if (d->used && d->coll == coll && d->sclass == sc && d->commutative == commutative && d->unsafe == unsafe)
             return d;
     }
@@ -246,6 +301,7 @@ const logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll
         q.bytes += q.bytes / 2 - (q.bytes >> 3); /* ~ 2^sc * sqrt(2) */
     logp_decision_t *d = &st->decisions[st->next_decision];
     st->next_decision = (st->next_decision + 1) % LOGP_STATE_DECISIONS;
+    memset(d, 0, sizeof(*d)); /* beyond 128 classes the oldest's statistics are lost */
     d->used = 1;
     d->coll = coll;
     d->sclass = sc;

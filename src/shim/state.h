@@ -9,11 +9,17 @@
 #include "../model/plan.h"
 #include "env.h"
 
-#define LOGP_STATE_DECISIONS 32
+#define LOGP_STATE_DECISIONS 128
 #define LOGP_STATE_PLANS 8
+
+typedef struct logp_stat {
+    unsigned long calls;
+    double bytes, time, predicted;
+} logp_stat_t;
 
 typedef struct logp_decision {
     int used;
+    logp_stat_t stat; /* calls that took this decision (rank-local times) */
     logp_coll_t coll;
     int sclass;      /* floor(log2(bytes)) */
     int commutative;
@@ -30,11 +36,6 @@ typedef struct logp_cached_plan {
     logp_plan_t plan;
 } logp_cached_plan_t;
 
-typedef struct logp_stat {
-    unsigned long calls;
-    double bytes, time, predicted;
-} logp_stat_t;
-
 typedef struct logp_comm_state {
     int usable;   /* 0: everything goes to PMPI (intercommunicator, setup failed) */
     MPI_Comm pcomm; /* private duplicate: all our traffic */
@@ -47,7 +48,7 @@ typedef struct logp_comm_state {
     int next_decision;
     logp_cached_plan_t plans[LOGP_STATE_PLANS];
     unsigned long clock;
-    logp_stat_t stats[LOGP_COLL_COUNT][LOGP_ALGO_COUNT];
+    char matched[256]; /* tuning sections that apply */
     struct logp_comm_state *prev, *next; /* registry of live states */
 } logp_comm_state_t;
 
@@ -64,8 +65,9 @@ const logp_env_t *logp_state_env(void);
 logp_comm_state_t *logp_state_get(MPI_Comm comm);
 
 /* Decision for a call (cached per collective and size class): the
- * algorithm and its predicted time.  Prints it once when verbose. */
-const logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
+ * algorithm and its predicted time, and the statistics of the calls that
+ * took it.  Prints it once when verbose. */
+logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
                                          int unsafe);
 
 /* Plan of `algo` for this call, built once and cached; NULL on failure. */

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Tuning files under the shim: two communicators of one run get different
+# parameters and algorithms from one file (verbose output and run report);
+# a bad file is reported as file:line and the run goes on with defaults;
+# strict mode aborts; a bad environment value is reported and ignored.
+: "${MPIEXEC:=mpiexec}"
+b="$(cd "${top_builddir:-.}" && pwd)"
+s="$(cd "${top_srcdir:-.}" && pwd)"
+lib="$b/.libs/libpmpi-logp.so"
+[ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
+${MPICC:-mpicc} -o "$tmp/hello" "$s/tests/mpi/hello_coll.c" || exit 1
+cat >"$tmp/cluster.conf" <<'CONF'
+[default]
+L = 2us
+o = 0.5us
+[name MPI_COMM_WORLD]
+bcast = flat
+reduce = chain-adaptive
+[name even ranks]
+L = 500ns
+reduce = binomial
+[size 2-2]
+alltoall = ring
+CONF
+env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/cluster.conf" PMPI_LOGP_VERBOSE=1 PMPI_LOGP_REPORT="$tmp/report.txt" \
+    timeout 300 $MPIEXEC -n 4 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+cat "$tmp/err" | grep 'tuning'
+[ $rc -eq 0 ] && grep -q 'all results correct' "$tmp/out" && ok "run with a tuning file" || ko "run with a tuning file"
+grep -q 'MPI_COMM_WORLD (P=4, one node): tuning .*cluster.conf: built-in, \[default\], \[name MPI_COMM_WORLD\]; L=2us o=0.5us.*bcast=flat reduce=chain-adaptive alltoall=auto' "$tmp/err" &&
+    ok "MPI_COMM_WORLD: [default] + [name MPI_COMM_WORLD]" || ko "MPI_COMM_WORLD: [default] + [name MPI_COMM_WORLD]"
+grep -q 'even ranks (P=2, one node): tuning .*\[default\], \[name even ranks\], \[size 2-2\]; L=0.5us o=0.5us.*bcast=auto reduce=binomial alltoall=ring' "$tmp/err" &&
+    ok "even ranks: [name even ranks] + [size 2-2]" || ko "even ranks: [name even ranks] + [size 2-2]"
+grep -q 'MPI_COMM_WORLD (P=4): bcast .* -> flat' "$tmp/err" && grep -q 'even ranks (P=2): reduce .* -> binomial' "$tmp/err" &&
+    ok "decisions follow the file" || ko "decisions follow the file"
+cat "$tmp/report.txt"
+grep -q '^comm MPI_COMM_WORLD P=4' "$tmp/report.txt" && grep -q '^comm even ranks P=2' "$tmp/report.txt" &&
+    grep -q 'reduce .* chain-adaptive .*measured/predicted' "$tmp/report.txt" && ok "run report" || ko "run report"
+
+printf '[default]\nL = 1us\no = 1 parsec\n' >"$tmp/bad.conf"
+env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/bad.conf" timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+grep 'bad.conf' "$tmp/err"
+[ $rc -eq 0 ] && grep -q 'bad.conf:3: o = 1 parsec: expected a non-negative time' "$tmp/err" &&
+    grep -q 'all results correct' "$tmp/out" && ok "bad file: file:line, run goes on" || ko "bad file: file:line, run goes on"
+env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/bad.conf" PMPI_LOGP_STRICT=1 timeout 300 $MPIEXEC -n 2 "$tmp/hello" \
+    >"$tmp/out" 2>"$tmp/err"
+[ $? -ne 0 ] && grep -q 'PMPI_LOGP_STRICT=1: aborting' "$tmp/err" && ok "strict mode aborts" || ko "strict mode aborts"
+env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/missing.conf" timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'missing.conf: cannot read' "$tmp/err" && ok "missing file reported" || ko "missing file reported"
+env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=fastest timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'PMPI_LOGP_BCAST=fastest: not a bcast algorithm' "$tmp/err" && ok "bad environment value" ||
+    ko "bad environment value"
+echo "tuning: $pass passed, $fail failed"
+[ $fail -eq 0 ]
