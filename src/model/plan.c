@@ -69,6 +69,7 @@ int logp_plan_build(logp_plan_t *plan, logp_coll_t coll, logp_algo_t algo, int P
     plan->root = root;
     plan->bytes = bytes;
     plan->tree_root = root;
+    plan->commutative = opts && opts->commutative;
     if (coll == LOGP_COLL_ALLTOALL)
         return LOGP_OK;
     if (coll == LOGP_COLL_REDUCE && !(opts && opts->commutative))
@@ -90,12 +91,14 @@ static int logp_plan_abs(const logp_plan_t *plan, int v)
     return (v + plan->tree_root) % plan->P;
 }
 
-/* The reduce takes the first result into an empty accumulator and prepends
- * the rest (own value last) when its children come in descending rank
- * order; otherwise it starts from its own value and appends. */
+/* A rank starts from its own value and combines each child's result as it
+ * arrives.  To keep rank order for a non-commutative operator when the
+ * children come in descending rank order (logp-tree, flat), it instead
+ * takes the first result as is, prepends the others, and prepends its own
+ * value last (one combine later on the critical path). */
 static int logp_plan_prepends(const logp_plan_t *plan, int v)
 {
-    return logp_tree_nkids(&plan->tree, v) >= 2 && !logp_tree_kids_descending(&plan->tree, v);
+    return !plan->commutative && logp_tree_nkids(&plan->tree, v) >= 2 && !logp_tree_kids_descending(&plan->tree, v);
 }
 
 static int logp_plan_handover(const logp_plan_t *plan, int rank)

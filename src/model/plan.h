@@ -48,6 +48,7 @@ typedef struct logp_plan {
     int tree_root; /* absolute rank at relative 0 of the tree */
     size_t bytes;  /* bcast/reduce: the whole message; alltoall: one block */
     int k;         /* chains: number of chains (informative) */
+    int commutative; /* reduce: the operator commutes (no rank order to keep) */
     logp_tree_t tree; /* tree-shaped algorithms; tree.P == 0 otherwise */
 } logp_plan_t;
 

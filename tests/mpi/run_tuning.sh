@@ -56,5 +56,10 @@ env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/missing.conf" timeout 300 $MPIEXEC 
 env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=fastest timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q 'PMPI_LOGP_BCAST=fastest: not a bcast algorithm' "$tmp/err" && ok "bad environment value" ||
     ko "bad environment value"
+# the probe writes a file that pmpi-logp check accepts
+timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-probe" --reps 3 --out "$tmp/probe.conf" >"$tmp/out" 2>"$tmp/err"
+cat "$tmp/probe.conf"
+[ $? -eq 0 ] && "$b/pmpi-logp" check "$tmp/probe.conf" --P 2 --intra-node >"$tmp/out" 2>&1 &&
+    grep -q 'valid' "$tmp/out" && ok "probe writes a valid tuning file" || { ko "probe writes a valid tuning file"; cat "$tmp/out" "$tmp/err"; }
 echo "tuning: $pass passed, $fail failed"
 [ $fail -eq 0 ]
