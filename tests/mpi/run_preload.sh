@@ -33,6 +33,15 @@ env PMPI_LOGP_VERBOSE=1 $MPIEXEC -n 2 "$tmp/hello_coll" >"$out" 2>"$err"
 if grep -q '^pmpi-logp' "$err"; then fail=$((fail + 1)); echo "FAIL: shim active without LD_PRELOAD";
 else pass=$((pass + 1)); echo "ok: without LD_PRELOAD the MPI library runs alone"; fi
 
+$MPICC_ -pthread -o "$tmp/test_threads" "$s/tests/mpi/test_threads.c" || exit 1
+for n in 2 3; do
+    for algs in "logp-tree chain butterfly" "auto auto auto"; do
+        set -- $algs
+        run "MPI_THREAD_MULTIPLE, 3 threads, $algs, n=$n" "[1-9][0-9]* passed, 0 failed" env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=$1 \
+            PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 $MPIEXEC -n $n "$tmp/test_threads"
+    done
+done
+
 for n in 2 3; do
     run "relinked with -lpmpi-logp, n=$n" "0 failed" $MPIEXEC -n $n "$b/tests/mpi/test_coll_linked"
 done
@@ -41,6 +50,17 @@ if [ -n "$MPIFORT" ] && command -v "$MPIFORT" >/dev/null 2>&1; then
     (cd "$tmp" && $MPIFORT -o test_fortran "$s/tests/mpi/test_fortran.f90") || exit 1
     for n in 1 2 3; do
         run "Fortran (use mpi), LD_PRELOAD, n=$n" " 0 failed" env LD_PRELOAD="$lib" $MPIEXEC -n $n "$tmp/test_fortran"
+    done
+    # mpi_f08: MPI_Init/MPI_Finalize bypass the shim; the collectives and
+    # the end-of-run report (MPI_COMM_SELF delete callback) must still work
+    (cd "$tmp" && $MPIFORT -o test_f08 "$s/tests/mpi/test_f08.f90") || exit 1
+    for n in 1 3; do
+        rm -f "$tmp/report.txt"
+        run "Fortran (use mpi_f08), LD_PRELOAD, forced algorithms, n=$n" " 0 failed" env LD_PRELOAD="$lib" \
+            PMPI_LOGP_BCAST=logp-tree PMPI_LOGP_REDUCE=chain-adaptive PMPI_LOGP_ALLTOALL=butterfly \
+            PMPI_LOGP_REPORT="$tmp/report.txt" $MPIEXEC -n $n "$tmp/test_f08"
+        if grep -q 'chain-adaptive' "$tmp/report.txt" 2>/dev/null; then pass=$((pass + 1)); echo "ok: mpi_f08 run report";
+        else fail=$((fail + 1)); echo "FAIL: no run report under mpi_f08"; fi
     done
 else
     echo "note: no MPI Fortran compiler: Fortran test skipped"
