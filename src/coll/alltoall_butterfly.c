@@ -20,7 +20,8 @@
 #include "buffer.h"
 
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan)
+                                 MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan,
+                                 logp_scratch_t *scratch)
 {
     int rank, P, rsize, rc = MPI_SUCCESS;
     MPI_Aint lb, sext, rext;
@@ -35,10 +36,11 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
     PMPI_Type_get_extent(stype, &lb, &sext);
     PMPI_Type_get_extent(rtype, &lb, &rext);
     size_t blk = (size_t)rsize * (size_t)rcount, half = (size_t)(P + 1) / 2;
-    char *slots = malloc(blk * (size_t)P + 1), *out = malloc(blk * half + 1), *in = malloc(blk * half + 1);
+    char *slots = logp_scratch_get(scratch, blk * ((size_t)P + 2 * half) + 1);
+    char *out = slots ? slots + blk * (size_t)P : NULL, *in = out ? out + blk * half : NULL;
     MPI_Datatype block = MPI_DATATYPE_NULL; /* blk bytes: keeps counts within int */
-    if (!slots || !out || !in)
-        rc = MPI_ERR_NO_MEM;
+    if (!slots)
+        return MPI_ERR_NO_MEM;
     if (rc == MPI_SUCCESS)
         rc = PMPI_Type_contiguous((int)blk, MPI_BYTE, &block);
     if (rc == MPI_SUCCESS)
@@ -74,8 +76,6 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
     }
     if (block != MPI_DATATYPE_NULL)
         PMPI_Type_free(&block);
-    free(slots);
-    free(out);
-    free(in);
+    logp_scratch_put(scratch, slots);
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include "../model/plan.h"
+#include "buffer.h"
 
 /* MPI_Alltoall semantics on the private communicator `comm` for any P
  * (sendbuf may be MPI_IN_PLACE).  Staging memory: P blocks of packed data
@@ -12,6 +13,7 @@
  * about twice the receive buffer; never O(P^2) blocks.  Returns an MPI
  * error code. */
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan);
+                                 MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan,
+                                 logp_scratch_t *scratch);
 
 #endif

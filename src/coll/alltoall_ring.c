@@ -9,19 +9,20 @@
 #include "buffer.h"
 
 int logp_coll_alltoall_ring(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                            MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan)
+                            MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan, logp_scratch_t *scratch)
 {
     int rank, P, rc = MPI_SUCCESS;
     MPI_Aint lb, sext, rext;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &P);
-    logp_buffer_t saved = {0};
+    void *saved = NULL;
     if (sendbuf == MPI_IN_PLACE) {
         /* Phase k overwrites block i - k before phase n - k sends it. */
-        rc = logp_buffer_alloc(&saved, rcount * P, rtype);
-        if (rc == MPI_SUCCESS)
-            rc = logp_buffer_copy(recvbuf, rcount * P, rtype, saved.base, rcount * P, rtype, comm);
-        sendbuf = saved.base;
+        saved = logp_scratch_get(scratch, logp_buffer_span(rcount * P, rtype));
+        if (saved == NULL)
+            return MPI_ERR_NO_MEM;
+        sendbuf = logp_buffer_base(saved, rtype);
+        rc = logp_buffer_copy(recvbuf, rcount * P, rtype, (void *)sendbuf, rcount * P, rtype, comm);
         scount = rcount;
         stype = rtype;
     }
@@ -39,6 +40,7 @@ int logp_coll_alltoall_ring(const void *sendbuf, int scount, MPI_Datatype stype,
                            rb + (MPI_Aint)r.peer * rcount * rext, rcount, rtype, r.peer, LOGP_TAG_ALLTOALL, comm,
                            MPI_STATUS_IGNORE);
     }
-    logp_buffer_free(&saved);
+    if (saved)
+        logp_scratch_put(scratch, saved);
     return rc;
 }

@@ -4,18 +4,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-int logp_buffer_alloc(logp_buffer_t *b, int count, MPI_Datatype dt)
+size_t logp_buffer_span(int count, MPI_Datatype dt)
 {
     MPI_Aint lb, extent, tlb, textent;
-    b->mem = b->base = NULL;
     PMPI_Type_get_extent(dt, &lb, &extent);
     PMPI_Type_get_true_extent(dt, &tlb, &textent);
     size_t span = count > 0 ? (size_t)textent + (size_t)(count - 1) * (size_t)(extent < 0 ? -extent : extent) : 1;
-    b->mem = malloc(span > 0 ? span : 1);
-    if (b->mem == NULL)
+    return span > 0 ? span : 1;
+}
+
+void *logp_buffer_base(void *mem, MPI_Datatype dt)
+{
+    MPI_Aint tlb, textent;
+    PMPI_Type_get_true_extent(dt, &tlb, &textent);
+    return (char *)mem - tlb;
+}
+
+int logp_buffer_alloc(logp_buffer_t *b, int count, MPI_Datatype dt)
+{
+    b->mem = malloc(logp_buffer_span(count, dt));
+    if (b->mem == NULL) {
+        b->base = NULL;
         return MPI_ERR_NO_MEM;
-    b->base = (char *)b->mem - tlb;
+    }
+    b->base = logp_buffer_base(b->mem, dt);
     return MPI_SUCCESS;
+}
+
+void *logp_scratch_get(logp_scratch_t *s, size_t bytes)
+{
+    if (s == NULL || s->busy || bytes > LOGP_SCRATCH_KEEP)
+        return malloc(bytes > 0 ? bytes : 1);
+    if (s->size < bytes) {
+        free(s->mem);
+        s->size = 0;
+        s->mem = malloc(bytes);
+        if (s->mem == NULL)
+            return NULL;
+        s->size = bytes;
+    }
+    s->busy = 1;
+    return s->mem;
+}
+
+void logp_scratch_put(logp_scratch_t *s, void *p)
+{
+    if (s != NULL && s->busy && p == s->mem)
+        s->busy = 0;
+    else
+        free(p);
+}
+
+void logp_scratch_free(logp_scratch_t *s)
+{
+    free(s->mem);
+    s->mem = NULL;
+    s->size = 0;
+    s->busy = 0;
 }
 
 void logp_buffer_free(logp_buffer_t *b)

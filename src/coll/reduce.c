@@ -9,17 +9,18 @@
 #include "buffer.h"
 
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                     const logp_plan_t *plan)
+                     const logp_plan_t *plan, logp_scratch_t *scratch)
 {
     int rank, rc, commute = 0;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Op_commutative(op, &commute);
     const void *own = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    logp_buffer_t b1 = {0}, b2 = {0};
-    rc = logp_buffer_alloc(&b1, count, dt);
-    if (rc == MPI_SUCCESS)
-        rc = logp_buffer_alloc(&b2, count, dt);
-    void *acc = b1.base, *tmp = b2.base;
+    size_t span = (logp_buffer_span(count, dt) + 63) & ~(size_t)63;
+    char *mem = logp_scratch_get(scratch, 2 * span);
+    if (mem == NULL)
+        return MPI_ERR_NO_MEM;
+    void *acc = logp_buffer_base(mem, dt), *tmp = logp_buffer_base(mem + span, dt);
+    rc = MPI_SUCCESS;
     int n = logp_plan_nops(plan, rank);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
         logp_op_t o = logp_plan_op(plan, rank, i);
@@ -54,7 +55,6 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     }
     if (rc == MPI_SUCCESS && rank == plan->root && plan->tree_root == plan->root)
         rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm);
-    logp_buffer_free(&b1);
-    logp_buffer_free(&b2);
+    logp_scratch_put(scratch, mem);
     return rc;
 }

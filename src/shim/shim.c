@@ -111,7 +111,7 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
     int rc;
     if (d->algo != LOGP_ALGO_NATIVE &&
         (plan = logp_state_plan(st, LOGP_COLL_REDUCE, d->algo, root, bytes, commutative)))
-        rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, plan);
+        rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, plan, &st->scratch);
     else
         rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, bytes, t0);
@@ -136,7 +136,8 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
     const logp_plan_t *plan = NULL;
     int rc;
     if (d->algo != LOGP_ALGO_NATIVE && (plan = logp_state_plan(st, LOGP_COLL_ALLTOALL, d->algo, 0, bytes, 1)))
-        rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, plan);
+        rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, plan,
+                                &st->scratch);
     else
         rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     logp_shim_account(st, LOGP_COLL_ALLTOALL, d, bytes, t0);

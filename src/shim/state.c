@@ -59,6 +59,7 @@ static void logp_state_release(logp_comm_state_t *st)
 {
     for (int i = 0; i < LOGP_STATE_PLANS; i++)
         logp_plan_free(&st->plans[i].plan);
+    logp_scratch_free(&st->scratch);
     free(st);
 }
 

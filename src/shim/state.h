@@ -6,6 +6,7 @@
 
 #include "../model/algo.h"
 #include "../model/params.h"
+#include "../coll/buffer.h"
 #include "../model/plan.h"
 #include "env.h"
 
@@ -49,6 +50,7 @@ typedef struct logp_comm_state {
     logp_cached_plan_t plans[LOGP_STATE_PLANS];
     unsigned long clock;
     char matched[256]; /* tuning sections that apply */
+    logp_scratch_t scratch; /* reusable staging memory of the executors */
     struct logp_comm_state *prev, *next; /* registry of live states */
 } logp_comm_state_t;
 

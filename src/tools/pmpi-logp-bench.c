@@ -24,6 +24,7 @@
 #include "../select/select.h"
 
 static int g_rank, g_size;
+static logp_scratch_t g_scratch; /* staging reused across calls, as in the shim */
 
 /* One call of `algo` on `comm` (native: PMPI on `user`). */
 static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan, void *a, void *b, int count,
@@ -35,10 +36,11 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan,
                                         : logp_coll_bcast(a, count, MPI_DOUBLE, comm, plan);
     case LOGP_COLL_REDUCE:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, MPI_SUM, 0, user)
-                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, MPI_SUM, comm, plan);
+                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, MPI_SUM, comm, plan, &g_scratch);
     default:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
-                                        : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, plan);
+                                        : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, plan,
+                                                             &g_scratch);
     }
 }
 
@@ -161,6 +163,7 @@ int main(int argc, char **argv)
         }
     }
     PMPI_Comm_free(&comm);
+    logp_scratch_free(&g_scratch);
     logp_config_free(&cfg);
     PMPI_Finalize();
     return 0;
