@@ -23,7 +23,21 @@
 #include "../model/sim.h"
 #include "../select/select.h"
 
-static int g_rank, g_size;
+static int g_rank, g_size, g_csv, g_native_only;
+static double g_gamma;   /* per-byte cost charged by the reduction operator under SMPI */
+static MPI_Op g_sum;     /* MPI_SUM, or under SMPI a sum that charges gamma */
+
+#ifdef SMPI_H
+/* SMPI charges nothing for predefined operators: give native and ours the
+ * same operator, which adds and charges gamma per byte of simulated time. */
+static void logp_bench_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        ((double *)inout)[i] += ((double *)in)[i];
+    smpi_execute_benched(g_gamma * (double)*len * sizeof(double));
+}
+#endif
 static logp_scratch_t g_scratch; /* staging reused across calls, as in the shim */
 
 /* One call of `algo` on `comm` (native: PMPI on `user`). */
@@ -35,8 +49,8 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan,
         return algo == LOGP_ALGO_NATIVE ? PMPI_Bcast(a, count, MPI_DOUBLE, 0, user)
                                         : logp_coll_bcast(a, count, MPI_DOUBLE, comm, plan);
     case LOGP_COLL_REDUCE:
-        return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, MPI_SUM, 0, user)
-                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, MPI_SUM, comm, plan, &g_scratch);
+        return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, g_sum, 0, user)
+                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, plan, &g_scratch);
     default:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
                                         : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, plan,
@@ -70,9 +84,14 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
     double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
     for (size_t i = 0; i < n; i++)
         a[i] = (double)(g_rank + i % 7);
-    double native = 0;
+    double native = 0, times[LOGP_ALGO_COUNT];
+    logp_select_query_t qa = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4};
+    double pred_auto;
+    logp_algo_t chosen = logp_select_choose(LOGP_ALGO_AUTO, &qa, p, &pred_auto);
     for (int alg = 0; alg < LOGP_ALGO_COUNT; alg++) {
-        if (alg == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)alg, coll))
+        times[alg] = -1;
+        if (alg == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)alg, coll) ||
+            (g_native_only && alg != LOGP_ALGO_NATIVE))
             continue;
         logp_plan_t plan;
         logp_plan_opts_t opts = {4, 1, 0};
@@ -84,15 +103,50 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
         double t = time_algo(coll, (logp_algo_t)alg, alg == LOGP_ALGO_NATIVE ? NULL : &plan, a, b, count, iters, comm);
         if (alg == LOGP_ALGO_NATIVE)
             native = t;
-        if (g_rank == 0)
+        times[alg] = t;
+        if (g_rank == 0 && g_csv)
+            printf("%d,%s,%zu,%s,%.4f,%.4f\n", g_size, logp_coll_name(coll), (size_t)count * sizeof(double),
+                   logp_algo_name((logp_algo_t)alg), t * 1e6, pred * 1e6);
+        else if (g_rank == 0)
             printf("%-9s %-10s %10zu %-15s %12.2f %12.2f %10.2f\n", logp_coll_name(coll), label,
                    (size_t)count * sizeof(double), logp_algo_name((logp_algo_t)alg), t * 1e6, pred * 1e6,
                    native > 0 ? t / native : 1.0);
         if (alg != LOGP_ALGO_NATIVE)
             logp_plan_free(&plan);
     }
+    /* what `auto` runs: the chosen algorithm's time from this same run */
+    if (g_rank == 0 && times[chosen] >= 0) {
+        char name[64];
+        snprintf(name, sizeof name, "auto:%s", logp_algo_name(chosen));
+        if (g_csv)
+            printf("%d,%s,%zu,%s,%.4f,%.4f\n", g_size, logp_coll_name(coll), (size_t)count * sizeof(double), name,
+                   times[chosen] * 1e6, pred_auto * 1e6);
+        else
+            printf("%-9s %-10s %10zu %-15s %12.2f %12.2f %10.2f\n", logp_coll_name(coll), label,
+                   (size_t)count * sizeof(double), name, times[chosen] * 1e6, pred_auto * 1e6,
+                   native > 0 ? times[chosen] / native : 1.0);
+    }
     free(a);
     free(b);
+}
+
+/* Half round trip of m bytes between ranks 0 and 1, in us (model check). */
+static double bench_pingpong(int m, int iters)
+{
+    char *buf = calloc(1, (size_t)m + 1);
+    PMPI_Barrier(MPI_COMM_WORLD);
+    double t0 = PMPI_Wtime();
+    for (int i = 0; i < iters && g_size > 1; i++) {
+        if (g_rank == 0) {
+            PMPI_Send(buf, m, MPI_BYTE, 1, 9, MPI_COMM_WORLD);
+            PMPI_Recv(buf, m, MPI_BYTE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (g_rank == 1) {
+            PMPI_Recv(buf, m, MPI_BYTE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            PMPI_Send(buf, m, MPI_BYTE, 0, 9, MPI_COMM_WORLD);
+        }
+    }
+    free(buf);
+    return (PMPI_Wtime() - t0) / iters / 2 * 1e6;
 }
 
 int main(int argc, char **argv)
@@ -102,7 +156,7 @@ int main(int argc, char **argv)
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
     const char *which = "all", *tuning = NULL;
     char sizes[512] = "8,1024,65536,1048576";
-    int iters = 20, transpose = 0;
+    int iters = 20, transpose = 0, pingpong = 0, native_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--coll") == 0 && i + 1 < argc)
             which = argv[++i];
@@ -114,10 +168,16 @@ int main(int argc, char **argv)
             tuning = argv[++i];
         else if (strcmp(argv[i], "--transpose") == 0)
             transpose = 1;
+        else if (strcmp(argv[i], "--csv") == 0)
+            g_csv = 1;
+        else if (strcmp(argv[i], "--pingpong") == 0)
+            pingpong = 1;
+        else if (strcmp(argv[i], "--native-only") == 0)
+            native_only = 1;
         else {
             if (g_rank == 0)
                 fprintf(stderr, "usage: pmpi-logp-bench [--coll bcast|reduce|alltoall|all] [--sizes a,b,..] "
-                                "[--iters N] [--tuning FILE] [--transpose]\n");
+                                "[--iters N] [--tuning FILE] [--transpose] [--csv] [--pingpong] [--native-only]\n");
             PMPI_Finalize();
             return 2;
         }
@@ -135,7 +195,27 @@ int main(int argc, char **argv)
     logp_config_resolve(&cfg, &facts, &r);
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    if (g_rank == 0) {
+    g_gamma = r.params.gamma;
+    g_sum = MPI_SUM;
+#ifdef SMPI_H
+    PMPI_Op_create(logp_bench_sum, 1, &g_sum);
+#endif
+    g_native_only = native_only;
+    if (pingpong) {
+        const int ms[3] = {8, 65536, 1048576};
+        for (int i = 0; i < 3; i++) {
+            double t = bench_pingpong(ms[i], 20);
+            if (g_rank == 0)
+                printf("pingpong %d B: half round trip %.4f us, model 2o + L + (m-1)G = %.4f us\n", ms[i], t,
+                       logp_params_p2p(&r.params, (size_t)ms[i]) * 1e6);
+        }
+        PMPI_Comm_free(&comm);
+        PMPI_Finalize();
+        return 0;
+    }
+    if (g_rank == 0 && g_csv) {
+        printf("P,coll,bytes,variant,measured_us,predicted_us\n");
+    } else if (g_rank == 0) {
         printf("# pmpi-logp-bench: P=%d, %d iterations, model L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B (%s)\n",
                g_size, iters, r.params.L * 1e6, r.params.o * 1e6, r.params.g * 1e6, r.params.G * 1e9,
                r.params.gamma * 1e9, tuning ? tuning : "built-in");
