@@ -1,0 +1,134 @@
+#!/bin/sh
+# The shim's algorithms at scale in SimGrid SMPI, against SMPI's MPICH and
+# Open MPI selectors and every SMPI algorithm (the oracle), on a simulated
+# cluster that follows the LogGP parameters of a tuning file.
+#
+#   sh scripts/smpi.sh [TUNING]      (default tuning/default.conf)
+#   env: PS="16 64 256" SIZES="8,1024,65536,1048576" A2A_SIZES="8,1024,16384"
+#        OUT=docs/smpi ORACLE=1 ITERS=1
+# Writes $OUT/results.csv (P,coll,bytes,variant,measured_us,predicted_us)
+# and $OUT/summary.md.  Needs Debian's libsimgrid-dev and gawk (installed as root).
+#
+# Network (SMPI notes in ../shared/SMPI.md, verified here by a ping-pong):
+# every host has a private link and a route crosses two, so the cluster's
+# lat is L/2; bandwidth is 1/G; o is smpi/os = smpi/ois = smpi/or.  SMPI has
+# no gap: when g > o we set the overheads to g and shrink the latency to
+# L - 2(g - o), which keeps back-to-back sends g apart and a single message
+# at 2o + L.  gamma is charged by the benchmark's reduction operator.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+tuning=${1:-$top/tuning/default.conf}
+PS=${PS:-16 64 256}
+SIZES=${SIZES:-8,1024,65536,1048576}
+A2A_SIZES=${A2A_SIZES:-8,1024,16384}
+OUT=${OUT:-$top/docs/smpi}
+ORACLE=${ORACLE:-1}
+ITERS=${ITERS:-1}
+if ! command -v smpicc >/dev/null 2>&1 || ! command -v gawk >/dev/null 2>&1; then
+    [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimgrid-dev gawk >/dev/null
+fi
+"$top/scripts/setup.sh" >/dev/null
+mkdir -p "$OUT"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# parameters in seconds, from the same resolution the shim uses
+line=$("$top/build/pmpi-logp" check "$tuning" --P 64 | grep '^L=')
+num() { echo "$line" | sed -n "s/.*$1=\([0-9.e+-]*\)$2.*/\1/p"; }
+L=$(num L us); o=$(num ' o' us); g=$(num ' g' us); G=$(num ' G' 'ns\/B'); gamma=$(num gamma 'ns\/B')
+read Lsim osim <<EOT
+$(awk -v L="$L" -v o="$o" -v g="$g" 'BEGIN { if (g > o) { printf "%.6f %.6f\n", L - 2 * (g - o), g } else printf "%.6f %.6f\n", L, o }')
+EOT
+awk -v l="$Lsim" 'BEGIN { exit !(l < 0) }' && { echo "smpi: L - 2(g - o) < 0: g cannot be emulated for this file" >&2; exit 1; }
+bw=$(awk -v G="$G" 'BEGIN { if (G > 0) printf "%.6gBps", 1e9 / G; else print "1000GBps" }')
+lat=$(awk -v l="$Lsim" 'BEGIN { printf "%.6gus", l / 2 }')
+cat >"$work/platform.xml" <<EOT
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="n" suffix="" radical="0-1023" speed="1Gf" bw="$bw" lat="$lat"/>
+</platform>
+EOT
+os_s=$(awk -v o="$osim" 'BEGIN { printf "%.6g", o * 1e-6 }')
+FLAGS="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/weight-S:0
+ --cfg=smpi/os:0:$os_s:0 --cfg=smpi/ois:0:$os_s:0 --cfg=smpi/or:0:$os_s:0
+ --cfg=smpi/send-is-detached-thresh:2147483647 --cfg=smpi/async-small-thresh:2147483647
+ --cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --log=root.thres:critical"
+echo "smpi: $tuning: L=${L}us o=${o}us g=${g}us G=${G}ns/B gamma=${gamma}ns/B -> lat=$lat bw=$bw overhead=${osim}us"
+
+cd "$top"
+smpicc -O2 -D_POSIX_C_SOURCE=200809L -o "$work/bench" src/tools/pmpi-logp-bench.c src/coll/*.c src/model/*.c \
+    src/config/*.c src/select/*.c -lm 2>"$work/cc.log" || { cat "$work/cc.log"; exit 1; }
+cd "$work"
+run() { # P args...
+    np=$1; shift
+    # shellcheck disable=SC2086
+    smpirun -np "$np" -platform platform.xml $FLAGS ./bench --tuning "$tuning" --iters "$ITERS" --csv "$@" 2>>"$work/smpi.log"
+}
+echo "smpi: ping-pong check"
+# shellcheck disable=SC2086
+smpirun -np 2 -platform platform.xml $FLAGS ./bench --tuning "$tuning" --pingpong 2>>"$work/smpi.log" | tee "$OUT/pingpong.txt"
+
+csv="$OUT/results.csv"
+echo "P,coll,bytes,variant,measured_us,predicted_us" >"$csv"
+for P in $PS; do
+    for coll in bcast reduce alltoall; do
+        sizes=$SIZES
+        [ "$coll" = alltoall ] && sizes=$A2A_SIZES
+        start=$(date +%s)
+        run "$P" --coll "$coll" --sizes "$sizes" --cfg=smpi/coll-selector:mpich | grep -v '^P,' |
+            sed 's/,native,/,mpich,/' >>"$csv"
+        run "$P" --coll "$coll" --sizes "$sizes" --native-only --cfg=smpi/coll-selector:ompi | grep -v '^P,' |
+            grep ',native,' | sed 's/,native,/,ompi,/' >>"$csv"
+        if [ "$ORACLE" = 1 ]; then
+            case $coll in
+            bcast) algs="arrival_pattern_aware arrival_scatter binomial_tree flattree flattree_pipeline NTSB NTSL NTSL_Isend scatter_LR_allgather scatter_rdb_allgather ompi_split_bintree ompi_pipeline mvapich2_knomial_intra_node" ;;
+            reduce) algs="arrival_pattern_aware binomial flat_tree NTSL scatter_gather ompi_chain ompi_pipeline ompi_basic_linear ompi_in_order_binary ompi_binary ompi_binomial mvapich2_knomial rab" ;;
+            alltoall) algs="basic_linear bruck pair ring rdb 2dmesh 3dmesh mvapich2_scatter_dest" ;;
+            esac
+            for a in $algs; do
+                run "$P" --coll "$coll" --sizes "$sizes" --native-only --cfg=smpi/$coll:$a | grep ',native,' |
+                    sed "s/,native,/,smpi:$a,/" >>"$csv" || echo "smpi: P=$P $coll $a failed (skipped)"
+            done
+        fi
+        echo "smpi: P=$P $coll done ($(( $(date +%s) - start ))s)"
+    done
+done
+
+# Summary: per case, auto vs oracle and the selectors; model fidelity of ours.
+gawk -F, -v out="$OUT/summary.md" '
+NR == 1 { next }
+{
+    key = $1 "," $2 "," $3; keys[key] = 1; t = $5 + 0
+    if ($4 ~ /^auto:/) { autot[key] = t; autoa[key] = substr($4, 6) }
+    else if ($4 == "mpich") mp[key] = t
+    else if ($4 == "ompi") om[key] = t
+    else if ($4 ~ /^smpi:/) { if (!(key in best) || t < best[key]) { best[key] = t; besta[key] = substr($4, 6) } }
+    else {
+        ours[key, $4] = t
+        if (!(key in bestours) || t < bestours[key]) { bestours[key] = t; bestoursa[key] = $4 }
+        if (t > 0) { err = ($6 - t) / t; if (err < 0) err = -err; n[$4]++; e[$4, n[$4]] = err }
+    }
+}
+END {
+    print "| P | coll | bytes | auto (choice) | best ours | mpich | ompi | oracle (SMPI) | auto/oracle | auto/mpich | auto/ompi |" > out
+    print "|---|---|---|---|---|---|---|---|---|---|---|" > out
+    PROCINFO["sorted_in"] = "@ind_str_asc"
+    for (k in keys) {
+        split(k, f, ",")
+        orc = best[k]; if (k in bestours && (orc == "" || bestours[k] < orc)) orc = bestours[k]
+        r1 = orc > 0 ? autot[k] / orc : 0; r2 = mp[k] > 0 ? autot[k] / mp[k] : 0; r3 = om[k] > 0 ? autot[k] / om[k] : 0
+        printf "| %s | %s | %s | %.2f (%s) | %.2f (%s) | %.2f | %.2f | %.2f (%s) | %.2f | %.2f | %.2f |\n", f[1], f[2], f[3], autot[k], autoa[k], bestours[k], bestoursa[k], mp[k], om[k], best[k], besta[k], r1, r2, r3 > out
+    }
+    print "" > out
+    print "Model fidelity |predicted - simulated| / simulated per algorithm of ours (median, worst):" > out
+    print "" > out
+    for (a in n) {
+        m = n[a]
+        for (i = 1; i <= m; i++) v[i] = e[a, i]
+        asort(v); med = v[int((m + 1) / 2)]; worst = v[m]
+        printf "- %s: median %.1f%%, worst %.1f%% (%d cases)\n", a, 100 * med, 100 * worst, m > out
+        delete v
+    }
+}' "$csv"
+echo "smpi: wrote $csv and $OUT/summary.md"
