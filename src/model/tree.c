@@ -134,42 +134,46 @@ int logp_tree_check(const logp_tree_t *t)
     return ok;
 }
 
-int logp_tree_binomial(logp_tree_t *t, int P)
+/* Builds the tree in which v's parent is parent_of(v) and every node sends
+ * to its children in descending (desc) or ascending rank order. */
+static int logp_tree_by_rule(logp_tree_t *t, int P, int (*parent_of)(int), int desc)
 {
     if (P < 1)
         return LOGP_ERR_ARG;
-    int *parent = malloc(sizeof(int) * (size_t)P);
-    if (parent == NULL)
-        return LOGP_ERR_NOMEM;
-    parent[0] = -1;
-    for (int v = 1; v < P; v++)
-        parent[v] = v & (v - 1); /* clear the lowest set bit */
+    int *parent = malloc(sizeof(int) * (size_t)P), *order = malloc(sizeof(int) * (size_t)P);
+    int rc = LOGP_ERR_NOMEM;
+    if (parent && order) {
+        parent[0] = -1;
+        for (int v = 1; v < P; v++) {
+            parent[v] = parent_of(v);
+            order[v - 1] = desc ? P - v : v;
+        }
+        rc = logp_tree_from_parents(t, P, parent, order);
+    }
+    free(parent);
+    free(order);
+    return rc;
+}
+
+static int logp_binomial_parent(int v)
+{
+    return v & (v - 1); /* clear the lowest set bit */
+}
+
+static int logp_flat_parent(int v)
+{
+    (void)v;
+    return 0;
+}
+
+int logp_tree_binomial(logp_tree_t *t, int P)
+{
     /* The largest subtree, v + 2^(k-1), is sent to first: children are sent
      * in descending rank order (a reduce receives them ascending). */
-    int *order = malloc(sizeof(int) * (size_t)(P > 1 ? P - 1 : 1));
-    if (order == NULL) {
-        free(parent);
-        return LOGP_ERR_NOMEM;
-    }
-    for (int v = 1; v < P; v++)
-        order[v - 1] = P - v;
-    int rc = logp_tree_from_parents(t, P, parent, order);
-    free(order);
-    free(parent);
-    return rc;
+    return logp_tree_by_rule(t, P, logp_binomial_parent, 1);
 }
 
 int logp_tree_flat(logp_tree_t *t, int P)
 {
-    if (P < 1)
-        return LOGP_ERR_ARG;
-    int *parent = malloc(sizeof(int) * (size_t)P);
-    if (parent == NULL)
-        return LOGP_ERR_NOMEM;
-    parent[0] = -1;
-    for (int v = 1; v < P; v++)
-        parent[v] = 0;
-    int rc = logp_tree_from_parents(t, P, parent, NULL);
-    free(parent);
-    return rc;
+    return logp_tree_by_rule(t, P, logp_flat_parent, 0);
 }

@@ -47,13 +47,13 @@ for n in 2 3; do
 done
 
 if [ -n "$MPIFORT" ] && command -v "$MPIFORT" >/dev/null 2>&1; then
-    (cd "$tmp" && $MPIFORT -o test_fortran "$s/tests/mpi/test_fortran.f90") || exit 1
+    (cd "$tmp" && $MPIFORT -cpp -o test_fortran "$s/tests/mpi/test_fortran.F90") || exit 1
     for n in 1 2 3; do
         run "Fortran (use mpi), LD_PRELOAD, n=$n" " 0 failed" env LD_PRELOAD="$lib" $MPIEXEC -n $n "$tmp/test_fortran"
     done
     # mpi_f08: MPI_Init/MPI_Finalize bypass the shim; the collectives and
     # the end-of-run report (MPI_COMM_SELF delete callback) must still work
-    (cd "$tmp" && $MPIFORT -o test_f08 "$s/tests/mpi/test_f08.f90") || exit 1
+    (cd "$tmp" && $MPIFORT -cpp -DLOGP_F08 -o test_f08 "$s/tests/mpi/test_fortran.F90") || exit 1
     for n in 1 3; do
         rm -f "$tmp/report.txt"
         run "Fortran (use mpi_f08), LD_PRELOAD, forced algorithms, n=$n" " 0 failed" env LD_PRELOAD="$lib" \

@@ -7,6 +7,7 @@
 
 #include "../../src/config/config.h"
 #include "../../src/config/units.h"
+#include "check_main.h"
 
 static int parse(const char *text, logp_config_t *cfg, char *err)
 {
@@ -130,16 +131,11 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("config");
-    TCase *tc = tcase_create("config");
-    tcase_add_test(tc, test_units);
-    tcase_add_test(tc, test_cascade);
-    tcase_add_test(tc, test_errors);
-    tcase_add_test(tc, test_shipped_files);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    const TTest *const tests[] = {
+        test_units,
+        test_cascade,
+        test_errors,
+        test_shipped_files,
+    };
+    return logp_check_run("config", tests, (int)(sizeof tests / sizeof tests[0]));
 }

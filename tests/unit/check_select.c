@@ -5,6 +5,7 @@
 #include "../../src/model/algo.h"
 #include "../../src/select/native.h"
 #include "../../src/select/select.h"
+#include "check_main.h"
 
 START_TEST(test_registry)
 {
@@ -89,17 +90,11 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("select");
-    TCase *tc = tcase_create("select");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_registry);
-    tcase_add_test(tc, test_auto_is_cheapest);
-    tcase_add_test(tc, test_forced_kept);
-    tcase_add_test(tc, test_native_model);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    const TTest *const tests[] = {
+        test_registry,
+        test_auto_is_cheapest,
+        test_forced_kept,
+        test_native_model,
+    };
+    return logp_check_run("select", tests, (int)(sizeof tests / sizeof tests[0]));
 }

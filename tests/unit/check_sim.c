@@ -6,6 +6,7 @@
 #include "../../src/model/alltoall.h"
 #include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
+#include "check_main.h"
 
 static const logp_params_t P0 = {1.6e-6, 0.4e-6, 0.6e-6, 0.1e-9, 0.3e-9};
 
@@ -202,18 +203,12 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("model/sim");
-    TCase *tc = tcase_create("sim");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_tree_plans_every_root);
-    tcase_add_test(tc, test_alltoall_delivery);
-    tcase_add_test(tc, test_sim_closed_forms);
-    tcase_add_test(tc, test_seed004_formulas);
-    tcase_add_test(tc, test_sim_deadlock);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    const TTest *const tests[] = {
+        test_tree_plans_every_root,
+        test_alltoall_delivery,
+        test_sim_closed_forms,
+        test_seed004_formulas,
+        test_sim_deadlock,
+    };
+    return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }

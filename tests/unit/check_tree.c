@@ -8,6 +8,7 @@
 #include "../../src/model/tree.h"
 #include "../../src/model/tree_chain.h"
 #include "../../src/model/tree_logp.h"
+#include "check_main.h"
 
 static void assert_kids(const logp_tree_t *t, int v, const int *want, int n)
 {
@@ -351,25 +352,19 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("model/tree");
-    TCase *tc = tcase_create("tree");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_shapes_valid);
-    tcase_add_test(tc, test_check_rejects_bad_trees);
-    tcase_add_test(tc, test_seed000_trees);
-    tcase_add_test(tc, test_seed000_fn);
-    tcase_add_test(tc, test_seed000_compute_parent);
-    tcase_add_test(tc, test_seed000_sum_plan);
-    tcase_add_test(tc, test_greedy_optimal_bruteforce);
-    tcase_add_test(tc, test_greedy_sim_matches);
-    tcase_add_test(tc, test_seed001_layouts);
-    tcase_add_test(tc, test_chains_cover);
-    tcase_add_test(tc, test_seed001_closed_forms);
-    tcase_add_test(tc, test_seed001_fig4);
-    suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    const TTest *const tests[] = {
+        test_shapes_valid,
+        test_check_rejects_bad_trees,
+        test_seed000_trees,
+        test_seed000_fn,
+        test_seed000_compute_parent,
+        test_seed000_sum_plan,
+        test_greedy_optimal_bruteforce,
+        test_greedy_sim_matches,
+        test_seed001_layouts,
+        test_chains_cover,
+        test_seed001_closed_forms,
+        test_seed001_fig4,
+    };
+    return logp_check_run("model/tree", tests, (int)(sizeof tests / sizeof tests[0]));
 }

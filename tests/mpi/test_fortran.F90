@@ -1,7 +1,13 @@
-! Fortran caller (use mpi) of the three intercepted collectives; run under
-! LD_PRELOAD.  Prints "test_fortran: N passed, M failed" on rank 0.
+! Fortran caller of the three intercepted collectives; run under LD_PRELOAD.
+! Built twice: "use mpi", and with -DLOGP_F08 "use mpi_f08" (whose
+! MPI_Init/MPI_Finalize bypass the shim).  Prints "test_fortran: N passed,
+! M failed" on rank 0.
 program test_fortran
+#ifdef LOGP_F08
+  use mpi_f08
+#else
   use mpi
+#endif
   implicit none
   integer :: ierr, rank, nproc, i, j, pass, fail, tot(2), loc(2)
   integer, allocatable :: a(:), b(:)

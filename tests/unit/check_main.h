@@ -1,0 +1,24 @@
+/* The common main of the Check suites: run one suite, exit 1 on failure. */
+#ifndef LOGP_TESTS_CHECK_MAIN_H
+#define LOGP_TESTS_CHECK_MAIN_H
+
+#include <check.h>
+
+/* Runs every test of `tests` in one test case of a suite named `name`
+ * (timeout 120 s each) and returns the process exit status. */
+static inline int logp_check_run(const char *name, const TTest *const *tests, int n)
+{
+    Suite *s = suite_create(name);
+    TCase *tc = tcase_create(name);
+    tcase_set_timeout(tc, 120);
+    for (int i = 0; i < n; i++)
+        tcase_add_test(tc, tests[i]);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
+
+#endif
