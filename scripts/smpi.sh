@@ -68,6 +68,10 @@ run() { # P args...
 echo "smpi: ping-pong check"
 # shellcheck disable=SC2086
 smpirun -np 2 -platform platform.xml $FLAGS ./bench --tuning "$tuning" --pingpong 2>>"$work/smpi.log" | tee "$OUT/pingpong.txt"
+# the simulated network must follow the model (SMPI adds a 16-byte envelope: within 1%)
+awk '{ m = $7; p = $(NF - 1); d = m - p; if (d < 0) d = -d; if (d > 0.01 * p) bad = 1 } END { exit bad }' \
+    "$OUT/pingpong.txt" || { echo "smpi: the simulated ping-pong does not follow 2o + L + (m-1)G" >&2; exit 1; }
+echo "smpi: ping-pong within 1% of 2o + L + (m-1)G"
 
 csv="$OUT/results.csv"
 echo "P,coll,bytes,variant,measured_us,predicted_us" >"$csv"
@@ -95,40 +99,5 @@ for P in $PS; do
     done
 done
 
-# Summary: per case, auto vs oracle and the selectors; model fidelity of ours.
-gawk -F, -v out="$OUT/summary.md" '
-NR == 1 { next }
-{
-    key = $1 "," $2 "," $3; keys[key] = 1; t = $5 + 0
-    if ($4 ~ /^auto:/) { autot[key] = t; autoa[key] = substr($4, 6) }
-    else if ($4 == "mpich") mp[key] = t
-    else if ($4 == "ompi") om[key] = t
-    else if ($4 ~ /^smpi:/) { if (!(key in best) || t < best[key]) { best[key] = t; besta[key] = substr($4, 6) } }
-    else {
-        ours[key, $4] = t
-        if (!(key in bestours) || t < bestours[key]) { bestours[key] = t; bestoursa[key] = $4 }
-        if (t > 0) { err = ($6 - t) / t; if (err < 0) err = -err; n[$4]++; e[$4, n[$4]] = err }
-    }
-}
-END {
-    print "| P | coll | bytes | auto (choice) | best ours | mpich | ompi | oracle (SMPI) | auto/oracle | auto/mpich | auto/ompi |" > out
-    print "|---|---|---|---|---|---|---|---|---|---|---|" > out
-    PROCINFO["sorted_in"] = "@ind_str_asc"
-    for (k in keys) {
-        split(k, f, ",")
-        orc = best[k]; if (k in bestours && (orc == "" || bestours[k] < orc)) orc = bestours[k]
-        r1 = orc > 0 ? autot[k] / orc : 0; r2 = mp[k] > 0 ? autot[k] / mp[k] : 0; r3 = om[k] > 0 ? autot[k] / om[k] : 0
-        printf "| %s | %s | %s | %.2f (%s) | %.2f (%s) | %.2f | %.2f | %.2f (%s) | %.2f | %.2f | %.2f |\n", f[1], f[2], f[3], autot[k], autoa[k], bestours[k], bestoursa[k], mp[k], om[k], best[k], besta[k], r1, r2, r3 > out
-    }
-    print "" > out
-    print "Model fidelity |predicted - simulated| / simulated per algorithm of ours (median, worst):" > out
-    print "" > out
-    for (a in n) {
-        m = n[a]
-        for (i = 1; i <= m; i++) v[i] = e[a, i]
-        asort(v); med = v[int((m + 1) / 2)]; worst = v[m]
-        printf "- %s: median %.1f%%, worst %.1f%% (%d cases)\n", a, 100 * med, 100 * worst, m > out
-        delete v
-    }
-}' "$csv"
+sh "$top/scripts/smpi-report.sh" "$OUT"
 echo "smpi: wrote $csv and $OUT/summary.md"

@@ -61,6 +61,15 @@ else
     san_fail=$((san_fail + 1)); status=1; tail -30 "$san/fuzz.out"
 fi
 
+# The same benchmark in SimGrid SMPI, a small subset (scripts/smpi.sh runs the grid).
+echo "==== SMPI subset (P=16, no oracle)"
+if PS=16 SIZES=8,65536 A2A_SIZES=8,1024 ORACLE=0 OUT="$san/smpi" sh "$top/scripts/smpi.sh" >"$san/smpi.out" 2>&1 &&
+    grep -q 'ping-pong within 1%' "$san/smpi.out" && grep -q '^| reduce ' "$san/smpi/summary.md"; then
+    san_pass=$((san_pass + 1)); grep 'ping-pong within' "$san/smpi.out"
+else
+    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/smpi.out"
+fi
+
 # One closing line over everything that ran.
 unit=$(cat tests/unit/check_*.log 2>/dev/null | sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' |
     awk '{c+=$1; f+=$2+$3} END {print c+0, f+0}')
