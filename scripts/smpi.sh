@@ -5,7 +5,8 @@
 #
 #   sh scripts/smpi.sh [TUNING]      (default tuning/default.conf)
 #   env: PS="16 64 256" SIZES="8,1024,65536,1048576" A2A_SIZES="8,1024,16384"
-#        OUT=docs/smpi ORACLE=1 ITERS=1
+#        OUT=docs/smpi ORACLE=1 ITERS=1 LIMIT=120 (host seconds per oracle run)
+#        COLLS="bcast reduce alltoall" APPEND=0 (1: add rows to OUT/results.csv)
 # Writes $OUT/results.csv (P,coll,bytes,variant,measured_us,predicted_us)
 # and $OUT/summary.md.  Needs Debian's libsimgrid-dev and gawk (installed as root).
 #
@@ -24,6 +25,9 @@ A2A_SIZES=${A2A_SIZES:-8,1024,16384}
 OUT=${OUT:-$top/docs/smpi}
 ORACLE=${ORACLE:-1}
 ITERS=${ITERS:-1}
+COLLS=${COLLS:-bcast reduce alltoall}
+APPEND=${APPEND:-0} # 1: add to an existing results.csv
+LIMIT=${LIMIT:-120} # seconds of host time per oracle run: a slower SMPI algorithm is skipped
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v gawk >/dev/null 2>&1; then
     [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimgrid-dev gawk >/dev/null
 fi
@@ -63,7 +67,7 @@ cd "$work"
 run() { # P args...
     np=$1; shift
     # shellcheck disable=SC2086
-    smpirun -np "$np" -platform platform.xml $FLAGS ./bench --tuning "$tuning" --iters "$ITERS" --csv "$@" 2>>"$work/smpi.log"
+    timeout "${RUN_LIMIT:-0}" smpirun -np "$np" -platform platform.xml $FLAGS ./bench --tuning "$tuning" --iters "$ITERS" --csv "$@" 2>>"$work/smpi.log"
 }
 echo "smpi: ping-pong check"
 # shellcheck disable=SC2086
@@ -74,9 +78,9 @@ awk '{ m = $7; p = $(NF - 1); d = m - p; if (d < 0) d = -d; if (d > 0.01 * p) ba
 echo "smpi: ping-pong within 1% of 2o + L + (m-1)G"
 
 csv="$OUT/results.csv"
-echo "P,coll,bytes,variant,measured_us,predicted_us" >"$csv"
+[ "$APPEND" = 1 ] && [ -f "$csv" ] || echo "P,coll,bytes,variant,measured_us,predicted_us" >"$csv"
 for P in $PS; do
-    for coll in bcast reduce alltoall; do
+    for coll in $COLLS; do
         sizes=$SIZES
         [ "$coll" = alltoall ] && sizes=$A2A_SIZES
         start=$(date +%s)
@@ -91,7 +95,7 @@ for P in $PS; do
             alltoall) algs="basic_linear bruck pair ring rdb 2dmesh 3dmesh mvapich2_scatter_dest" ;;
             esac
             for a in $algs; do
-                run "$P" --coll "$coll" --sizes "$sizes" --native-only --cfg=smpi/$coll:$a | grep ',native,' |
+                RUN_LIMIT=$LIMIT run "$P" --coll "$coll" --sizes "$sizes" --native-only --cfg=smpi/$coll:$a | grep ',native,' |
                     sed "s/,native,/,smpi:$a,/" >>"$csv" || echo "smpi: P=$P $coll $a failed (skipped)"
             done
         fi
