@@ -70,6 +70,13 @@ else
     san_fail=$((san_fail + 1)); status=1; tail -30 "$san/smpi.out"
 fi
 
+echo "==== the shim and the MPI matrix built with smpicc, in SMPI"
+if sh "$top/scripts/smpi-test.sh" >"$san/smpi-test.out" 2>&1; then
+    san_pass=$((san_pass + 1)); grep -E '^(ok|smpi-test)' "$san/smpi-test.out"
+else
+    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/smpi-test.out"
+fi
+
 # One closing line over everything that ran.
 unit=$(cat tests/unit/check_*.log 2>/dev/null | sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' |
     awk '{c+=$1; f+=$2+$3} END {print c+0, f+0}')
