@@ -74,10 +74,14 @@ static void logp_state_unlink(logp_comm_state_t *st)
     st->prev = st->next = NULL;
 }
 
-/* Appends the run report of one communicator (rank 0 of it writes; times
- * are rank 0's own: the root's view of a bcast, everyone's for alltoall). */
-static void logp_state_report(const logp_comm_state_t *st, int fd)
+/* Appends the run report of one communicator to PMPI_LOGP_REPORT, if set
+ * (rank 0 of it writes; times are rank 0's own: the root's view of a bcast,
+ * everyone's for alltoall).  One write per communicator, O_APPEND: blocks
+ * of different processes do not interleave. */
+static void logp_state_report(const logp_comm_state_t *st)
 {
+    if (logp_env.report == NULL || st->rank != 0 || !st->usable)
+        return;
     char buf[16384];
     size_t n = 0;
     n += (size_t)snprintf(buf + n, sizeof buf - n, "comm %s P=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus "
@@ -95,22 +99,11 @@ static void logp_state_report(const logp_comm_state_t *st, int fd)
                               logp_algo_name(d->algo), d->stat.calls, d->stat.bytes, d->stat.time * 1e6, mean * 1e6,
                               pred * 1e6, pred > 0 ? mean / pred : 0.0);
     }
-    if (write(fd, buf, n) < 0)
-        perror("pmpi-logp: PMPI_LOGP_REPORT");
-}
-
-/* Report of a communicator the application frees before the end. */
-static void logp_state_report_one(const logp_comm_state_t *st)
-{
-    if (logp_env.report == NULL || st->rank != 0 || !st->usable)
-        return;
     int fd = open(logp_env.report, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0) {
+    if (fd < 0 || write(fd, buf, n) < 0)
         perror("pmpi-logp: PMPI_LOGP_REPORT");
-        return;
-    }
-    logp_state_report(st, fd);
-    close(fd);
+    if (fd >= 0)
+        close(fd);
 }
 
 static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
@@ -123,7 +116,7 @@ static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
     logp_state_unlink(st);
     pthread_mutex_unlock(&logp_lock);
     if (st->pcomm != MPI_COMM_NULL && !logp_finalizing) {
-        logp_state_report_one(st);
+        logp_state_report(st); /* freed by the application before the end */
         PMPI_Comm_free(&st->pcomm);
     }
     logp_state_release(st);
@@ -140,21 +133,12 @@ static int logp_self_delete(MPI_Comm comm, int key, void *value, void *extra)
     (void)value;
     (void)extra;
     pthread_mutex_lock(&logp_lock);
-    int fd = -1;
-    if (logp_env.report) {
-        fd = open(logp_env.report, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (fd < 0)
-            perror("pmpi-logp: PMPI_LOGP_REPORT");
-    }
     for (logp_comm_state_t *st = logp_live; st; st = st->next) {
-        if (fd >= 0 && st->rank == 0 && st->usable)
-            logp_state_report(st, fd);
+        logp_state_report(st);
         if (st->pcomm != MPI_COMM_NULL)
             PMPI_Comm_free(&st->pcomm);
         st->usable = 0;
     }
-    if (fd >= 0)
-        close(fd);
     logp_finalizing = 1;
     pthread_mutex_unlock(&logp_lock);
     return MPI_SUCCESS;
