@@ -11,9 +11,8 @@
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                      const logp_plan_t *plan, logp_scratch_t *scratch)
 {
-    int rank, rc, commute = 0;
+    int rank, rc, commute = plan->commutative; /* the plan was built for this operator */
     PMPI_Comm_rank(comm, &rank);
-    PMPI_Op_commutative(op, &commute);
     const void *own = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     size_t span = (logp_buffer_span(count, dt) + 63) & ~(size_t)63;
     char *mem = logp_scratch_get(scratch, 2 * span);

@@ -9,7 +9,8 @@
 
 /* Runs `plan` for this rank on the private communicator `comm`, combining
  * with `op` so that the result is a_0 op a_1 op .. op a_{P-1} in rank order
- * whenever the plan was built for a non-commutative operator.  sendbuf may
+ * whenever the plan was built for a non-commutative operator (the plan's
+ * `commutative` must describe `op`).  sendbuf may
  * be MPI_IN_PLACE at the root.  Staging (two buffers of the message's
  * span) comes from `scratch` (may be NULL).  Returns an MPI error code. */
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
