@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../config/config.h"
@@ -29,6 +30,18 @@ static char logp_cfg_path[1024];
 #ifndef LOGP_TUNING_DEFAULT
 #define LOGP_TUNING_DEFAULT "/usr/local/share/pmpi-logp/default.conf"
 #endif
+
+/* Strict mode: abort the job over a configuration error.  Rank 0 has
+ * printed the reason; the others wait a moment first, so that their abort
+ * cannot kill rank 0 before the launcher has forwarded its message (seen:
+ * the message lost in about one run of six), and rank 0 gives the launcher
+ * a moment too. */
+static void logp_state_abort(int rank)
+{
+    struct timespec wait = {rank == 0 ? 0 : 1, rank == 0 ? 200000000L : 0};
+    nanosleep(&wait, NULL);
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+}
 
 /* PMPI_LOGP_TUNING, else the installed default if present, else nothing
  * (built-in defaults).  A bad file is reported with file:line and ignored
@@ -49,7 +62,7 @@ static void logp_state_load_tuning(int rank)
             fprintf(stderr, "pmpi-logp: %s\npmpi-logp: %s\n", err,
                     logp_env.strict ? "PMPI_LOGP_STRICT=1: aborting" : "ignoring this tuning file: built-in defaults");
         if (logp_env.strict)
-            PMPI_Abort(MPI_COMM_WORLD, 1);
+            logp_state_abort(rank);
         return;
     }
     snprintf(logp_cfg_path, sizeof logp_cfg_path, "%s", path);
@@ -152,7 +165,7 @@ static void logp_state_once(void)
     if (logp_env.errors > 0 && logp_env.strict) {
         if (rank == 0)
             fprintf(stderr, "pmpi-logp: PMPI_LOGP_STRICT=1: aborting on the configuration errors above\n");
-        PMPI_Abort(MPI_COMM_WORLD, 1);
+        logp_state_abort(rank);
     }
     logp_state_load_tuning(rank);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_comm_delete, &logp_comm_key, NULL);
