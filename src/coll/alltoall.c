@@ -1,6 +1,7 @@
 /* All-to-all executors by algorithm (the registry's all-to-all entries). */
 #include "alltoall.h"
 
+#include "alltoall_aggregate.h"
 #include "alltoall_butterfly.h"
 #include "alltoall_ring.h"
 
@@ -10,6 +11,7 @@ typedef int (*logp_alltoall_fn_t)(const void *, int, MPI_Datatype, void *, int, 
 static const logp_alltoall_fn_t logp_alltoall_exec[LOGP_ALGO_COUNT] = {
     [LOGP_ALGO_RING] = logp_coll_alltoall_ring,
     [LOGP_ALGO_BUTTERFLY] = logp_coll_alltoall_butterfly,
+    [LOGP_ALGO_NODE_AGGREGATE] = logp_coll_alltoall_aggregate,
 };
 
 int logp_coll_alltoall(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,9 +91,16 @@ static int logp_parse_header(logp_config_t *cfg, char *h, const char *path, int 
         if (*n == '\0' || strlen(n) >= sizeof sec.name)
             return logp_config_fail(err, errlen, path, line, "[name NAME] needs a name of 1..127 characters");
         strcpy(sec.name, n);
+    } else if (strncmp(h, "host", 4) == 0 && (h[4] == ' ' || h[4] == '\t')) {
+        char *n = logp_trim(h + 5);
+        sec.kind = LOGP_SECTION_HOST;
+        if (*n == '\0' || strlen(n) >= sizeof sec.name)
+            return logp_config_fail(err, errlen, path, line, "[host PATTERN] needs a pattern of 1..127 characters");
+        strcpy(sec.name, n);
     } else {
         return logp_config_fail(err, errlen, path, line,
-                                "unknown section [%.60s] (expected default, intra-node, inter-node, size A-B, name NAME)", h);
+                                "unknown section [%.60s] (expected default, intra-node, inter-node, size A-B, name NAME, "
+                                "host PATTERN)", h);
     }
     logp_section_t *s = realloc(cfg->sections, sizeof(*s) * (size_t)(cfg->nsections + 1));
     if (s == NULL)
@@ -108,7 +116,7 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
     static const struct {
         const char *key;
         unsigned bit;
-        int time; /* 1: time, 2: per byte, 3: algorithm, 4: integer */
+        int time; /* 1: time, 2: per byte, 3: algorithm, 4: chain_k, 5: speed, 6: ranks_per_node */
         size_t off;
         logp_coll_t coll;
     } keys[] = {
@@ -121,12 +129,22 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
         {"reduce", LOGP_KEY_REDUCE, 3, 0, LOGP_COLL_REDUCE},
         {"alltoall", LOGP_KEY_ALLTOALL, 3, 0, LOGP_COLL_ALLTOALL},
         {"chain_k", LOGP_KEY_CHAIN_K, 4, 0, 0},
+        {"speed", LOGP_KEY_SPEED, 5, 0, 0},
+        {"ranks_per_node", LOGP_KEY_RANKS_PER_NODE, 6, 0, 0},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         if (strcmp(key, keys[i].key) != 0)
             continue;
         if (*val == '\0')
             return logp_config_fail(err, errlen, path, line, "%s has no value", key);
+        if (keys[i].time == 6 && (sec->kind == LOGP_SECTION_INTRA_NODE || sec->kind == LOGP_SECTION_INTER_NODE))
+            return logp_config_fail(err, errlen, path, line,
+                                    "ranks_per_node: not in [intra-node] or [inter-node] (the layout decides which of "
+                                    "those applies; set it in [default], [size] or [name])");
+        if ((sec->kind == LOGP_SECTION_HOST) != (keys[i].time == 5))
+            return logp_config_fail(err, errlen, path, line,
+                                    sec->kind == LOGP_SECTION_HOST ? "%s: a [host] section sets only speed"
+                                                                   : "%s: only a [host PATTERN] section sets it", key);
         double *field = (double *)((char *)&sec->params + keys[i].off);
         switch (keys[i].time) {
         case 1:
@@ -155,15 +173,29 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
             sec->algo[keys[i].coll] = a;
             break;
         }
-        default:
+        case 4:
             if (logp_parse_int(val, &sec->chain_k) || sec->chain_k < 1)
                 return logp_config_fail(err, errlen, path, line, "chain_k = %.40s: expected an integer >= 1", val);
+            break;
+        case 5: {
+            char *end;
+            sec->speed = strtod(val, &end);
+            if (*end != '\0' || !(sec->speed > 0.0) || !(sec->speed < 1e6))
+                return logp_config_fail(err, errlen, path, line,
+                                        "speed = %.40s: expected a relative speed > 0 (1 = nominal, 0.5 = half)", val);
+            break;
+        }
+        default:
+            if (logp_parse_int(val, &sec->ranks_per_node) || sec->ranks_per_node < 1)
+                return logp_config_fail(err, errlen, path, line, "ranks_per_node = %.40s: expected an integer >= 1",
+                                        val);
         }
         sec->set |= keys[i].bit;
         return 0;
     }
     return logp_config_fail(err, errlen, path, line,
-                            "unknown key '%.40s' (expected L, o, g, G, gamma, bcast, reduce, alltoall, chain_k)", key);
+                            "unknown key '%.40s' (expected L, o, g, G, gamma, bcast, reduce, alltoall, chain_k, "
+                            "ranks_per_node; speed in [host])", key);
 }
 
 int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err, size_t errlen)
@@ -281,6 +313,8 @@ static int logp_section_matches(const logp_section_t *s, const logp_comm_facts_t
         return f->size >= s->lo && f->size <= s->hi;
     case LOGP_SECTION_NAME:
         return f->name && strcmp(f->name, s->name) == 0;
+    case LOGP_SECTION_HOST:
+        return 0;
     }
     return 0;
 }
@@ -312,6 +346,8 @@ void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *fact
                 out->algo[c] = s->algo[c];
         if (s->set & LOGP_KEY_CHAIN_K)
             out->chain_k = s->chain_k;
+        if (s->set & LOGP_KEY_RANKS_PER_NODE)
+            out->ranks_per_node = s->ranks_per_node;
         char what[160];
         switch (s->kind) {
         case LOGP_SECTION_SIZE:
@@ -326,4 +362,15 @@ void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *fact
         }
         strncat(out->matched, what, sizeof out->matched - strlen(out->matched) - 1);
     }
+}
+
+double logp_config_host_speed(const logp_config_t *cfg, const char *host)
+{
+    double speed = 1.0;
+    for (int i = 0; cfg && i < cfg->nsections; i++) {
+        const logp_section_t *s = &cfg->sections[i];
+        if (s->kind == LOGP_SECTION_HOST && (s->set & LOGP_KEY_SPEED) && fnmatch(s->name, host, 0) == 0)
+            speed = s->speed;
+    }
+    return speed;
 }

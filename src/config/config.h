@@ -14,7 +14,8 @@ typedef enum logp_section_kind {
     LOGP_SECTION_INTRA_NODE,
     LOGP_SECTION_INTER_NODE,
     LOGP_SECTION_SIZE,
-    LOGP_SECTION_NAME
+    LOGP_SECTION_NAME,
+    LOGP_SECTION_HOST
 } logp_section_kind_t;
 
 /* Keys a section may set (bits of logp_section_t.set). */
@@ -27,18 +28,22 @@ enum {
     LOGP_KEY_BCAST = 1 << 5,
     LOGP_KEY_REDUCE = 1 << 6,
     LOGP_KEY_ALLTOALL = 1 << 7,
-    LOGP_KEY_CHAIN_K = 1 << 8
+    LOGP_KEY_CHAIN_K = 1 << 8,
+    LOGP_KEY_SPEED = 1 << 9,         /* [host] only */
+    LOGP_KEY_RANKS_PER_NODE = 1 << 10 /* not in [host] */
 };
 
 typedef struct logp_section {
     logp_section_kind_t kind;
     int lo, hi;     /* [size lo-hi] */
-    char name[128]; /* [name NAME] */
+    char name[128]; /* [name NAME], [host PATTERN] */
     int line;
     unsigned set;
     logp_params_t params;
     logp_algo_t algo[LOGP_COLL_COUNT];
     int chain_k;
+    double speed;       /* [host]: relative speed, > 0 */
+    int ranks_per_node; /* layout override, >= 1 */
 } logp_section_t;
 
 typedef struct logp_config {
@@ -69,13 +74,20 @@ typedef struct logp_resolved {
     logp_params_t params;
     logp_algo_t algo[LOGP_COLL_COUNT]; /* LOGP_ALGO_AUTO unless a section says */
     int chain_k;
+    int ranks_per_node; /* 0: the node layout comes from MPI */
     char matched[256]; /* "default, size 2-64, ..." */
 } logp_resolved_t;
 
 /* Settings of a communicator: the built-in defaults, then every section
  * that matches it in file order ([default] always; [intra-node] /
  * [inter-node] by facts->intra_node; [size A-B] if A <= size <= B;
- * [name N] if the name is N), later ones overriding earlier ones. */
+ * [name N] if the name is N), later ones overriding earlier ones.
+ * [host] sections never match a communicator (see logp_config_host_speed). */
 void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *facts, logp_resolved_t *out);
+
+/* Relative speed of the node called `host` (MPI_Get_processor_name): the
+ * `speed` of the last [host PATTERN] section whose shell pattern
+ * (fnmatch(3)) matches it; 1 if none does. */
+double logp_config_host_speed(const logp_config_t *cfg, const char *host);
 
 #endif

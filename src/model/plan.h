@@ -10,6 +10,7 @@
 
 #include "algo.h"
 #include "params.h"
+#include "topo.h"
 #include "tree.h"
 
 typedef enum logp_op_kind {
@@ -38,6 +39,8 @@ typedef struct logp_plan_opts {
     int chain_k;     /* k of `chain` (default 4 if <= 0) */
     int commutative; /* reduce: nonzero if the operator commutes */
     int long_first;  /* chain: long chains first (benchmarks/tests only) */
+    const logp_topo_t *topo; /* where ranks are (hetero-tree, two-level,
+                                node-aggregate); NULL: one uniform node */
 } logp_plan_opts_t;
 
 typedef struct logp_plan {
@@ -50,12 +53,24 @@ typedef struct logp_plan {
     int k;         /* chains: number of chains (informative) */
     int commutative; /* reduce: the operator commutes (no rank order to keep) */
     logp_tree_t tree; /* tree-shaped algorithms; tree.P == 0 otherwise */
+    int *perm, *iperm; /* tree rank -> absolute rank and back; NULL: the
+                          rotation (v + tree_root) mod P */
+    int nnodes;        /* node-aggregate: nodes, their ranks in increasing */
+    int *node_start;   /* order members[node_start[a] .. node_start[a+1]), */
+    int *members;      /* leaders[a] the one that exchanges for node a, */
+    int *leaders;      /* node_of[r] the node of rank r */
+    int *node_of;
 } logp_plan_t;
 
-/* Builds the plan of `algo` for `coll` on P ranks.  The tree shapes that
- * depend on the model (logp-tree, chain-opt) use `params`.  A reduce with a
- * non-commutative operator is rooted at rank 0 (rank order), then rank 0
- * sends the result to `root`.  Not for native/auto.
+/* Builds the plan of `algo` for `coll` on P ranks.  The uniform tree shapes
+ * that depend on the model (logp-tree, chain-opt) use `params`; hetero-tree,
+ * two-level and node-aggregate use opts->topo (NULL: one node, `params`).
+ * hetero-tree is the fastest under the layout, as the simulator prices it,
+ * of the greedy trees (every rule of tree_topo.h) and the uniform
+ * logp-tree.  A reduce with a non-commutative operator is rooted at rank 0
+ * (rank order), then rank 0 sends the result to `root`; hetero-tree and
+ * two-level cannot keep rank order and build logp-tree instead
+ * (plan->algo says so).  Not for native/auto.
  * Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
 int logp_plan_build(logp_plan_t *plan, logp_coll_t coll, logp_algo_t algo, int P, int root,
                     size_t bytes, const logp_params_t *params, const logp_plan_opts_t *opts);

@@ -111,7 +111,15 @@ static double logp_max(double a, double b)
 
 int logp_sim_run(const logp_plan_t *plan, const logp_params_t *params, double *finish, double *total)
 {
+    logp_topo_t uniform = logp_topo_uniform(plan->P, params);
+    return logp_sim_run_topo(plan, &uniform, finish, total);
+}
+
+int logp_sim_run_topo(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *total)
+{
     int P = plan->P, rc = LOGP_OK;
+    if (topo == NULL || topo->P != P)
+        return LOGP_ERR_ARG;
     double *cpu = calloc((size_t)P, sizeof(double));     /* CPU free */
     double *nsend = calloc((size_t)P, sizeof(double));   /* earliest next send */
     double *nrecv = calloc((size_t)P, sizeof(double));   /* earliest next receive */
@@ -137,12 +145,13 @@ int logp_sim_run(const logp_plan_t *plan, const logp_params_t *params, double *f
         waiting[r] = -1;
         while (pc[r] < n) {
             logp_op_t op = logp_plan_op(plan, r, pc[r]);
-            double gap = logp_params_gap(params, op.bytes), comb = (double)op.bytes * params->gamma;
             if (op.kind == LOGP_OP_SEND) {
+                const logp_params_t *pp = logp_topo_pair(topo, r, op.peer);
+                double o = pp->o / logp_topo_speed(topo, r), inj = logp_params_inj(pp, op.bytes);
                 double start = logp_max(cpu[r], nsend[r]);
-                cpu[r] = start + params->o;
-                nsend[r] = start + gap;
-                double arrive = start + params->o + logp_params_inj(params, op.bytes) + params->L;
+                cpu[r] = start + o;
+                nsend[r] = start + logp_max(pp->g / logp_topo_speed(topo, r), o + inj);
+                double arrive = start + o + inj + pp->L;
                 if ((rc = logp_sim_post(&box, (long)r * P + op.peer, arrive)) != LOGP_OK)
                     break;
                 if (waiting[op.peer] == r) { /* wake the receiver */
@@ -155,11 +164,13 @@ int logp_sim_run(const logp_plan_t *plan, const logp_params_t *params, double *f
                     waiting[r] = op.peer;
                     break;
                 }
+                const logp_params_t *pp = logp_topo_pair(topo, op.peer, r);
+                double speed = logp_topo_speed(topo, r), o = pp->o / speed, inj = logp_params_inj(pp, op.bytes);
                 double start = logp_max(logp_max(cpu[r], nrecv[r]), arrive);
-                cpu[r] = start + params->o + (op.kind == LOGP_OP_RECV_REDUCE ? comb : 0.0);
-                nrecv[r] = start + gap;
+                cpu[r] = start + o + (op.kind == LOGP_OP_RECV_REDUCE ? (double)op.bytes * topo->intra.gamma / speed : 0.0);
+                nrecv[r] = start + logp_max(pp->g / speed, o + inj);
             } else if (op.kind == LOGP_OP_REDUCE_OWN) {
-                cpu[r] += comb;
+                cpu[r] += (double)op.bytes * topo->intra.gamma / logp_topo_speed(topo, r);
             }
             pc[r]++;
         }
@@ -196,4 +207,10 @@ double logp_sim_predict(const logp_plan_t *plan, const logp_params_t *params)
 {
     double t;
     return logp_sim_run(plan, params, NULL, &t) == LOGP_OK ? t : -1.0;
+}
+
+double logp_sim_predict_topo(const logp_plan_t *plan, const logp_topo_t *topo)
+{
+    double t;
+    return logp_sim_run_topo(plan, topo, NULL, &t) == LOGP_OK ? t : -1.0;
 }

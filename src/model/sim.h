@@ -1,9 +1,11 @@
-/* Discrete-event LogGP simulation of a plan (cost convention: params.h). */
+/* Discrete-event LogGP simulation of a plan (cost convention: params.h;
+ * heterogeneous layouts: topo.h). */
 #ifndef LOGP_MODEL_SIM_H
 #define LOGP_MODEL_SIM_H
 
 #include "params.h"
 #include "plan.h"
+#include "topo.h"
 
 #define LOGP_ERR_DEADLOCK (-3) /* the plan's operations cannot all complete */
 
@@ -16,5 +18,13 @@ int logp_sim_run(const logp_plan_t *plan, const logp_params_t *params, double *f
 
 /* Predicted time of a plan: logp_sim_run's total, or -1 on error. */
 double logp_sim_predict(const logp_plan_t *plan, const logp_params_t *params);
+
+/* logp_sim_run under a heterogeneous layout (pair classes and speeds,
+ * topo.h); topo->P must equal plan->P (else LOGP_ERR_ARG).  With
+ * logp_topo_uniform(P, params) it is logp_sim_run exactly. */
+int logp_sim_run_topo(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *total);
+
+/* Predicted time under a layout, or -1 on error. */
+double logp_sim_predict_topo(const logp_plan_t *plan, const logp_topo_t *topo);
 
 #endif

@@ -177,3 +177,59 @@ int logp_tree_flat(logp_tree_t *t, int P)
 {
     return logp_tree_by_rule(t, P, logp_flat_parent, 0);
 }
+
+int logp_tree_from_abs(logp_tree_t *t, int *perm, int P, int root, const int *parent, const int *order)
+{
+    memset(t, 0, sizeof(*t));
+    if (P < 1 || root < 0 || root >= P || parent[root] != -1)
+        return LOGP_ERR_ARG;
+    int *start = calloc((size_t)P + 1, sizeof(int)), *kids = malloc(sizeof(int) * (size_t)P);
+    int *label = malloc(sizeof(int) * (size_t)P), *stack = malloc(sizeof(int) * (size_t)P);
+    int *vparent = malloc(sizeof(int) * (size_t)P), *vorder = malloc(sizeof(int) * (size_t)P);
+    int rc = LOGP_ERR_NOMEM;
+    if (!start || !kids || !label || !stack || !vparent || !vorder)
+        goto out;
+    rc = LOGP_ERR_ARG;
+    for (int i = 0; i < P - 1; i++) {
+        int c = order[i];
+        if (c < 0 || c >= P || c == root || parent[c] < 0 || parent[c] >= P)
+            goto out;
+        start[parent[c] + 1]++;
+    }
+    for (int v = 0; v < P; v++) {
+        start[v + 1] += start[v];
+        label[v] = -1;
+    }
+    for (int v = 0; v < P; v++)
+        stack[v] = start[v]; /* fill cursors */
+    for (int i = 0; i < P - 1; i++)
+        kids[stack[parent[order[i]]]++] = order[i];
+    /* preorder: first child first, so push the children in reverse */
+    int top = 0, n = 0;
+    stack[top++] = root;
+    while (top > 0) {
+        int u = stack[--top];
+        if (label[u] >= 0)
+            goto out; /* reached twice: order lists a rank twice */
+        label[u] = n;
+        perm[n++] = u;
+        for (int j = start[u + 1] - 1; j >= start[u]; j--)
+            stack[top++] = kids[j]; /* each of the P - 1 entries at most once */
+    }
+    if (n != P)
+        goto out; /* a cycle or a rank not listed */
+    vparent[0] = -1;
+    for (int v = 1; v < P; v++)
+        vparent[v] = label[parent[perm[v]]];
+    for (int i = 0; i < P - 1; i++)
+        vorder[i] = label[order[i]];
+    rc = logp_tree_from_parents(t, P, vparent, vorder);
+out:
+    free(start);
+    free(kids);
+    free(label);
+    free(stack);
+    free(vparent);
+    free(vorder);
+    return rc;
+}

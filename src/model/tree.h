@@ -27,6 +27,14 @@ typedef struct logp_tree {
  * order (NULL: ascending rank order).  Copies both arrays.  Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
 int logp_tree_from_parents(logp_tree_t *t, int P, const int *parent, const int *order);
 
+/* Builds a tree over absolute ranks 0..P-1 rooted at `root` from parent[]
+ * (absolute, parent[root] = -1) and `order` (the P - 1 other ranks, each
+ * parent's children in send order): renumbers the ranks in preorder
+ * (children visited in send order), so that the result satisfies
+ * logp_tree_check, and writes perm[v] = absolute rank of tree rank v.
+ * LOGP_ERR_ARG if parent[] and order do not describe one tree. */
+int logp_tree_from_abs(logp_tree_t *t, int *perm, int P, int root, const int *parent, const int *order);
+
 /* Releases what a builder allocated; safe on a zeroed or freed tree. */
 void logp_tree_free(logp_tree_t *t);
 

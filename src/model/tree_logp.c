@@ -235,3 +235,27 @@ int logp_tree_sum_plan(int P, long N, long L, long o, long g, logp_sum_node_t *n
     free(ready);
     return LOGP_OK;
 }
+
+void logp_tree_costs(const logp_params_t *p, size_t bytes, int reduce, double *delay, double *gap)
+{
+    *delay = logp_params_p2p(p, bytes);
+    *gap = logp_params_gap(p, bytes);
+    if (reduce) {
+        double mg = (double)bytes * p->gamma;
+        *delay += mg;
+        if (p->o + mg > *gap)
+            *gap = p->o + mg;
+    }
+}
+
+int logp_tree_model(logp_tree_t *t, int P, const logp_params_t *p, size_t bytes, int reduce, double *ready)
+{
+    double delay, gap;
+    logp_tree_costs(p, bytes, reduce, &delay, &gap);
+    if (delay <= 0.0) {
+        for (int v = 0; ready && v < P; v++)
+            ready[v] = 0.0;
+        return logp_tree_binomial(t, P);
+    }
+    return logp_tree_optimal(t, P, delay, gap, ready, NULL);
+}

@@ -3,6 +3,9 @@
 #ifndef LOGP_MODEL_TREE_LOGP_H
 #define LOGP_MODEL_TREE_LOGP_H
 
+#include <stddef.h>
+
+#include "params.h"
 #include "tree.h"
 
 /* Optimal broadcast tree for P ranks when a message takes `delay` from the
@@ -15,6 +18,17 @@
  * time it holds the data (its label); `*T` (if not NULL) the completion time.
  * delay > 0 and gap >= 0 required. */
 int logp_tree_optimal(logp_tree_t *t, int P, double delay, double gap, double *ready, double *T);
+
+/* The (delay, gap) of logp_tree_optimal for m-byte messages under p:
+ * broadcast 2o + L + (m-1)G and max(g, o + (m-1)G); the summation tree
+ * (reduce != 0) adds the combine m gamma to the delay, and a parent cannot
+ * take results faster than it combines them: gap >= o + m gamma. */
+void logp_tree_costs(const logp_params_t *p, size_t bytes, int reduce, double *delay, double *gap);
+
+/* logp_tree_optimal with logp_tree_costs; a free network (delay 0) gets the
+ * binomial tree (every tree is then optimal).  `ready` as logp_tree_optimal
+ * (all 0 for the binomial case). */
+int logp_tree_model(logp_tree_t *t, int P, const logp_params_t *p, size_t bytes, int reduce, double *ready);
 
 /* Seed 000 theorem 2 for integer parameters: f[0..n] = number of ranks an
  * optimal broadcast informs within time 0..n (delay = L + 2o). */

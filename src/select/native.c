@@ -11,7 +11,7 @@ static double logp_native_sim(logp_coll_t coll, logp_algo_t algo, int P, size_t 
                               const logp_params_t *p)
 {
     logp_plan_t plan;
-    logp_plan_opts_t opts = {0, commutative, 0};
+    logp_plan_opts_t opts = {0, commutative, 0, NULL};
     if (logp_plan_build(&plan, coll, algo, P, 0, bytes, p, &opts) != LOGP_OK)
         return -1.0;
     double t = logp_sim_predict(&plan, p);

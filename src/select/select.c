@@ -9,10 +9,10 @@ double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q, const
     if (algo == LOGP_ALGO_NATIVE)
         return logp_native_predict(q->coll, q->P, q->bytes, q->commutative, params);
     logp_plan_t plan;
-    logp_plan_opts_t opts = {q->chain_k, q->commutative, 0};
+    logp_plan_opts_t opts = {q->chain_k, q->commutative, 0, q->topo};
     if (logp_plan_build(&plan, q->coll, algo, q->P, 0, q->bytes, params, &opts) != LOGP_OK)
         return -1.0;
-    double t = logp_sim_predict(&plan, params);
+    double t = q->topo ? logp_sim_predict_topo(&plan, q->topo) : logp_sim_predict(&plan, params);
     logp_plan_free(&plan);
     return t;
 }

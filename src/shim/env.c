@@ -23,7 +23,7 @@ static int logp_env_level(const char *var, const char *v, int max, logp_env_t *e
     long x = strtol(v, &end, 10);
     if (*end != '\0' || x < 0 || x > max) {
         if (!quiet)
-            fprintf(stderr, "pmpi-logp: %s=%s: expected an integer 0..%d; using 0\n", var, v, max);
+            fprintf(stderr, "pmpi-logp: %s=%s: expected an integer 0..%d; ignored\n", var, v, max);
         env->errors++;
         return 0;
     }
@@ -51,6 +51,8 @@ void logp_env_read(logp_env_t *env, int quiet)
     }
     env->verbose = logp_env_level("PMPI_LOGP_VERBOSE", getenv("PMPI_LOGP_VERBOSE"), 2, env, quiet);
     env->strict = logp_env_level("PMPI_LOGP_STRICT", getenv("PMPI_LOGP_STRICT"), 1, env, quiet);
+    env->ranks_per_node = logp_env_level("PMPI_LOGP_RANKS_PER_NODE", getenv("PMPI_LOGP_RANKS_PER_NODE"), 1 << 20,
+                                         env, quiet);
     env->tuning = getenv("PMPI_LOGP_TUNING");
     env->report = getenv("PMPI_LOGP_REPORT");
     if (env->tuning && *env->tuning == '\0')

@@ -10,6 +10,7 @@ typedef struct logp_env {
     int strict;                          /* PMPI_LOGP_STRICT=1: configuration errors abort */
     const char *tuning;                  /* PMPI_LOGP_TUNING or NULL */
     const char *report;                  /* PMPI_LOGP_REPORT or NULL */
+    int ranks_per_node;                  /* PMPI_LOGP_RANKS_PER_NODE, 0 if unset */
     int errors;                          /* number of invalid settings found */
 } logp_env_t;
 

@@ -72,6 +72,7 @@ static void logp_state_release(logp_comm_state_t *st)
 {
     for (int i = 0; i < LOGP_STATE_PLANS; i++)
         logp_plan_free(&st->plans[i].plan);
+    logp_topo_free(&st->topo);
     logp_scratch_free(&st->scratch);
     free(st);
 }
@@ -97,9 +98,10 @@ static void logp_state_report(const logp_comm_state_t *st)
         return;
     char buf[16384];
     size_t n = 0;
-    n += (size_t)snprintf(buf + n, sizeof buf - n, "comm %s P=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus "
-                          "G=%.3gns/B gamma=%.3gns/B\n", st->name, st->size, st->matched, st->params.L * 1e6,
-                          st->params.o * 1e6, st->params.g * 1e6, st->params.G * 1e9, st->params.gamma * 1e9);
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "comm %s P=%d nodes=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus "
+                          "G=%.3gns/B gamma=%.3gns/B\n", st->name, st->size, st->topo.nnodes, st->matched,
+                          st->params.L * 1e6, st->params.o * 1e6, st->params.g * 1e6, st->params.G * 1e9,
+                          st->params.gamma * 1e9);
     for (int i = 0; i < LOGP_STATE_DECISIONS && n < sizeof buf - 256; i++) {
         const logp_decision_t *d = &st->decisions[i];
         if (!d->used || d->stat.calls == 0)
@@ -197,6 +199,8 @@ static uint64_t logp_hash(const void *p, size_t n, uint64_t h)
 static void logp_state_agree(logp_comm_state_t *st)
 {
     uint64_t h = logp_hash(&st->params, sizeof(st->params), 1469598103934665603ull);
+    h = logp_hash(&st->topo.intra, sizeof(st->topo.intra), h);
+    h = logp_hash(&st->topo.inter, sizeof(st->topo.inter), h);
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
     long v[4] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff)}, r[4];
@@ -207,6 +211,47 @@ static void logp_state_agree(logp_comm_state_t *st)
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             st->configured[c] = LOGP_ALGO_NATIVE;
     }
+}
+
+/* Where every rank is: a node name per rank (the shared-memory split of
+ * MPI, or world rank / ranks_per_node under the override) and its speed
+ * from the [host] sections (the processor name, or "nodeK" under the
+ * override), gathered so that every rank builds the same layout. */
+static void logp_state_layout(logp_comm_state_t *st, const logp_params_t *intra, const logp_params_t *inter)
+{
+    int wrank = 0, len = 0, P = st->size;
+    char host[MPI_MAX_PROCESSOR_NAME + 16] = "";
+    double mine[2] = {0.0, 1.0}, *all = malloc(sizeof(double) * 2 * (size_t)P);
+    int *node_of = malloc(sizeof(int) * (size_t)P);
+    double *speed = malloc(sizeof(double) * (size_t)P);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    if (st->ranks_per_node > 0) {
+        mine[0] = wrank / st->ranks_per_node;
+        snprintf(host, sizeof host, "node%d", wrank / st->ranks_per_node);
+    } else {
+        MPI_Comm node;
+        int lead = st->rank; /* a node is named by its lowest rank in this communicator */
+        if (PMPI_Comm_split_type(st->pcomm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+            PMPI_Allreduce(&st->rank, &lead, 1, MPI_INT, MPI_MIN, node);
+            PMPI_Comm_free(&node);
+        }
+        mine[0] = lead;
+        PMPI_Get_processor_name(host, &len);
+    }
+    mine[1] = logp_config_host_speed(&logp_cfg, host);
+    int ok = all && node_of && speed &&
+             PMPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, st->pcomm) == MPI_SUCCESS;
+    int uniform_speed = 1;
+    for (int r = 0; ok && r < P; r++) {
+        node_of[r] = (int)all[2 * r];
+        speed[r] = all[2 * r + 1];
+        uniform_speed &= speed[r] == 1.0;
+    }
+    if (!ok || logp_topo_init(&st->topo, P, node_of, uniform_speed ? NULL : speed, intra, inter) != LOGP_OK)
+        st->topo = logp_topo_uniform(P, inter); /* out of memory: one node, as before layouts */
+    free(all);
+    free(node_of);
+    free(speed);
 }
 
 static logp_comm_state_t *logp_state_create(MPI_Comm comm)
@@ -220,24 +265,24 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     PMPI_Comm_size(comm, &st->size);
     PMPI_Comm_rank(comm, &st->rank);
     PMPI_Comm_get_name(comm, st->name, &len);
-    logp_comm_facts_t facts = {st->size, st->name, 0};
+    logp_comm_facts_t facts = {st->size, st->name, 1};
     if (len == 0)
         snprintf(st->name, sizeof(st->name), "comm(P=%d)", st->size);
+    /* the parameters of both pair classes; which one stands for the whole
+     * communicator depends on the layout */
+    logp_resolved_t res_intra, res_inter;
+    logp_config_resolve(&logp_cfg, &facts, &res_intra);
+    facts.intra_node = 0;
+    logp_config_resolve(&logp_cfg, &facts, &res_inter);
+    st->ranks_per_node = logp_env.ranks_per_node > 0 ? logp_env.ranks_per_node : res_inter.ranks_per_node;
+    st->topo = logp_topo_uniform(st->size, &res_inter.params);
     if (!inter && !logp_finalizing && PMPI_Comm_dup(comm, &st->pcomm) == MPI_SUCCESS) {
         PMPI_Comm_set_name(st->pcomm, "pmpi-logp private");
         st->usable = 1;
-        /* one node iff every rank's shared-memory group is the whole
-         * communicator (the same answer on every rank) */
-        MPI_Comm node;
-        if (PMPI_Comm_split_type(st->pcomm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-            int nsize = 0;
-            PMPI_Comm_size(node, &nsize);
-            facts.intra_node = nsize == st->size;
-            PMPI_Comm_free(&node);
-        }
+        logp_state_layout(st, &res_intra.params, &res_inter.params);
+        facts.intra_node = st->topo.nnodes == 1;
     }
-    logp_resolved_t res;
-    logp_config_resolve(&logp_cfg, &facts, &res);
+    const logp_resolved_t res = facts.intra_node ? res_intra : res_inter;
     snprintf(st->matched, sizeof st->matched, "%s", res.matched);
     st->params = res.params;
     st->chain_k = res.chain_k;
@@ -247,9 +292,10 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         logp_state_agree(st);
     if (logp_env.verbose >= 1 && st->rank == 0 && st->usable)
         fprintf(stderr,
-                "pmpi-logp: %s (P=%d%s): tuning %s: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B gamma=%.3gns/B; "
-                "bcast=%s reduce=%s alltoall=%s\n",
-                st->name, st->size, facts.intra_node ? ", one node" : "", logp_cfg_path[0] ? logp_cfg_path : "none",
+                "pmpi-logp: %s (P=%d, %d node%s%s): tuning %s: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B "
+                "gamma=%.3gns/B; bcast=%s reduce=%s alltoall=%s\n",
+                st->name, st->size, st->topo.nnodes, st->topo.nnodes == 1 ? "" : "s",
+                st->ranks_per_node > 0 ? " by ranks_per_node" : "", logp_cfg_path[0] ? logp_cfg_path : "none",
                 res.matched, st->params.L * 1e6, st->params.o * 1e6, st->params.g * 1e6, st->params.G * 1e9,
                 st->params.gamma * 1e9, logp_algo_name(st->configured[0]), logp_algo_name(st->configured[1]),
                 logp_algo_name(st->configured[2]));
@@ -294,7 +340,7 @@ logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size
     }
     /* Decide at the class's geometric middle so every size of the class
      * (and every rank) gets the same answer. */
-    logp_select_query_t q = {coll, st->size, (size_t)1 << sc, commutative, unsafe, st->chain_k};
+    logp_select_query_t q = {coll, st->size, (size_t)1 << sc, commutative, unsafe, st->chain_k, &st->topo};
     if (sc > 0)
         q.bytes += q.bytes / 2 - (q.bytes >> 3); /* ~ 2^sc * sqrt(2) */
     logp_decision_t *d = &st->decisions[st->next_decision];
@@ -321,7 +367,7 @@ const logp_plan_t *logp_state_plan(logp_comm_state_t *st, logp_coll_t coll, logp
     st->clock++;
     for (int i = 0; i < LOGP_STATE_PLANS; i++) {
         logp_cached_plan_t *c = &st->plans[i];
-        if (c->used && c->plan.coll == coll && c->plan.algo == algo && c->root == root && c->bytes == bytes &&
+        if (c->used && c->plan.coll == coll && c->algo == algo && c->root == root && c->bytes == bytes &&
             c->commutative == commutative) {
             c->stamp = st->clock;
             return &c->plan;
@@ -331,10 +377,11 @@ const logp_plan_t *logp_state_plan(logp_comm_state_t *st, logp_coll_t coll, logp
     }
     logp_plan_free(&victim->plan);
     victim->used = 0;
-    logp_plan_opts_t opts = {st->chain_k, commutative, 0};
+    logp_plan_opts_t opts = {st->chain_k, commutative, 0, &st->topo};
     if (logp_plan_build(&victim->plan, coll, algo, st->size, root, bytes, &st->params, &opts) != LOGP_OK)
         return NULL;
     victim->used = 1;
+    victim->algo = algo;
     victim->stamp = st->clock;
     victim->root = root;
     victim->bytes = bytes;

@@ -8,6 +8,7 @@
 #include "../model/params.h"
 #include "../coll/buffer.h"
 #include "../model/plan.h"
+#include "../model/topo.h"
 #include "env.h"
 
 #define LOGP_STATE_DECISIONS 128
@@ -32,6 +33,7 @@ typedef struct logp_decision {
 typedef struct logp_cached_plan {
     int used;
     unsigned long stamp; /* last use, for replacement */
+    logp_algo_t algo; /* requested (the plan may say what ran instead) */
     int root, commutative;
     size_t bytes;
     logp_plan_t plan;
@@ -42,7 +44,9 @@ typedef struct logp_comm_state {
     MPI_Comm pcomm; /* private duplicate: all our traffic */
     int size, rank;
     char name[MPI_MAX_OBJECT_NAME];
-    logp_params_t params;
+    logp_params_t params; /* uniform stand-in: logp_topo_rep(&topo) */
+    logp_topo_t topo;     /* nodes, speeds, intra/inter-node parameters */
+    int ranks_per_node;   /* layout override in force, 0: from MPI */
     logp_algo_t configured[LOGP_COLL_COUNT];
     int chain_k;
     logp_decision_t decisions[LOGP_STATE_DECISIONS];

@@ -96,7 +96,7 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
     for (size_t i = 0; i < n; i++)
         a[i] = (double)(g_rank + i % 7);
     double native = 0, times[LOGP_ALGO_COUNT];
-    logp_select_query_t qa = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4};
+    logp_select_query_t qa = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, NULL};
     double pred_auto;
     logp_algo_t chosen = logp_select_choose(LOGP_ALGO_AUTO, &qa, p, &pred_auto);
     for (int alg = 0; alg < LOGP_ALGO_COUNT; alg++) {
@@ -105,8 +105,8 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
             (g_native_only && alg != LOGP_ALGO_NATIVE))
             continue;
         logp_plan_t plan;
-        logp_plan_opts_t opts = {4, 1, 0};
-        logp_select_query_t q = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4};
+        logp_plan_opts_t opts = {4, 1, 0, NULL};
+        logp_select_query_t q = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, NULL};
         double pred = logp_select_predict((logp_algo_t)alg, &q, p);
         if (alg != LOGP_ALGO_NATIVE &&
             logp_plan_build(&plan, coll, (logp_algo_t)alg, g_size, 0, (size_t)count * sizeof(double), p, &opts) != LOGP_OK)

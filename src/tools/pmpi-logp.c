@@ -117,7 +117,7 @@ static void print_subtree(const logp_tree_t *t, const double *ready, const doubl
 static int cmd_tree(const logp_cli_t *c)
 {
     logp_plan_t plan;
-    logp_plan_opts_t opts = {c->k, 1, 0};
+    logp_plan_opts_t opts = {c->k, 1, 0, NULL};
     if (logp_plan_build(&plan, c->coll, c->algo, c->P, c->root, c->bytes, &c->p, &opts) != LOGP_OK) {
         fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),
                 logp_algo_name(c->algo), c->P);
@@ -180,7 +180,7 @@ static int cmd_predict(const logp_cli_t *c)
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
         logp_cli_pred_t pred[LOGP_ALGO_COUNT];
         int n = 0;
-        logp_select_query_t q = {(logp_coll_t)coll, c->P, c->bytes, 1, 0, c->k};
+        logp_select_query_t q = {(logp_coll_t)coll, c->P, c->bytes, 1, 0, c->k, NULL};
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
             if (a == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll))
                 continue;
@@ -281,7 +281,7 @@ static int cmd_check(int argc, char **argv)
     for (size_t m = 8; m <= (size_t)1 << 20; m *= 8) {
         printf("%10zu ", m);
         for (int c = 0; c < LOGP_COLL_COUNT; c++) {
-            logp_select_query_t q = {(logp_coll_t)c, facts.size, m, 1, 0, r.chain_k};
+            logp_select_query_t q = {(logp_coll_t)c, facts.size, m, 1, 0, r.chain_k, NULL};
             double t;
             logp_algo_t a = logp_select_choose(r.algo[c], &q, &r.params, &t);
             char cell[64];

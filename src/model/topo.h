@@ -1,0 +1,87 @@
+/* Where ranks are and how fast they are: the heterogeneous LogGP model of
+ * seed 003 (heterogeneous BSP: per-processor effective speed, a linear
+ * message cost t0 + tB n per pair class).
+ *
+ * A message from s to r of m bytes is priced with the parameters of its pair
+ * class (`intra` when s and r share a node, `inter` otherwise), and each
+ * CPU term is divided by the speed of the rank that pays it:
+ *   sender    o / speed[s], sends spaced max(g / speed[s], o / speed[s] + inj);
+ *   network   inj = (m - 1) G, then L (pair class, not scaled);
+ *   receiver  o / speed[r], receives spaced max(g / speed[r], o / speed[r] + inj).
+ * Combining m bytes is CPU work wherever the operand came from: it costs
+ * m intra.gamma / speed[r].
+ * With one node (or intra == inter) and every speed 1 this is exactly the
+ * uniform convention of params.h: x / 1.0 == x in IEEE arithmetic. */
+#ifndef LOGP_MODEL_TOPO_H
+#define LOGP_MODEL_TOPO_H
+
+#include <stddef.h>
+
+#include "params.h"
+
+typedef struct logp_topo {
+    int P;
+    int nnodes;          /* distinct nodes, numbered 0 .. nnodes-1 */
+    int *node;           /* node[r]; NULL: every rank on node 0 */
+    double *speed;       /* relative speed of rank r (> 0); NULL: all 1 */
+    logp_params_t intra; /* pairs on one node */
+    logp_params_t inter; /* pairs on different nodes */
+} logp_topo_t;
+
+/* The uniform model: P ranks on one node, speed 1, parameters `p` for every
+ * pair (intra = inter = p).  Allocates nothing. */
+logp_topo_t logp_topo_uniform(int P, const logp_params_t *p);
+
+/* A layout: node_of[r] is any integer naming rank r's node (renumbered
+ * 0.. in increasing order of those integers), speed[r] > 0 (NULL: all 1).  Copies
+ * both.  Returns LOGP_OK, LOGP_ERR_ARG (P < 1, bad speed or parameters) or
+ * LOGP_ERR_NOMEM; free with logp_topo_free. */
+int logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *speed, const logp_params_t *intra,
+                   const logp_params_t *inter);
+
+/* `nodes` blocks of consecutive ranks, the last one possibly short:
+ * rank r on node r / ranks_per_node.  speed as logp_topo_init. */
+int logp_topo_blocks(logp_topo_t *t, int P, int ranks_per_node, const double *speed, const logp_params_t *intra,
+                     const logp_params_t *inter);
+
+/* Releases what logp_topo_init allocated; safe on a uniform or zeroed topo. */
+void logp_topo_free(logp_topo_t *t);
+
+/* Node of rank r. */
+static inline int logp_topo_node(const logp_topo_t *t, int r)
+{
+    return t->node ? t->node[r] : 0;
+}
+
+/* Speed of rank r. */
+static inline double logp_topo_speed(const logp_topo_t *t, int r)
+{
+    return t->speed ? t->speed[r] : 1.0;
+}
+
+/* Parameters of the pair class of (s, r). */
+static inline const logp_params_t *logp_topo_pair(const logp_topo_t *t, int s, int r)
+{
+    return logp_topo_node(t, s) == logp_topo_node(t, r) ? &t->intra : &t->inter;
+}
+
+/* The parameters that stand for the whole communicator in the uniform
+ * algorithms and the model of the MPI library: inter-node when it spans
+ * nodes, intra-node otherwise. */
+static inline const logp_params_t *logp_topo_rep(const logp_topo_t *t)
+{
+    return t->nnodes > 1 ? &t->inter : &t->intra;
+}
+
+/* Ranks of each node: members[start[a] .. start[a+1]) in increasing rank
+ * order (start has nnodes + 1 entries, members P). */
+void logp_topo_members(const logp_topo_t *t, int *start, int *members);
+
+/* Leader of node a (its ranks members[start[a] .. start[a+1])): `root` if
+ * it is on a, else the fastest rank, the lowest on ties. */
+int logp_topo_leader(const logp_topo_t *t, const int *start, const int *members, int a, int root);
+
+/* Nonzero if every rank has speed 1 and every pair the same parameters. */
+int logp_topo_is_uniform(const logp_topo_t *t);
+
+#endif

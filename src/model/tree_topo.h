@@ -1,0 +1,44 @@
+/* Broadcast / summation trees for heterogeneous layouts (seed 003's
+ * per-processor speeds and pair classes, on seed 000's trees).
+ *
+ * Both builders return a tree over absolute ranks as parent[] (parent[root]
+ * = -1) and order[] (the P - 1 other ranks, each parent's children in send
+ * order), ready for logp_tree_from_abs.  Trees are built for the broadcast;
+ * a reduce walks them backwards (reduce != 0 prices the combine in). */
+#ifndef LOGP_MODEL_TREE_TOPO_H
+#define LOGP_MODEL_TREE_TOPO_H
+
+#include <stddef.h>
+
+#include "topo.h"
+
+/* Two-level tree: a model-optimal tree (logp_tree_model, inter-node
+ * parameters) among one leader per node (the root on its node, else the
+ * fastest rank), then in every node a model-optimal tree (intra-node
+ * parameters) from its leader.  Leaders send to other leaders first.
+ * Within each level the faster ranks take the positions that are informed
+ * first (the interior of the tree).  The optimal shape degenerates to a
+ * flat tree or a chain where those are optimal, so each level gets the
+ * best of tree, flat and chain under its own parameters.
+ * Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
+int logp_tree_two_level(const logp_topo_t *topo, int root, size_t bytes, int reduce, int *parent, int *order);
+
+/* Receiver-choice rules of the greedy builder. */
+typedef enum logp_greedy_rule {
+    LOGP_GREEDY_EARLIEST, /* the rank that would hold the data first */
+    LOGP_GREEDY_NEW_NODE, /* a rank on a node nobody holds yet, earliest first */
+    LOGP_GREEDY_FASTEST,  /* the fastest rank, earliest first on ties */
+    LOGP_GREEDY_RULES
+} logp_greedy_rule_t;
+
+/* Greedy earliest-completion tree: repeatedly, the informed rank that can
+ * start a send first sends to the uninformed rank `rule` picks, with every
+ * time priced under the layout (pair classes, speeds).  This is seed 000's
+ * greedy construction (earliest sender first) generalised to per-pair
+ * delays; it is not optimal in general (the heterogeneous problem is hard;
+ * see tests/unit/check_topo.c for the comparison with brute force).
+ * O(P^2).  Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
+int logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce, logp_greedy_rule_t rule,
+                     int *parent, int *order);
+
+#endif
