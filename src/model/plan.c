@@ -84,7 +84,9 @@ static int logp_plan_build_topo_tree(logp_plan_t *plan, const logp_params_t *par
         if (rc == LOGP_OK)
             rc = logp_plan_set_abs_tree(&cand, parent, order);
         double t = rc == LOGP_OK ? logp_sim_predict_topo(&cand, topo) : -1.0;
-        if (t >= 0.0 && (best < 0.0 || t < best)) {
+        /* a greedy tree must be really faster: ties (to rounding) keep the
+         * uniform optimum, so a uniform layout gives exactly logp-tree */
+        if (t >= 0.0 && (best < 0.0 || t < best * (1.0 - 1e-12))) {
             best = t;
             logp_plan_t swap = *plan;
             *plan = cand;

@@ -95,6 +95,13 @@ START_TEST(test_errors)
     expect_error("[default]\nchain_k = 0\n", "t.conf:2:", "integer >= 1");
     expect_error("[default]\nL\n", "t.conf:2:", "expected key = value");
     expect_error("[default]\nL =\n", "t.conf:2:", "no value");
+    expect_error("[host]\n", "t.conf:1:", "unknown section");
+    expect_error("[host n*]\nL = 1us\n", "t.conf:2:", "a [host] section sets only speed");
+    expect_error("[host n*]\nspeed = 0\n", "t.conf:2:", "relative speed > 0");
+    expect_error("[host n*]\nspeed = fast\n", "t.conf:2:", "relative speed > 0");
+    expect_error("[default]\nspeed = 2\n", "t.conf:2:", "only a [host PATTERN] section");
+    expect_error("[default]\nranks_per_node = 0\n", "t.conf:2:", "integer >= 1");
+    expect_error("[inter-node]\nranks_per_node = 4\n", "t.conf:2:", "not in [intra-node] or [inter-node]");
     /* binary garbage, and a 10 MB line */
     logp_config_t cfg;
     char err[640];
@@ -110,6 +117,32 @@ START_TEST(test_errors)
     free(big);
     ck_assert_int_eq(logp_config_load(&cfg, "/nonexistent/pmpi-logp.conf", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "/nonexistent/pmpi-logp.conf: cannot read"));
+}
+END_TEST
+
+/* [host PATTERN] speeds (last match wins, shell patterns) and the
+ * ranks_per_node override; [host] never applies to a communicator. */
+START_TEST(test_hosts)
+{
+    const char *text = "[default]\nranks_per_node = 8\n[host node*]\nspeed = 0.5\n"
+                       "[host node1?]\nspeed = 2\n[name small]\nranks_per_node = 2\n";
+    logp_config_t cfg;
+    char err[640];
+    ck_assert_msg(logp_config_parse(&cfg, text, strlen(text), "h.conf", err, sizeof err) == 0, "%s", err);
+    ck_assert(logp_config_host_speed(&cfg, "node3") == 0.5);
+    ck_assert(logp_config_host_speed(&cfg, "node12") == 2.0);
+    ck_assert(logp_config_host_speed(&cfg, "login1") == 1.0);
+    logp_resolved_t r;
+    logp_comm_facts_t f = {16, "MPI_COMM_WORLD", 0};
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert_int_eq(r.ranks_per_node, 8);
+    ck_assert_ptr_null(strstr(r.matched, "host"));
+    f.name = "small";
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert_int_eq(r.ranks_per_node, 2);
+    logp_config_free(&cfg);
+    logp_config_resolve(NULL, &f, &r);
+    ck_assert_int_eq(r.ranks_per_node, 0); /* from MPI */
 }
 END_TEST
 
@@ -136,6 +169,7 @@ int main(void)
         test_cascade,
         test_errors,
         test_shipped_files,
+        test_hosts,
     };
     return logp_check_run("config", tests, (int)(sizeof tests / sizeof tests[0]));
 }

@@ -37,7 +37,7 @@ START_TEST(test_auto_is_cheapest)
         for (int P = 2; P <= 300; P += 37)
             for (int s = 0; s < 4; s++)
                 for (int commute = 0; commute <= 1; commute++) {
-                    logp_select_query_t q = {(logp_coll_t)coll, P, sizes[s], commute, 0, 4};
+                    logp_select_query_t q = {(logp_coll_t)coll, P, sizes[s], commute, 0, 4, NULL};
                     double t;
                     logp_algo_t a = logp_select_choose(LOGP_ALGO_AUTO, &q, &p, &t);
                     ck_assert(logp_algo_supports(a, (logp_coll_t)coll));
@@ -59,7 +59,7 @@ END_TEST
 START_TEST(test_forced_kept)
 {
     logp_params_t p = logp_params_default();
-    logp_select_query_t q = {LOGP_COLL_REDUCE, 16, 4096, 0, 0, 4};
+    logp_select_query_t q = {LOGP_COLL_REDUCE, 16, 4096, 0, 0, 4, NULL};
     double t;
     ck_assert_int_eq(logp_select_choose(LOGP_ALGO_FLAT, &q, &p, &t), LOGP_ALGO_FLAT);
     ck_assert(t > 0);
@@ -81,7 +81,7 @@ START_TEST(test_native_model)
                                                                          &p));
     /* for large messages scatter + allgather beats its own binomial */
     double big = logp_native_predict(LOGP_COLL_BCAST, 64, 1 << 22, 1, &p);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 64, 1 << 22, 1, 0, 4};
+    logp_select_query_t q = {LOGP_COLL_BCAST, 64, 1 << 22, 1, 0, 4, NULL};
     ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q, &p));
     ck_assert(logp_native_predict(LOGP_COLL_ALLTOALL, 64, 64, 1, &p) > 0);
     ck_assert(logp_native_predict(LOGP_COLL_REDUCE, 64, 1 << 20, 0, &p) > 0);

@@ -25,7 +25,7 @@ START_TEST(test_tree_plans_every_root)
                         if (!logp_algo_supports(algos[a], (logp_coll_t)coll))
                             continue;
                         logp_plan_t plan;
-                        logp_plan_opts_t o = {3, commute, 0};
+                        logp_plan_opts_t o = {3, commute, 0, NULL};
                         ck_assert_int_eq(
                             logp_plan_build(&plan, (logp_coll_t)coll, algos[a], P, root, 100, &P0, &o), LOGP_OK);
                         int recvs = 0, sends = 0;

@@ -315,7 +315,7 @@ START_TEST(test_seed001_closed_forms)
             k = P - 1;
         for (int lf = 0; lf <= 1; lf++) {
             logp_plan_t plan;
-            logp_plan_opts_t o = {k, 1, lf};
+            logp_plan_opts_t o = {k, 1, lf, NULL};
             ck_assert_int_eq(logp_plan_build(&plan, LOGP_COLL_REDUCE, LOGP_ALGO_CHAIN, P, 0, m, &p, &o), LOGP_OK);
             double s = logp_sim_predict(&plan, &p);
             double c = lf ? logp_chain_time_long_first(&p, m, P, k) : logp_chain_time_short_first(&p, m, P, k);
