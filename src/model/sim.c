@@ -117,6 +117,11 @@ int logp_sim_run(const logp_plan_t *plan, const logp_params_t *params, double *f
 
 int logp_sim_run_topo(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *total)
 {
+    return logp_sim_run_times(plan, topo, finish, NULL, total);
+}
+
+int logp_sim_run_times(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *got, double *total)
+{
     int P = plan->P, rc = LOGP_OK;
     if (topo == NULL || topo->P != P)
         return LOGP_ERR_ARG;
@@ -135,6 +140,8 @@ int logp_sim_run_topo(const logp_plan_t *plan, const logp_topo_t *topo, double *
     }
     for (long i = 0; i < box.nslot; i++)
         box.slot[i].key = -1;
+    for (int r = 0; got && r < P; r++)
+        got[r] = -1.0;
     int nready = 0, done = 0;
     for (int r = P - 1; r >= 0; r--) {
         waiting[r] = -1;
@@ -168,6 +175,8 @@ int logp_sim_run_topo(const logp_plan_t *plan, const logp_topo_t *topo, double *
                 double speed = logp_topo_speed(topo, r), o = pp->o / speed, inj = logp_params_inj(pp, op.bytes);
                 double start = logp_max(logp_max(cpu[r], nrecv[r]), arrive);
                 cpu[r] = start + o + (op.kind == LOGP_OP_RECV_REDUCE ? (double)op.bytes * topo->intra.gamma / speed : 0.0);
+                if (got && got[r] < 0.0)
+                    got[r] = cpu[r];
                 nrecv[r] = start + logp_max(pp->g / speed, o + inj);
             } else if (op.kind == LOGP_OP_REDUCE_OWN) {
                 cpu[r] += (double)op.bytes * topo->intra.gamma / logp_topo_speed(topo, r);

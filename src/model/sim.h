@@ -24,6 +24,11 @@ double logp_sim_predict(const logp_plan_t *plan, const logp_params_t *params);
  * logp_topo_uniform(P, params) it is logp_sim_run exactly. */
 int logp_sim_run_topo(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *total);
 
+/* logp_sim_run_topo that also writes, if `got` is not NULL, the time each
+ * rank's first receive completes (a broadcast: when it holds the data;
+ * -1 for a rank that receives nothing). */
+int logp_sim_run_times(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *got, double *total);
+
 /* Predicted time under a layout, or -1 on error. */
 double logp_sim_predict_topo(const logp_plan_t *plan, const logp_topo_t *topo);
 

@@ -1,10 +1,13 @@
 /* pmpi-logp: the model from the command line (no MPI needed).
- *   pmpi-logp tree [--bcast|--reduce ALGO] --P N [params] [--dot]
- *   pmpi-logp predict --P N --bytes M [params]
+ *   pmpi-logp tree [--bcast|--reduce ALGO] --P N [params] [layout] [--dot]
+ *   pmpi-logp predict --P N --bytes M [params] [layout]
  *   pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g   (integers, seed 000)
  *   pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]
  * params: --L --o --g (time: ns, us, ms, s; default us), --G (s/B: ns/B,
- * or a bandwidth like 10GB/s), --gamma (ns/B), --root R, --chain-k K. */
+ * or a bandwidth like 10GB/s), --gamma (ns/B), --root R, --chain-k K.
+ * layout: --nodes N --rpn R (ranks per node; P = N R), --speeds S0,S1,..
+ * (per node), --intra-L/--intra-o/--intra-g/--intra-G (same-node pairs;
+ * the plain parameters are then the inter-node ones). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,17 +19,22 @@
 #include "../model/params.h"
 #include "../model/plan.h"
 #include "../model/sim.h"
+#include "../model/topo.h"
 #include "../model/tree_chain.h"
 #include "../model/tree_logp.h"
 #include "../select/select.h"
 
+#define LOGP_CLI_MAX_SPEEDS 4096
+
 typedef struct {
-    logp_params_t p;
-    int P, root, k, dot, nodes;
+    logp_params_t p, intra;
+    int P, root, k, dot, nodes, rpn, intra_set, nspeeds;
     long N;
     size_t bytes;
     logp_coll_t coll;
     logp_algo_t algo;
+    double speeds[LOGP_CLI_MAX_SPEEDS]; /* per node */
+    logp_topo_t topo;                   /* topo.P == 0: no layout given */
 } logp_cli_t;
 
 static void usage(FILE *f)
@@ -37,11 +45,75 @@ static void usage(FILE *f)
                "       pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]\n"
                "params: --L T --o T --g T (T: number with ns, us (default), ms or s)\n"
                "        --G X (ns/B, us/B, s/B, or bandwidth B/s KB/s MB/s GB/s) --gamma X (ns/B ...)\n"
-               "        --root R --chain-k K --bytes M\n");
+               "        --root R --chain-k K --bytes M\n"
+               "layout: --nodes N --rpn R (P = N R; either one with --P), --speeds S0,S1,.. (per node, relative)\n"
+               "        --intra-L T --intra-o T --intra-g T --intra-G X (same-node pairs; the plain\n"
+               "        parameters are then the inter-node ones)\n");
+}
+
+/* "1,0.5,2" -> c->speeds; -1 if malformed or not > 0. */
+static int parse_speeds(const char *v, logp_cli_t *c)
+{
+    c->nspeeds = 0;
+    for (const char *s = v; *s;) {
+        char *end;
+        double x = strtod(s, &end);
+        if (end == s || !(x > 0.0) || c->nspeeds == LOGP_CLI_MAX_SPEEDS || (*end != ',' && *end != '\0'))
+            return -1;
+        c->speeds[c->nspeeds++] = x;
+        s = *end ? end + 1 : end;
+    }
+    return c->nspeeds > 0 ? 0 : -1;
+}
+
+/* Builds c->topo from --nodes/--rpn/--speeds/--intra-*: node k holds ranks
+ * k R .. k R + R - 1 (the last node may be short when --P is given). */
+static int make_layout(logp_cli_t *c, int P_given)
+{
+    if (c->nodes == 0 && c->rpn == 0 && c->nspeeds == 0 && c->intra_set == 0)
+        return 0;
+    logp_params_t given = c->intra; /* unset intra parameters are the plain ones */
+    c->intra = c->p;
+    if (c->intra_set & 1)
+        c->intra.L = given.L;
+    if (c->intra_set & 2)
+        c->intra.o = given.o;
+    if (c->intra_set & 4)
+        c->intra.g = given.g;
+    if (c->intra_set & 8)
+        c->intra.G = given.G;
+    if (c->nodes > 0 && c->rpn > 0) {
+        if (P_given && c->P != c->nodes * c->rpn) {
+            fprintf(stderr, "pmpi-logp: --P %d disagrees with --nodes %d x --rpn %d\n", c->P, c->nodes, c->rpn);
+            return -1;
+        }
+        c->P = c->nodes * c->rpn;
+    } else if (c->nodes > 0) {
+        c->rpn = (c->P + c->nodes - 1) / c->nodes;
+    } else if (c->rpn == 0) {
+        c->rpn = c->P; /* one node: only speeds or intra parameters given */
+    }
+    c->nodes = (c->P + c->rpn - 1) / c->rpn;
+    if (c->nspeeds != 0 && c->nspeeds != 1 && c->nspeeds != c->nodes) {
+        fprintf(stderr, "pmpi-logp: --speeds has %d values for %d nodes (give 1 or %d)\n", c->nspeeds, c->nodes,
+                c->nodes);
+        return -1;
+    }
+    double *speed = malloc(sizeof(double) * (size_t)c->P);
+    if (speed == NULL)
+        return -1;
+    for (int r = 0; r < c->P; r++)
+        speed[r] = c->nspeeds == 0 ? 1.0 : c->speeds[c->nspeeds == 1 ? 0 : r / c->rpn];
+    int rc = logp_topo_blocks(&c->topo, c->P, c->rpn, speed, &c->intra, &c->p);
+    free(speed);
+    if (rc != LOGP_OK)
+        fprintf(stderr, "pmpi-logp: invalid layout\n");
+    return rc == LOGP_OK ? 0 : -1;
 }
 
 static int parse_args(int argc, char **argv, logp_cli_t *c)
 {
+    int P_given = 0;
     c->p = logp_params_default();
     c->P = 8;
     c->k = 4;
@@ -61,7 +133,7 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
         }
         i++;
         if (strcmp(a, "--P") == 0)
-            bad = (c->P = atoi(v)) < 1;
+            bad = (P_given = c->P = atoi(v)) < 1;
         else if (strcmp(a, "--root") == 0)
             c->root = atoi(v);
         else if (strcmp(a, "--chain-k") == 0)
@@ -80,6 +152,17 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
             bad = logp_units_per_byte(v, &c->p.G);
         else if (strcmp(a, "--gamma") == 0)
             bad = logp_units_per_byte(v, &c->p.gamma);
+        else if (strcmp(a, "--nodes") == 0)
+            bad = (c->nodes = atoi(v)) < 1;
+        else if (strcmp(a, "--rpn") == 0)
+            bad = (c->rpn = atoi(v)) < 1;
+        else if (strcmp(a, "--speeds") == 0)
+            bad = parse_speeds(v, c);
+        else if (strncmp(a, "--intra-", 8) == 0 && strchr("LogG", a[8]) && a[9] == '\0') {
+            c->intra_set |= 1 << (strchr("LogG", a[8]) - "LogG");
+            double *f = a[8] == 'L' ? &c->intra.L : a[8] == 'o' ? &c->intra.o : a[8] == 'g' ? &c->intra.g : &c->intra.G;
+            bad = a[8] == 'G' ? logp_units_per_byte(v, f) : logp_units_time(v, f);
+        }
         else if (strcmp(a, "--bcast") == 0 || strcmp(a, "--reduce") == 0) {
             c->coll = a[2] == 'b' ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE;
             c->algo = logp_algo_lookup(c->coll, v);
@@ -93,6 +176,8 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
             return -1;
         }
     }
+    if (make_layout(c, P_given) != 0)
+        return -1;
     if (c->root < 0 || c->root >= c->P) {
         fprintf(stderr, "pmpi-logp: --root must be in 0..P-1\n");
         return -1;
@@ -100,32 +185,62 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
     return 0;
 }
 
-static void print_subtree(const logp_tree_t *t, const double *ready, const double *finish, int root, int v, int depth)
+/* Absolute rank of tree rank v. */
+static int tree_abs(const logp_plan_t *plan, int v)
 {
-    int P = t->P;
-    printf("%*s%d", 2 * depth, "", (v + root) % P);
-    if (ready)
-        printf("  (receives at %.4g us)", ready[(v + root) % P] * 1e6);
-    else if (finish)
-        printf("  (done at %.4g us)", finish[(v + root) % P] * 1e6);
-    printf("\n");
+    return plan->perm ? plan->perm[v] : (v + plan->tree_root) % plan->P;
+}
+
+static void print_subtree(const logp_plan_t *plan, const logp_cli_t *c, const double *fin, const double *got, int v,
+                          int depth)
+{
+    const logp_tree_t *t = &plan->tree;
+    int r = tree_abs(plan, v);
+    printf("%*s%d", 2 * depth, "", r);
+    if (c->topo.P > 0)
+        printf(" [node %d%s]", logp_topo_node(&c->topo, r),
+               logp_topo_speed(&c->topo, r) != 1.0 ? (logp_topo_speed(&c->topo, r) > 1.0 ? " fast" : " slow") : "");
+    if (c->coll == LOGP_COLL_BCAST) /* when it holds the data */
+        printf("  (receives at %.4g us)\n", got[r] < 0.0 ? 0.0 : got[r] * 1e6);
+    else /* when its CPU is done: result sent up */
+        printf("  (done at %.4g us)\n", fin[r] * 1e6);
     int a = t->kid_start[v], n = logp_tree_nkids(t, v), desc = logp_tree_kids_descending(t, v);
     for (int i = 0; i < n; i++)
-        print_subtree(t, ready, finish, root, t->kids[desc ? a + n - 1 - i : a + i], depth + 1);
+        print_subtree(plan, c, fin, got, t->kids[desc ? a + n - 1 - i : a + i], depth + 1);
+}
+
+/* The parameters and layout in one line. */
+static void print_model(const logp_cli_t *c)
+{
+    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B", c->p.L * 1e6, c->p.o * 1e6, c->p.g * 1e6, c->p.G * 1e9,
+           c->p.gamma * 1e9);
+    if (c->topo.P > 0) {
+        printf("%s; %d nodes x %d ranks, intra-node L=%gus o=%gus g=%gus G=%gns/B", c->nodes > 1 ? " between nodes" : "",
+               c->nodes, c->rpn, c->intra.L * 1e6, c->intra.o * 1e6, c->intra.g * 1e6, c->intra.G * 1e9);
+        if (c->nspeeds > 0) {
+            printf("; node speeds");
+            for (int i = 0; i < c->nspeeds; i++)
+                printf("%s%g", i ? "," : " ", c->speeds[i]);
+        }
+    }
+    printf("\n");
 }
 
 static int cmd_tree(const logp_cli_t *c)
 {
     logp_plan_t plan;
-    logp_plan_opts_t opts = {c->k, 1, 0, NULL};
+    logp_plan_opts_t opts = {c->k, 1, 0, c->topo.P > 0 ? &c->topo : NULL};
+    logp_topo_t uniform = logp_topo_uniform(c->P, &c->p);
+    const logp_topo_t *topo = c->topo.P > 0 ? &c->topo : &uniform;
     if (logp_plan_build(&plan, c->coll, c->algo, c->P, c->root, c->bytes, &c->p, &opts) != LOGP_OK) {
         fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),
                 logp_algo_name(c->algo), c->P);
         return 1;
     }
-    double *fin = malloc(sizeof(double) * (size_t)c->P), total = 0;
-    if (fin == NULL || logp_sim_run(&plan, &c->p, fin, &total) != LOGP_OK) {
+    double *fin = malloc(sizeof(double) * (size_t)c->P), *got = malloc(sizeof(double) * (size_t)c->P), total = 0;
+    if (fin == NULL || got == NULL || logp_sim_run_times(&plan, topo, fin, got, &total) != LOGP_OK) {
         free(fin);
+        free(got);
         logp_plan_free(&plan);
         return 1;
     }
@@ -133,31 +248,31 @@ static int cmd_tree(const logp_cli_t *c)
     if (c->dot) {
         printf("digraph \"%s %s P=%d\" {\n  rankdir=TB; node [shape=circle];\n", logp_coll_name(c->coll),
                logp_algo_name(c->algo), c->P);
-        for (int v = 0; v < c->P; v++) {
-            int r = (v + plan.tree_root) % c->P;
-            printf("  n%d [label=\"%d\\n%.3gus\"];\n", r, r, fin[r] * 1e6);
+        for (int r = 0; r < c->P; r++) {
+            double at = c->coll == LOGP_COLL_BCAST ? (got[r] < 0.0 ? 0.0 : got[r]) : fin[r];
+            printf("  n%d [label=\"%d\\n%.3gus\"", r, r, at * 1e6);
+            if (c->topo.P > 0) /* one colour per node */
+                printf(" style=filled fillcolor=\"/pastel19/%d\"", 1 + logp_topo_node(&c->topo, r) % 9);
+            printf("];\n");
         }
         for (int v = 1; v < c->P; v++) {
-            int r = (v + plan.tree_root) % c->P, p = (t->parent[v] + plan.tree_root) % c->P;
-            if (c->coll == LOGP_COLL_BCAST)
-                printf("  n%d -> n%d;\n", p, r);
-            else
-                printf("  n%d -> n%d;\n", r, p);
+            int r = tree_abs(&plan, v), p = tree_abs(&plan, t->parent[v]);
+            int cross = c->topo.P > 0 && logp_topo_node(&c->topo, r) != logp_topo_node(&c->topo, p);
+            printf(c->coll == LOGP_COLL_BCAST ? "  n%d -> n%d%s;\n" : "  n%2$d -> n%1$d%3$s;\n", p, r,
+                   cross ? " [penwidth=2.5]" : "");
         }
         printf("}\n");
     } else {
-        printf("%s %s, P=%d, root %d, %zu B, L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B\n",
-               logp_coll_name(c->coll), logp_algo_name(c->algo), c->P, c->root, c->bytes, c->p.L * 1e6,
-               c->p.o * 1e6, c->p.g * 1e6, c->p.G * 1e9, c->p.gamma * 1e9);
-        if (c->coll == LOGP_COLL_BCAST)
-            print_subtree(t, fin, NULL, plan.tree_root, 0, 0);
-        else
-            print_subtree(t, NULL, fin, plan.tree_root, 0, 0);
+        printf("%s %s, P=%d, root %d, %zu B, ", logp_coll_name(c->coll), logp_algo_name(plan.algo), c->P, c->root,
+               c->bytes);
+        print_model(c);
+        print_subtree(&plan, c, fin, got, 0, 0);
         if (plan.k > 0)
             printf("chains: %d\n", plan.k);
         printf("completion: %.6g us\n", total * 1e6);
     }
     free(fin);
+    free(got);
     logp_plan_free(&plan);
     return 0;
 }
@@ -175,12 +290,12 @@ static int cmp_pred(const void *a, const void *b)
 
 static int cmd_predict(const logp_cli_t *c)
 {
-    printf("P=%d, %zu B, L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B\n", c->P, c->bytes, c->p.L * 1e6, c->p.o * 1e6,
-           c->p.g * 1e6, c->p.G * 1e9, c->p.gamma * 1e9);
+    printf("P=%d, %zu B, ", c->P, c->bytes);
+    print_model(c);
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
         logp_cli_pred_t pred[LOGP_ALGO_COUNT];
         int n = 0;
-        logp_select_query_t q = {(logp_coll_t)coll, c->P, c->bytes, 1, 0, c->k, NULL};
+        logp_select_query_t q = {(logp_coll_t)coll, c->P, c->bytes, 1, 0, c->k, c->topo.P > 0 ? &c->topo : NULL};
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
             if (a == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll))
                 continue;
