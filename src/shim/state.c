@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../coll/layout.h"
 #include "../config/config.h"
 #include "../select/select.h"
 
@@ -201,6 +202,7 @@ static void logp_state_agree(logp_comm_state_t *st)
     uint64_t h = logp_hash(&st->params, sizeof(st->params), 1469598103934665603ull);
     h = logp_hash(&st->topo.intra, sizeof(st->topo.intra), h);
     h = logp_hash(&st->topo.inter, sizeof(st->topo.inter), h);
+    h = logp_hash(&st->topo.nnodes, sizeof(st->topo.nnodes), h); /* a rank whose layout failed */
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
     long v[4] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff)}, r[4];
@@ -213,45 +215,10 @@ static void logp_state_agree(logp_comm_state_t *st)
     }
 }
 
-/* Where every rank is: a node name per rank (the shared-memory split of
- * MPI, or world rank / ranks_per_node under the override) and its speed
- * from the [host] sections (the processor name, or "nodeK" under the
- * override), gathered so that every rank builds the same layout. */
-static void logp_state_layout(logp_comm_state_t *st, const logp_params_t *intra, const logp_params_t *inter)
+static double logp_state_host_speed(const char *host, void *ctx)
 {
-    int wrank = 0, len = 0, P = st->size;
-    char host[MPI_MAX_PROCESSOR_NAME + 16] = "";
-    double mine[2] = {0.0, 1.0}, *all = malloc(sizeof(double) * 2 * (size_t)P);
-    int *node_of = malloc(sizeof(int) * (size_t)P);
-    double *speed = malloc(sizeof(double) * (size_t)P);
-    PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    if (st->ranks_per_node > 0) {
-        mine[0] = wrank / st->ranks_per_node;
-        snprintf(host, sizeof host, "node%d", wrank / st->ranks_per_node);
-    } else {
-        MPI_Comm node;
-        int lead = st->rank; /* a node is named by its lowest rank in this communicator */
-        if (PMPI_Comm_split_type(st->pcomm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-            PMPI_Allreduce(&st->rank, &lead, 1, MPI_INT, MPI_MIN, node);
-            PMPI_Comm_free(&node);
-        }
-        mine[0] = lead;
-        PMPI_Get_processor_name(host, &len);
-    }
-    mine[1] = logp_config_host_speed(&logp_cfg, host);
-    int ok = all && node_of && speed &&
-             PMPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, st->pcomm) == MPI_SUCCESS;
-    int uniform_speed = 1;
-    for (int r = 0; ok && r < P; r++) {
-        node_of[r] = (int)all[2 * r];
-        speed[r] = all[2 * r + 1];
-        uniform_speed &= speed[r] == 1.0;
-    }
-    if (!ok || logp_topo_init(&st->topo, P, node_of, uniform_speed ? NULL : speed, intra, inter) != LOGP_OK)
-        st->topo = logp_topo_uniform(P, inter); /* out of memory: one node, as before layouts */
-    free(all);
-    free(node_of);
-    free(speed);
+    (void)ctx;
+    return logp_config_host_speed(&logp_cfg, host);
 }
 
 static logp_comm_state_t *logp_state_create(MPI_Comm comm)
@@ -279,7 +246,8 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     if (!inter && !logp_finalizing && PMPI_Comm_dup(comm, &st->pcomm) == MPI_SUCCESS) {
         PMPI_Comm_set_name(st->pcomm, "pmpi-logp private");
         st->usable = 1;
-        logp_state_layout(st, &res_intra.params, &res_inter.params);
+        logp_layout_discover(st->pcomm, st->ranks_per_node, logp_state_host_speed, NULL, &res_intra.params,
+                             &res_inter.params, &st->topo);
         facts.intra_node = st->topo.nnodes == 1;
     }
     const logp_resolved_t res = facts.intra_node ? res_intra : res_inter;
