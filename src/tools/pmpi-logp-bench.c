@@ -3,11 +3,15 @@
  *
  *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|all]
  *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
+ *       [--rpn R] [--algos a,b,..]
  *
  * A time is the mean over iterations of the slowest rank's time for one
  * call (ranks start together after a barrier).  Native is PMPI_*; ours are
  * the library's executors called directly on a private duplicate, so one
- * run compares them all.  --transpose re-runs seed 004's experiment: the
+ * run compares them all.  The layout (nodes, speeds, intra/inter-node
+ * parameters) is found as the shim finds it; --rpn R makes R consecutive
+ * ranks one node.  --algos limits the run to some algorithms (native is
+ * always run).  --transpose re-runs seed 004's experiment: the
  * all-to-all of a distributed transpose of N x N doubles, N = 1024..4096.
  * Prints the ratio to native: < 1 is faster than the MPI library. */
 #include <mpi.h>
@@ -17,6 +21,7 @@
 
 #include "../coll/alltoall.h"
 #include "../coll/bcast.h"
+#include "../coll/layout.h"
 #include "../coll/reduce.h"
 #include "../config/config.h"
 #include "../model/plan.h"
@@ -24,6 +29,8 @@
 #include "../select/select.h"
 
 static int g_rank, g_size, g_csv, g_native_only;
+static const logp_topo_t *g_topo; /* the layout every prediction and plan uses */
+static char g_algos[512];        /* --algos: ",a,b," or "" for all */
 static double g_gamma;   /* per-byte cost charged by the reduction operator under SMPI */
 static MPI_Op g_sum;     /* MPI_SUM, or under SMPI a sum that charges gamma */
 
@@ -39,6 +46,11 @@ static void logp_bench_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 }
 #endif
 static logp_scratch_t g_scratch; /* staging reused across calls, as in the shim */
+
+static double logp_bench_host_speed(const char *host, void *cfg)
+{
+    return logp_config_host_speed(cfg, host);
+}
 
 /* One call of `algo` on `comm` (native: PMPI on `user`). */
 static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan, void *a, void *b, int count,
@@ -96,17 +108,19 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
     for (size_t i = 0; i < n; i++)
         a[i] = (double)(g_rank + i % 7);
     double native = 0, times[LOGP_ALGO_COUNT];
-    logp_select_query_t qa = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, NULL};
+    logp_select_query_t qa = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
     double pred_auto;
     logp_algo_t chosen = logp_select_choose(LOGP_ALGO_AUTO, &qa, p, &pred_auto);
     for (int alg = 0; alg < LOGP_ALGO_COUNT; alg++) {
         times[alg] = -1;
+        char key[64];
+        snprintf(key, sizeof key, ",%s,", logp_algo_name((logp_algo_t)alg));
         if (alg == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)alg, coll) ||
-            (g_native_only && alg != LOGP_ALGO_NATIVE))
+            (alg != LOGP_ALGO_NATIVE && (g_native_only || (g_algos[0] && alg != (int)chosen && !strstr(g_algos, key)))))
             continue;
         logp_plan_t plan;
-        logp_plan_opts_t opts = {4, 1, 0, NULL};
-        logp_select_query_t q = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, NULL};
+        logp_plan_opts_t opts = {4, 1, 0, g_topo};
+        logp_select_query_t q = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
         double pred = logp_select_predict((logp_algo_t)alg, &q, p);
         if (alg != LOGP_ALGO_NATIVE &&
             logp_plan_build(&plan, coll, (logp_algo_t)alg, g_size, 0, (size_t)count * sizeof(double), p, &opts) != LOGP_OK)
@@ -141,17 +155,17 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
     free(b);
 }
 
-/* Half round trip of m bytes between ranks 0 and 1, in us (model check). */
-static double bench_pingpong(int m, int iters)
+/* Half round trip of m bytes between ranks 0 and `peer`, in us (model check). */
+static double bench_pingpong(int m, int iters, int peer)
 {
     char *buf = calloc(1, (size_t)m + 1);
     PMPI_Barrier(MPI_COMM_WORLD);
     double t0 = PMPI_Wtime();
     for (int i = 0; i < iters && g_size > 1; i++) {
         if (g_rank == 0) {
-            PMPI_Send(buf, m, MPI_BYTE, 1, 9, MPI_COMM_WORLD);
-            PMPI_Recv(buf, m, MPI_BYTE, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else if (g_rank == 1) {
+            PMPI_Send(buf, m, MPI_BYTE, peer, 9, MPI_COMM_WORLD);
+            PMPI_Recv(buf, m, MPI_BYTE, peer, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (g_rank == peer) {
             PMPI_Recv(buf, m, MPI_BYTE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             PMPI_Send(buf, m, MPI_BYTE, 0, 9, MPI_COMM_WORLD);
         }
@@ -167,7 +181,7 @@ int main(int argc, char **argv)
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
     const char *which = "all", *tuning = NULL;
     char sizes[512] = "8,1024,65536,1048576";
-    int iters = 20, transpose = 0, pingpong = 0, native_only = 0;
+    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--coll") == 0 && i + 1 < argc)
             which = argv[++i];
@@ -185,10 +199,15 @@ int main(int argc, char **argv)
             pingpong = 1;
         else if (strcmp(argv[i], "--native-only") == 0)
             native_only = 1;
+        else if (strcmp(argv[i], "--rpn") == 0 && i + 1 < argc)
+            rpn = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 0;
+        else if (strcmp(argv[i], "--algos") == 0 && i + 1 < argc)
+            snprintf(g_algos, sizeof g_algos, ",%s,", argv[++i]);
         else {
             if (g_rank == 0)
                 fprintf(stderr, "usage: pmpi-logp-bench [--coll bcast|reduce|alltoall|all] [--sizes a,b,..] "
-                                "[--iters N] [--tuning FILE] [--transpose] [--csv] [--pingpong] [--native-only]\n");
+                                "[--iters N] [--tuning FILE] [--transpose] [--csv] [--pingpong] [--native-only] "
+                                "[--rpn R] [--algos a,b,..]\n");
             PMPI_Finalize();
             return 2;
         }
@@ -201,11 +220,21 @@ int main(int argc, char **argv)
         PMPI_Finalize();
         return 1;
     }
+    /* as the shim: both pair classes, then the layout says which one
+     * stands for the communicator */
     logp_comm_facts_t facts = {g_size, "MPI_COMM_WORLD", 1};
-    logp_resolved_t r;
+    logp_resolved_t r, r_inter;
     logp_config_resolve(&cfg, &facts, &r);
+    facts.intra_node = 0;
+    logp_config_resolve(&cfg, &facts, &r_inter);
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    logp_topo_t topo;
+    logp_layout_discover(comm, rpn > 0 ? rpn : r_inter.ranks_per_node, logp_bench_host_speed, &cfg, &r.params,
+                         &r_inter.params, &topo);
+    g_topo = &topo;
+    if (topo.nnodes > 1)
+        r = r_inter;
     g_gamma = r.params.gamma;
     g_sum = MPI_SUM;
 #ifdef SMPI_H
@@ -213,13 +242,27 @@ int main(int argc, char **argv)
 #endif
     g_native_only = native_only;
     if (pingpong) {
+        /* rank 1 and, when there is one, the first rank on another node */
+        int peers[2] = {1, -1};
+        for (int q = 1; q < g_size && peers[1] < 0; q++)
+            if (logp_topo_node(&topo, q) != logp_topo_node(&topo, 0))
+                peers[1] = q;
+        if (peers[1] >= 0 && logp_topo_node(&topo, 1) != logp_topo_node(&topo, 0))
+            peers[1] = -1; /* rank 1 is already on another node */
         const int ms[3] = {8, 65536, 1048576};
-        for (int i = 0; i < 3; i++) {
-            double t = bench_pingpong(ms[i], 20);
-            if (g_rank == 0)
-                printf("pingpong %d B: half round trip %.4f us, model 2o + L + (m-1)G = %.4f us\n", ms[i], t,
-                       logp_params_p2p(&r.params, (size_t)ms[i]) * 1e6);
+        for (int k = 0; k < 2 && g_size > 1; k++) {
+            if (peers[k] < 0)
+                continue;
+            const logp_params_t *pp = logp_topo_pair(&topo, 0, peers[k]);
+            for (int i = 0; i < 3; i++) {
+                double t = bench_pingpong(ms[i], 20, peers[k]);
+                if (g_rank == 0)
+                    printf("pingpong %d B: half round trip %.4f us, model 2o + L + (m-1)G = %.4f us (ranks 0-%d, %s)\n",
+                           ms[i], t, logp_params_p2p(pp, (size_t)ms[i]) * 1e6, peers[k],
+                           pp == &topo.intra ? "same node" : "different nodes");
+            }
         }
+        logp_topo_free(&topo);
         PMPI_Comm_free(&comm);
         PMPI_Finalize();
         return 0;
@@ -230,6 +273,9 @@ int main(int argc, char **argv)
         printf("# pmpi-logp-bench: P=%d, %d iterations, model L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B (%s)\n",
                g_size, iters, r.params.L * 1e6, r.params.o * 1e6, r.params.g * 1e6, r.params.G * 1e9,
                r.params.gamma * 1e9, tuning ? tuning : "built-in");
+        if (topo.nnodes > 1)
+            printf("# %d nodes; same-node pairs L=%gus o=%gus g=%gus G=%gns/B\n", topo.nnodes, topo.intra.L * 1e6,
+                   topo.intra.o * 1e6, topo.intra.g * 1e6, topo.intra.G * 1e9);
         printf("# time: mean over iterations of the slowest rank; ratio: time / native time\n");
         printf("%-9s %-10s %10s %-15s %12s %12s %10s\n", "coll", "case", "bytes", "algorithm", "measured_us",
                "predicted_us", "vs_native");
@@ -253,6 +299,7 @@ int main(int argc, char **argv)
                 bench((logp_coll_t)c, (size_t)strtoull(t, NULL, 10), iters, &r.params, comm, "-");
         }
     }
+    logp_topo_free(&topo);
     PMPI_Comm_free(&comm);
     logp_scratch_free(&g_scratch);
     logp_config_free(&cfg);

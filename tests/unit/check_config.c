@@ -150,8 +150,8 @@ END_TEST
 START_TEST(test_shipped_files)
 {
     const char *top = getenv("top_srcdir");
-    const char *files[] = {"default.conf", "template.conf", "example-2core-shm.conf"};
-    for (int i = 0; i < 3; i++) {
+    const char *files[] = {"default.conf", "template.conf", "example-2core-shm.conf", "example-cluster.conf"};
+    for (int i = 0; i < 4; i++) {
         char path[1024], err[640];
         snprintf(path, sizeof path, "%s/tuning/%s", top ? top : ".", files[i]);
         logp_config_t cfg;
