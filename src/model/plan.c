@@ -81,6 +81,10 @@ static int logp_plan_build_topo_tree(logp_plan_t *plan, const logp_params_t *par
         cand.perm = cand.iperm = NULL;
         memset(&cand.tree, 0, sizeof(cand.tree));
         rc = logp_tree_greedy(topo, plan->tree_root, plan->bytes, reduce, (logp_greedy_rule_t)rule, parent, order);
+        if (rc == LOGP_ERR_ARG) { /* a rule over its work budget: not a candidate */
+            rc = LOGP_OK;
+            continue;
+        }
         if (rc == LOGP_OK)
             rc = logp_plan_set_abs_tree(&cand, parent, order);
         double t = rc == LOGP_OK ? logp_sim_predict_topo(&cand, topo) : -1.0;

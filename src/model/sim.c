@@ -1,7 +1,9 @@
 /* LogGP simulator: each rank runs its operations in order; a receive waits
- * for its message.  Ranks run until they block; a send that satisfies a
- * blocked receiver makes it runnable again, so every operation is handled
- * once and the order in which ranks run does not change any time. */
+ * for its message.  Operations are handled in the order of their start
+ * times (a heap of ranks keyed by when their next operation can start), so
+ * that resources shared between ranks, the nodes' network interfaces, are
+ * taken in time order.  A rank blocked on a receive is woken by the send
+ * that satisfies it; every operation is handled once. */
 #include "sim.h"
 
 #include <stdlib.h>
@@ -120,21 +122,84 @@ int logp_sim_run_topo(const logp_plan_t *plan, const logp_topo_t *topo, double *
     return logp_sim_run_times(plan, topo, finish, NULL, total);
 }
 
+/* Min-heap of (time, rank): ranks whose next operation can start at `time`. */
+typedef struct {
+    double t;
+    int rank;
+} logp_sim_event_t;
+
+static int logp_sim_before(logp_sim_event_t a, logp_sim_event_t b)
+{
+    return a.t < b.t || (a.t == b.t && a.rank < b.rank);
+}
+
+static void logp_sim_push(logp_sim_event_t *h, int *n, logp_sim_event_t e)
+{
+    int i = (*n)++;
+    while (i > 0 && logp_sim_before(e, h[(i - 1) / 2])) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = e;
+}
+
+static logp_sim_event_t logp_sim_pop(logp_sim_event_t *h, int *n)
+{
+    logp_sim_event_t top = h[0], last = h[--(*n)];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && logp_sim_before(h[c + 1], h[c]))
+            c++;
+        if (!logp_sim_before(h[c], last))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0)
+        h[i] = last;
+    return top;
+}
+
+/* Earliest start of rank r's next operation, or -1 if it waits for a
+ * message that has not been sent yet (then *waiting = the sender). */
+static double logp_sim_next(const logp_plan_t *plan, logp_sim_box_t *box, int r, int pc, const double *cpu,
+                            const double *nsend, const double *nrecv, int *waiting)
+{
+    logp_op_t op = logp_plan_op(plan, r, pc);
+    if (op.kind == LOGP_OP_SEND)
+        return logp_max(cpu[r], nsend[r]);
+    if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
+        logp_sim_slot_t *sl = logp_sim_find(box, (long)op.peer * plan->P + r, 0);
+        if (sl == NULL || sl->head < 0) {
+            *waiting = op.peer;
+            return -1.0;
+        }
+        return logp_max(logp_max(cpu[r], nrecv[r]), box->msg[sl->head].arrive);
+    }
+    return cpu[r];
+}
+
 int logp_sim_run_times(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *got, double *total)
 {
     int P = plan->P, rc = LOGP_OK;
     if (topo == NULL || topo->P != P)
         return LOGP_ERR_ARG;
+    int N = topo->nnodes > 0 ? topo->nnodes : 1;
     double *cpu = calloc((size_t)P, sizeof(double));     /* CPU free */
     double *nsend = calloc((size_t)P, sizeof(double));   /* earliest next send */
     double *nrecv = calloc((size_t)P, sizeof(double));   /* earliest next receive */
+    double *nic_out = calloc((size_t)N, sizeof(double)); /* node interface free to inject */
+    double *nic_in = calloc((size_t)N, sizeof(double));  /* node interface done delivering */
     int *pc = calloc((size_t)P, sizeof(int));            /* next operation */
     int *waiting = malloc(sizeof(int) * (size_t)P);      /* blocked on a receive from */
-    int *ready = malloc(sizeof(int) * (size_t)P);
+    logp_sim_event_t *heap = malloc(sizeof(*heap) * (size_t)P);
     logp_sim_box_t box = {0};
     box.nslot = 1024;
     box.slot = malloc(sizeof(*box.slot) * (size_t)box.nslot);
-    if (!cpu || !nsend || !nrecv || !pc || !waiting || !ready || !box.slot) {
+    if (!cpu || !nsend || !nrecv || !nic_out || !nic_in || !pc || !waiting || !heap || !box.slot) {
         rc = LOGP_ERR_NOMEM;
         goto out;
     }
@@ -142,51 +207,63 @@ int logp_sim_run_times(const logp_plan_t *plan, const logp_topo_t *topo, double 
         box.slot[i].key = -1;
     for (int r = 0; got && r < P; r++)
         got[r] = -1.0;
-    int nready = 0, done = 0;
-    for (int r = P - 1; r >= 0; r--) {
+    int nheap = 0, done = 0;
+    for (int r = 0; r < P; r++) {
         waiting[r] = -1;
-        ready[nready++] = r;
-    }
-    while (nready > 0 && rc == LOGP_OK) {
-        int r = ready[--nready], n = logp_plan_nops(plan, r);
-        waiting[r] = -1;
-        while (pc[r] < n) {
-            logp_op_t op = logp_plan_op(plan, r, pc[r]);
-            if (op.kind == LOGP_OP_SEND) {
-                const logp_params_t *pp = logp_topo_pair(topo, r, op.peer);
-                double o = pp->o / logp_topo_speed(topo, r), inj = logp_params_inj(pp, op.bytes);
-                double start = logp_max(cpu[r], nsend[r]);
-                cpu[r] = start + o;
-                nsend[r] = start + logp_max(pp->g / logp_topo_speed(topo, r), o + inj);
-                double arrive = start + o + inj + pp->L;
-                if ((rc = logp_sim_post(&box, (long)r * P + op.peer, arrive)) != LOGP_OK)
-                    break;
-                if (waiting[op.peer] == r) { /* wake the receiver */
-                    waiting[op.peer] = -2;
-                    ready[nready++] = op.peer;
-                }
-            } else if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
-                double arrive;
-                if (!logp_sim_take(&box, (long)op.peer * P + r, &arrive)) {
-                    waiting[r] = op.peer;
-                    break;
-                }
-                const logp_params_t *pp = logp_topo_pair(topo, op.peer, r);
-                double speed = logp_topo_speed(topo, r), o = pp->o / speed, inj = logp_params_inj(pp, op.bytes);
-                double start = logp_max(logp_max(cpu[r], nrecv[r]), arrive);
-                cpu[r] = start + o + (op.kind == LOGP_OP_RECV_REDUCE ? (double)op.bytes * topo->intra.gamma / speed : 0.0);
-                if (got && got[r] < 0.0)
-                    got[r] = cpu[r];
-                nrecv[r] = start + logp_max(pp->g / speed, o + inj);
-            } else if (op.kind == LOGP_OP_REDUCE_OWN) {
-                cpu[r] += (double)op.bytes * topo->intra.gamma / logp_topo_speed(topo, r);
-            }
-            pc[r]++;
-        }
-        if (pc[r] == n && waiting[r] != -3) {
-            waiting[r] = -3; /* finished */
+        if (logp_plan_nops(plan, r) > 0)
+            logp_sim_push(heap, &nheap, (logp_sim_event_t){0.0, r});
+        else
             done++;
+    }
+    while (nheap > 0 && rc == LOGP_OK) {
+        int r = logp_sim_pop(heap, &nheap).rank;
+        logp_op_t op = logp_plan_op(plan, r, pc[r]);
+        double start = logp_sim_next(plan, &box, r, pc[r], cpu, nsend, nrecv, &waiting[r]);
+        if (start < 0.0)
+            continue; /* parked until its message is sent */
+        waiting[r] = -1;
+        if (op.kind == LOGP_OP_SEND) {
+            const logp_params_t *pp = logp_topo_pair(topo, r, op.peer);
+            double o = pp->o / logp_topo_speed(topo, r), inj = logp_params_inj(pp, op.bytes);
+            cpu[r] = start + o;
+            nsend[r] = start + logp_max(pp->g / logp_topo_speed(topo, r), o + inj);
+            double arrive = start + o + inj + pp->L;
+            int sn = logp_topo_node(topo, r), dn = logp_topo_node(topo, op.peer);
+            if (sn != dn) {
+                /* the ranks of a node share its network interface: one
+                 * injection at a time out of a node, one delivery at a
+                 * time into a node */
+                double inject = logp_max(start + o, nic_out[sn]);
+                nic_out[sn] = inject + inj;
+                arrive = logp_max(inject + inj + pp->L, nic_in[dn] + inj);
+                nic_in[dn] = arrive;
+            }
+            if ((rc = logp_sim_post(&box, (long)r * P + op.peer, arrive)) != LOGP_OK)
+                break;
+            if (waiting[op.peer] == r) { /* wake the receiver */
+                double t = logp_sim_next(plan, &box, op.peer, pc[op.peer], cpu, nsend, nrecv, &waiting[op.peer]);
+                waiting[op.peer] = -1;
+                logp_sim_push(heap, &nheap, (logp_sim_event_t){t, op.peer});
+            }
+        } else if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
+            double arrive;
+            logp_sim_take(&box, (long)op.peer * P + r, &arrive);
+            const logp_params_t *pp = logp_topo_pair(topo, op.peer, r);
+            double speed = logp_topo_speed(topo, r), o = pp->o / speed, inj = logp_params_inj(pp, op.bytes);
+            cpu[r] = start + o + (op.kind == LOGP_OP_RECV_REDUCE ? (double)op.bytes * topo->intra.gamma / speed : 0.0);
+            nrecv[r] = start + logp_max(pp->g / speed, o + inj);
+            if (got && got[r] < 0.0)
+                got[r] = cpu[r];
+        } else if (op.kind == LOGP_OP_REDUCE_OWN) {
+            cpu[r] += (double)op.bytes * topo->intra.gamma / logp_topo_speed(topo, r);
         }
+        if (++pc[r] == logp_plan_nops(plan, r)) {
+            done++;
+            continue;
+        }
+        double t = logp_sim_next(plan, &box, r, pc[r], cpu, nsend, nrecv, &waiting[r]);
+        if (t >= 0.0)
+            logp_sim_push(heap, &nheap, (logp_sim_event_t){t, r});
     }
     if (rc == LOGP_OK && done != P)
         rc = LOGP_ERR_DEADLOCK;
@@ -204,9 +281,11 @@ out:
     free(cpu);
     free(nsend);
     free(nrecv);
+    free(nic_out);
+    free(nic_in);
     free(pc);
     free(waiting);
-    free(ready);
+    free(heap);
     free(box.msg);
     free(box.slot);
     return rc;

@@ -100,86 +100,149 @@ out:
     return rc;
 }
 
-/* Delay from the start of u's send until v holds the data (and, reduce,
- * has combined it at u), and u's spacing between sends. */
-static void logp_tree_pair_cost(const logp_topo_t *topo, int u, int v, size_t bytes, int reduce, double *delay,
-                                double *gap)
+/* u starts a send to v at time t: when v holds the data (and, reduce, it
+ * is combined at u), u's next send, and the node interfaces (sim.c's
+ * rule: one injection at a time out of a node, one delivery into it). */
+typedef struct {
+    double ready, next_send, nic_out, nic_in;
+} logp_tree_step_t;
+
+static logp_tree_step_t logp_tree_step(const logp_topo_t *topo, int u, int v, double t, size_t bytes, int reduce,
+                                       const double *nic_out, const double *nic_in)
 {
     const logp_params_t *p = logp_topo_pair(topo, u, v);
+    int nu = logp_topo_node(topo, u), nv = logp_topo_node(topo, v);
     double su = logp_topo_speed(topo, u), sv = logp_topo_speed(topo, v);
-    double inj = logp_params_inj(p, bytes), ou = p->o / su;
-    *delay = ou + inj + p->L + p->o / sv;
-    *gap = p->g / su > ou + inj ? p->g / su : ou + inj;
+    double inj = logp_params_inj(p, bytes), ou = p->o / su, gap = p->g / su > ou + inj ? p->g / su : ou + inj;
+    double arrive = t + ou + inj + p->L;
+    logp_tree_step_t s = {0.0, 0.0, nic_out[nu], nic_in[nv]};
+    if (nu != nv) {
+        double inject = t + ou > nic_out[nu] ? t + ou : nic_out[nu];
+        s.nic_out = inject + inj;
+        arrive = inject + inj + p->L > nic_in[nv] + inj ? inject + inj + p->L : nic_in[nv] + inj;
+        s.nic_in = arrive;
+    }
+    s.ready = arrive + p->o / sv;
     if (reduce) {
         double comb = (double)bytes * topo->intra.gamma / su;
-        *delay += comb;
-        if (ou + comb > *gap)
-            *gap = ou + comb;
+        s.ready += comb;
+        if (ou + comb > gap)
+            gap = ou + comb;
     }
+    s.next_send = t + gap;
+    return s;
+}
+
+/* LOGP_GREEDY_EDGE: ranks alike (same node, same speed) are one class;
+ * first[c] is the lowest uninformed rank of class c (-1: none left). */
+static int logp_tree_classes(const logp_topo_t *topo, int *cls, int *first)
+{
+    int P = topo->P, ncls = 0;
+    for (int r = 0; r < P; r++) {
+        int c = 0;
+        while (c < ncls && !(logp_topo_node(topo, first[c]) == logp_topo_node(topo, r) &&
+                             logp_topo_speed(topo, first[c]) == logp_topo_speed(topo, r)))
+            c++;
+        if (c == ncls)
+            first[ncls++] = r;
+        cls[r] = c;
+    }
+    return ncls;
+}
+
+/* The next uninformed rank of class c after rank `from`. */
+static int logp_tree_class_next(int P, const int *cls, const double *free_at, int c, int from)
+{
+    for (int r = from + 1; r < P; r++)
+        if (cls[r] == c && free_at[r] < 0.0)
+            return r;
+    return -1;
 }
 
 int logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce, logp_greedy_rule_t rule,
                      int *parent, int *order)
 {
-    int P = topo->P, N = topo->nnodes;
+    int P = topo->P, N = topo->nnodes, rc = LOGP_ERR_NOMEM, edge = rule == LOGP_GREEDY_EDGE;
     if (root < 0 || root >= P || rule < 0 || rule >= LOGP_GREEDY_RULES)
         return LOGP_ERR_ARG;
     double *free_at = malloc(sizeof(double) * (size_t)P); /* informed: next send; else < 0 */
+    double *nic_out = calloc((size_t)N, sizeof(double)), *nic_in = calloc((size_t)N, sizeof(double));
     int *reached = calloc((size_t)N, sizeof(int)), *informed = malloc(sizeof(int) * (size_t)P);
-    if (!free_at || !reached || !informed) {
-        free(free_at);
-        free(reached);
-        free(informed);
-        return LOGP_ERR_NOMEM;
-    }
+    int *cls = edge ? malloc(sizeof(int) * (size_t)P) : NULL, *first = edge ? malloc(sizeof(int) * (size_t)P) : NULL;
+    if (!free_at || !nic_out || !nic_in || !reached || !informed || (edge && (!cls || !first)))
+        goto out;
     for (int r = 0; r < P; r++)
         free_at[r] = -1.0;
     free_at[root] = 0.0;
     parent[root] = -1;
     informed[0] = root;
     reached[logp_topo_node(topo, root)] = 1;
+    if (edge) {
+        int ncls = logp_tree_classes(topo, cls, first);
+        rc = LOGP_ERR_ARG;
+        if ((double)P * P * ncls / 2 > LOGP_GREEDY_EDGE_BUDGET)
+            goto out;
+        first[cls[root]] = logp_tree_class_next(P, cls, free_at, cls[root], -1);
+    }
     int ninformed = 1, nodes_left = N - 1;
     for (int k = 0; k < P - 1; k++) {
-        int u = informed[0];
-        for (int i = 1; i < ninformed; i++) {
-            int c = informed[i];
-            if (free_at[c] < free_at[u] || (free_at[c] == free_at[u] && c < u))
-                u = c;
-        }
-        int best = -1;
-        double best_ready = 0.0, delay, gap;
-        for (int v = 0; v < P; v++) {
-            if (free_at[v] >= 0.0)
-                continue;
-            if (rule == LOGP_GREEDY_NEW_NODE && nodes_left > 0 && reached[logp_topo_node(topo, v)])
-                continue;
-            logp_tree_pair_cost(topo, u, v, bytes, reduce, &delay, &gap);
-            double t = free_at[u] + delay, sv = logp_topo_speed(topo, v);
-            int better;
-            if (best < 0)
-                better = 1;
-            else if (rule == LOGP_GREEDY_FASTEST && sv != logp_topo_speed(topo, best))
-                better = sv > logp_topo_speed(topo, best);
-            else
-                better = t < best_ready || (t == best_ready && sv > logp_topo_speed(topo, best));
-            if (better) {
-                best = v;
-                best_ready = t;
+        int best = -1, best_u = -1;
+        logp_tree_step_t best_step = {0};
+        for (int si = 0; si < ninformed; si++) {
+            int u = informed[si];
+            if (!edge) { /* only the informed rank that can send first */
+                u = informed[0];
+                for (int i = 1; i < ninformed; i++) {
+                    int c = informed[i];
+                    if (free_at[c] < free_at[u] || (free_at[c] == free_at[u] && c < u))
+                        u = c;
+                }
+                si = ninformed;
+            }
+            for (int v = 0; v < P; v++) {
+                if (free_at[v] >= 0.0 || (edge && first[cls[v]] != v)) /* a class stands for alike ranks */
+                    continue;
+                if (rule == LOGP_GREEDY_NEW_NODE && nodes_left > 0 && reached[logp_topo_node(topo, v)])
+                    continue;
+                logp_tree_step_t st = logp_tree_step(topo, u, v, free_at[u], bytes, reduce, nic_out, nic_in);
+                double sv = logp_topo_speed(topo, v);
+                int better;
+                if (best < 0)
+                    better = 1;
+                else if (rule == LOGP_GREEDY_FASTEST && sv != logp_topo_speed(topo, best))
+                    better = sv > logp_topo_speed(topo, best);
+                else
+                    better = st.ready < best_step.ready ||
+                             (st.ready == best_step.ready && sv > logp_topo_speed(topo, best));
+                if (better) {
+                    best = v;
+                    best_u = u;
+                    best_step = st;
+                }
             }
         }
-        logp_tree_pair_cost(topo, u, best, bytes, reduce, &delay, &gap);
-        parent[best] = u;
+        parent[best] = best_u;
         order[k] = best;
-        free_at[best] = best_ready;
-        free_at[u] += gap;
+        free_at[best] = best_step.ready;
+        free_at[best_u] = best_step.next_send;
+        nic_out[logp_topo_node(topo, best_u)] = best_step.nic_out;
+        nic_in[logp_topo_node(topo, best)] = best_step.nic_in;
         informed[ninformed++] = best;
+        if (edge)
+            first[cls[best]] = logp_tree_class_next(P, cls, free_at, cls[best], best);
         if (!reached[logp_topo_node(topo, best)]) {
             reached[logp_topo_node(topo, best)] = 1;
             nodes_left--;
         }
     }
+    rc = LOGP_OK;
+out:
     free(free_at);
+    free(nic_out);
+    free(nic_in);
     free(reached);
     free(informed);
-    return LOGP_OK;
+    free(cls);
+    free(first);
+    return rc;
 }

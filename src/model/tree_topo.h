@@ -28,11 +28,20 @@ typedef enum logp_greedy_rule {
     LOGP_GREEDY_EARLIEST, /* the rank that would hold the data first */
     LOGP_GREEDY_NEW_NODE, /* a rank on a node nobody holds yet, earliest first */
     LOGP_GREEDY_FASTEST,  /* the fastest rank, earliest first on ties */
+    LOGP_GREEDY_EDGE,     /* any informed sender: the (sender, receiver) pair
+                             whose receiver holds the data first (earliest
+                             completing edge first); O(P^2 C) for C classes
+                             of alike ranks (node, speed), skipped (LOGP_ERR_ARG)
+                             above LOGP_GREEDY_EDGE_BUDGET */
     LOGP_GREEDY_RULES
 } logp_greedy_rule_t;
 
+/* Work limit of LOGP_GREEDY_EDGE: P^2 C / 2 pair evaluations. */
+#define LOGP_GREEDY_EDGE_BUDGET 50000000.0
+
 /* Greedy earliest-completion tree: repeatedly, the informed rank that can
- * start a send first sends to the uninformed rank `rule` picks, with every
+ * start a send first (LOGP_GREEDY_EDGE: any informed rank) sends to the
+ * uninformed rank `rule` picks, with every
  * time priced under the layout (pair classes, speeds).  This is seed 000's
  * greedy construction (earliest sender first) generalised to per-pair
  * delays; it is not optimal in general (the heterogeneous problem is hard;

@@ -89,8 +89,9 @@ END_TEST
 
 /* The uniform model is a special case, exactly: every plan of every
  * algorithm simulates to the same double under params, under the
- * allocation-free uniform layout and under an explicit layout of several
- * nodes with intra = inter and every speed 1. */
+ * allocation-free uniform layout and under an explicit one-node layout
+ * with every speed 1.  (Several nodes with equal parameters are not
+ * uniform: their ranks share a network interface per node.) */
 START_TEST(test_uniform_identical)
 {
     srand(4242);
@@ -102,7 +103,7 @@ START_TEST(test_uniform_identical)
         for (int r = 0; r < P; r++)
             ones[r] = 1.0;
         logp_topo_t blocks, uni = logp_topo_uniform(P, &p);
-        ck_assert_int_eq(logp_topo_blocks(&blocks, P, 1 + rand() % 8, ones, &p, &p), LOGP_OK);
+        ck_assert_int_eq(logp_topo_blocks(&blocks, P, P, ones, &p, &p), LOGP_OK);
         for (int a = 0; a < LOGP_ALGO_COUNT; a++)
             for (int coll = 0; coll < LOGP_COLL_COUNT; coll++)
                 for (int commute = 0; commute <= 1; commute++) {
@@ -229,7 +230,7 @@ static double brute_best(const logp_topo_t *t, logp_coll_t coll, int root, size_
 START_TEST(test_hetero_vs_bruteforce)
 {
     srand(2024);
-    double worst_h = 1.0, worst_2 = 1.0, sum_h = 0.0;
+    double worst_h = 1.0, worst_2 = 1.0, sum_h = 0.0, worst_bcast = 1.0;
     int exact = 0, cases = 0;
     for (int trial = 0; trial < 60; trial++) {
         int P = 2 + trial % 4 + (trial % 15 == 0), root = rand() % P; /* P = 2..6 */
@@ -243,14 +244,18 @@ START_TEST(test_hetero_vs_bruteforce)
         ck_assert_msg(h >= b * (1 - 1e-12) && w >= b * (1 - 1e-12), "brute force missed a schedule");
         exact += h <= b * (1 + 1e-12);
         worst_h = fmax(worst_h, h / b);
+        if (coll == LOGP_COLL_BCAST)
+            worst_bcast = fmax(worst_bcast, h / b);
         worst_2 = fmax(worst_2, w / b);
         sum_h += h / b;
         cases++;
         logp_topo_free(&t);
     }
-    printf("P <= 6, %d layouts: hetero-tree optimal in %d, mean %.3f, worst %.3f x brute force; two-level worst %.3f\n",
-           cases, exact, sum_h / cases, worst_h, worst_2);
-    ck_assert(worst_h < 1.35); /* measured 1.315 with this seed: a regression guard */
+    printf("P <= 6, %d layouts: hetero-tree optimal in %d, mean %.3f, worst %.3f x brute force (bcast %.3f); "
+           "two-level worst %.3f\n", cases, exact, sum_h / cases, worst_h, worst_bcast, worst_2);
+    /* regression guards at what this seed measured: 1.285 (a reduce), bcast 1.143 */
+    ck_assert(worst_h < 1.30);
+    ck_assert(worst_bcast < 1.16);
 }
 END_TEST
 
