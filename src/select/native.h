@@ -7,6 +7,7 @@
 
 #include "../model/algo.h"
 #include "../model/params.h"
+#include "../model/topo.h"
 
 /* Predicted time of the native algorithm MPICH 4.0.2 picks by default for
  * `coll` on P ranks with `bytes` (bcast/reduce: the message; alltoall: one
@@ -17,8 +18,11 @@
  *     (recursive halving) + binomial gather.
  *   alltoall: Bruck below 256 B with >= 8 ranks; all isend/irecv at once
  *     below 32768 B; else pairwise exchange.
- * Binomial and Bruck are priced by simulating our plans of the same shape;
- * the others by closed forms.  Negative on error. */
-double logp_native_predict(logp_coll_t coll, int P, size_t bytes, int commutative, const logp_params_t *params);
+ * Binomial, Bruck and pairwise are priced by simulating our plans of the
+ * same shape (under `topo` if not NULL: node interfaces shared); the others
+ * by closed forms in `params`, which know nothing of nodes (a known gap:
+ * docs/smpi-hetero/README.md).  Negative on error. */
+double logp_native_predict(logp_coll_t coll, int P, size_t bytes, int commutative, const logp_params_t *params,
+                           const logp_topo_t *topo);
 
 #endif

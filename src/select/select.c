@@ -7,7 +7,7 @@
 double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q, const logp_params_t *params)
 {
     if (algo == LOGP_ALGO_NATIVE)
-        return logp_native_predict(q->coll, q->P, q->bytes, q->commutative, params);
+        return logp_native_predict(q->coll, q->P, q->bytes, q->commutative, params, q->topo);
     logp_plan_t plan;
     logp_plan_opts_t opts = {q->chain_k, q->commutative, 0, q->topo};
     if (logp_plan_build(&plan, q->coll, algo, q->P, 0, q->bytes, params, &opts) != LOGP_OK)
@@ -24,6 +24,9 @@ logp_algo_t logp_select_choose(logp_algo_t configured, const logp_select_query_t
     double best_t = -1.0;
     if (configured == LOGP_ALGO_NATIVE && q->native_unsafe)
         best = q->coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL;
+    if (q->coll == LOGP_COLL_REDUCE && !q->commutative &&
+        (configured == LOGP_ALGO_HETERO_TREE || configured == LOGP_ALGO_TWO_LEVEL))
+        best = LOGP_ALGO_LOGP_TREE; /* what the plan builds: these shapes lose rank order */
     if (configured != LOGP_ALGO_AUTO) {
         if (predicted)
             *predicted = logp_select_predict(best, q, params);

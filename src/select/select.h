@@ -22,7 +22,8 @@ typedef struct logp_select_query {
 
 /* The algorithm to run for `configured` (a name from the registry):
  * a concrete algorithm is returned as is (native too, unless native_unsafe:
- * then binomial); `auto` returns the candidate with the lowest predicted
+ * then binomial; hetero-tree and two-level for a non-commutative reduce:
+ * then logp-tree, which their plans fall back to); `auto` returns the candidate with the lowest predicted
  * time among every registered algorithm of the collective and native
  * (logp_native_predict, with `params`), never native when native_unsafe.
  * `params` are the communicator's uniform parameters (logp_topo_rep of

@@ -74,17 +74,17 @@ END_TEST
 START_TEST(test_native_model)
 {
     logp_params_t p = logp_params_default();
-    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 1, 8, 1, &p) == 0);
-    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 16, 8, 1, &p) == logp_select_predict(
+    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 1, 8, 1, &p, NULL) == 0);
+    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 16, 8, 1, &p, NULL) == logp_select_predict(
                                                                          LOGP_ALGO_BINOMIAL,
                                                                          &(logp_select_query_t){LOGP_COLL_BCAST, 16, 8, 1, 0, 4},
                                                                          &p));
     /* for large messages scatter + allgather beats its own binomial */
-    double big = logp_native_predict(LOGP_COLL_BCAST, 64, 1 << 22, 1, &p);
+    double big = logp_native_predict(LOGP_COLL_BCAST, 64, 1 << 22, 1, &p, NULL);
     logp_select_query_t q = {LOGP_COLL_BCAST, 64, 1 << 22, 1, 0, 4, NULL};
     ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q, &p));
-    ck_assert(logp_native_predict(LOGP_COLL_ALLTOALL, 64, 64, 1, &p) > 0);
-    ck_assert(logp_native_predict(LOGP_COLL_REDUCE, 64, 1 << 20, 0, &p) > 0);
+    ck_assert(logp_native_predict(LOGP_COLL_ALLTOALL, 64, 64, 1, &p, NULL) > 0);
+    ck_assert(logp_native_predict(LOGP_COLL_REDUCE, 64, 1 << 20, 0, &p, NULL) > 0);
 }
 END_TEST
 
