@@ -109,19 +109,24 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
         a[i] = (double)(g_rank + i % 7);
     double native = 0, times[LOGP_ALGO_COUNT];
     logp_select_query_t qa = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
-    double pred_auto;
-    logp_algo_t chosen = logp_select_choose(LOGP_ALGO_AUTO, &qa, p, &pred_auto);
+    /* predictions on rank 0 only (at P = 1024 in SMPI every rank's model
+     * work is host time); the others learn what auto picks */
+    double pred_auto = -1.0;
+    int chosen = LOGP_ALGO_NATIVE;
+    if (g_rank == 0)
+        chosen = (int)logp_select_choose(LOGP_ALGO_AUTO, &qa, p, &pred_auto);
+    PMPI_Bcast(&chosen, 1, MPI_INT, 0, MPI_COMM_WORLD);
     for (int alg = 0; alg < LOGP_ALGO_COUNT; alg++) {
         times[alg] = -1;
         char key[64];
         snprintf(key, sizeof key, ",%s,", logp_algo_name((logp_algo_t)alg));
         if (alg == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)alg, coll) ||
-            (alg != LOGP_ALGO_NATIVE && (g_native_only || (g_algos[0] && alg != (int)chosen && !strstr(g_algos, key)))))
+            (alg != LOGP_ALGO_NATIVE && (g_native_only || (g_algos[0] && alg != chosen && !strstr(g_algos, key)))))
             continue;
         logp_plan_t plan;
         logp_plan_opts_t opts = {4, 1, 0, g_topo};
         logp_select_query_t q = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
-        double pred = logp_select_predict((logp_algo_t)alg, &q, p);
+        double pred = g_rank == 0 ? logp_select_predict((logp_algo_t)alg, &q, p) : -1.0;
         if (alg != LOGP_ALGO_NATIVE &&
             logp_plan_build(&plan, coll, (logp_algo_t)alg, g_size, 0, (size_t)count * sizeof(double), p, &opts) != LOGP_OK)
             continue;
