@@ -27,18 +27,34 @@ cat >"$work/platform.xml" <<'EOT'
   <cluster id="c" prefix="n" suffix="" radical="0-63" speed="1Gf" bw="10GBps" lat="0.8us"/>
 </platform>
 EOT
+# multi-core hosts: 4 ranks per host, so the layout comes from MPI itself
+cat >"$work/multi.xml" <<'EOT'
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="n" suffix="" radical="0-3" speed="1Gf" core="4" bw="10GBps" lat="0.8us"
+           loopback_bw="20GBps" loopback_lat="0.1us"/>
+</platform>
+EOT
+for h in 0 1 2 3; do for k in 1 2 3 4; do echo "n$h"; done; done >"$work/hostfile"
 cd "$work"
 pass=0; fail=0
 for case in 5:native:native:native 5:auto:auto:auto 5:logp-tree:chain-adaptive:butterfly 5:flat:chain:ring \
-            16:logp-tree:chain-adaptive:butterfly 16:binomial:chain-opt:ring 16:flat:logp-tree:butterfly; do
-    IFS=: read -r np b r a <<EOT
+            16:logp-tree:chain-adaptive:butterfly 16:binomial:chain-opt:ring 16:flat:logp-tree:butterfly \
+            16:two-level:hetero-tree:node-aggregate:multi 16:hetero-tree:two-level:node-aggregate:multi; do
+    IFS=: read -r np b r a hosts <<EOT
 $case
 EOT
+    set -- -platform platform.xml
+    [ "$hosts" = multi ] && set -- -platform multi.xml -hostfile hostfile
     out=$(PMPI_LOGP_BCAST=$b PMPI_LOGP_REDUCE=$r PMPI_LOGP_ALLTOALL=$a PMPI_LOGP_VERBOSE=1 timeout 600 \
-        smpirun -np "$np" -platform platform.xml --log=root.thres:critical ./test_coll --no-struct 2>&1) || true
+        smpirun -np "$np" "$@" --log=root.thres:critical ./test_coll --no-struct 2>&1) || true
     line=$(echo "$out" | grep 'test_coll:' || echo "test_coll: no result")
+    if [ "$hosts" = multi ] && ! echo "$out" | grep -q "(P=16, 4 nodes)"; then
+        line="test_coll: the layout of 4 hosts x 4 ranks was not found"
+    fi
     if echo "$line" | grep -q ' 0 failed' && echo "$out" | grep -q "^pmpi-logp: .*bcast .* -> "; then
-        pass=$((pass + 1)); echo "ok: SMPI P=$np bcast=$b reduce=$r alltoall=$a: $line"
+        pass=$((pass + 1)); echo "ok: SMPI P=$np${hosts:+ (4 hosts x 4)} bcast=$b reduce=$r alltoall=$a: $line"
     else
         fail=$((fail + 1)); echo "FAIL: SMPI P=$np bcast=$b reduce=$r alltoall=$a: $line"
         echo "$out" | grep -v '^pmpi-logp' | tail -5

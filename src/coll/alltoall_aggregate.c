@@ -14,10 +14,10 @@
  * P - 1 inter-node start-ups per rank.  Local copies (pack, reorder,
  * unpack) are not in the model.
  *
- * Type matching: members send and receive with their own datatypes; the
- * leader receives and sends MPI_PACKED (the standard lets a typed message
- * be received as MPI_PACKED and the reverse), so blocks are reordered as
- * bytes without knowing the types. */
+ * Every message is MPI_PACKED: a rank packs its P blocks block by block
+ * with its own datatype and unpacks what it gets the same way, so blocks
+ * are reordered as bytes without knowing the types (and without nested
+ * derived types, which SMPI 3.32 packs wrongly). */
 #include "alltoall_aggregate.h"
 
 #include <limits.h>
@@ -43,8 +43,57 @@ static char *logp_agg_block(char *buf, int P, size_t blk, int i, int j)
     return buf + ((size_t)i * (size_t)P + (size_t)j) * blk;
 }
 
-static int logp_agg_leader(const void *sendbuf, MPI_Datatype sblocks, void *recvbuf, MPI_Datatype rblocks,
-                           size_t blk, MPI_Comm comm, const logp_plan_t *plan, logp_scratch_t *scratch)
+/* The P blocks of `count` x `type` at buf, packed one after the other (blk
+ * bytes each) into out, or unpacked from it. */
+static int logp_agg_pack(const void *buf, int count, MPI_Datatype type, char *out, size_t blk, int P, MPI_Comm comm)
+{
+    MPI_Aint lb, ext;
+    PMPI_Type_get_extent(type, &lb, &ext);
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < P && rc == MPI_SUCCESS; j++) {
+        int pos = 0;
+        rc = PMPI_Pack((const char *)buf + (MPI_Aint)j * count * ext, count, type, out + (size_t)j * blk, (int)blk, &pos,
+                       comm);
+    }
+    return rc;
+}
+
+static int logp_agg_unpack(const char *in, size_t blk, int P, void *buf, int count, MPI_Datatype type, MPI_Comm comm)
+{
+    MPI_Aint lb, ext;
+    PMPI_Type_get_extent(type, &lb, &ext);
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j < P && rc == MPI_SUCCESS; j++) {
+        int pos = 0;
+        rc = PMPI_Unpack(in + (size_t)j * blk, (int)blk, &pos, (char *)buf + (MPI_Aint)j * count * ext, count, type,
+                         comm);
+    }
+    return rc;
+}
+
+/* A member: its blocks to the leader, then its row back. */
+static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                           MPI_Datatype rtype, size_t blk, int lead, MPI_Comm comm, const logp_plan_t *plan,
+                           logp_scratch_t *scratch)
+{
+    size_t all = (size_t)plan->P * blk;
+    char *buf = logp_scratch_get(scratch, all + 1);
+    if (buf == NULL)
+        return MPI_ERR_NO_MEM;
+    int rc = logp_agg_pack(sendbuf, scount, stype, buf, blk, plan->P, comm);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Send(buf, (int)all, MPI_PACKED, lead, LOGP_TAG_ALLTOALL, comm);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Recv(buf, (int)all, MPI_PACKED, lead, LOGP_TAG_ALLTOALL, comm, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS)
+        rc = logp_agg_unpack(buf, blk, plan->P, recvbuf, rcount, rtype, comm);
+    logp_scratch_put(scratch, buf);
+    return rc;
+}
+
+static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+                           MPI_Datatype rtype, size_t blk, MPI_Comm comm, const logp_plan_t *plan,
+                           logp_scratch_t *scratch)
 {
     int rank, P = plan->P, N = plan->nnodes, rc = MPI_SUCCESS;
     PMPI_Comm_rank(comm, &rank);
@@ -65,8 +114,8 @@ static int logp_agg_leader(const void *sendbuf, MPI_Datatype sblocks, void *recv
         logp_scratch_put(scratch, gath);
         return MPI_ERR_NO_MEM;
     }
-    int nreq = 0, pos = 0;
-    rc = PMPI_Pack(sendbuf, P, sblocks, logp_agg_block(gath, P, blk, me, 0), (int)all, &pos, comm);
+    int nreq = 0;
+    rc = logp_agg_pack(sendbuf, scount, stype, logp_agg_block(gath, P, blk, me, 0), blk, P, comm);
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
         if (i != me)
             rc = PMPI_Irecv(logp_agg_block(gath, P, blk, i, 0), (int)all, MPI_PACKED, mine[i], LOGP_TAG_ALLTOALL,
@@ -83,9 +132,9 @@ static int logp_agg_leader(const void *sendbuf, MPI_Datatype sblocks, void *recv
         for (int j = 0; j < n; j++) /* [source j of a][destination i of b] */
             for (int i = 0; i < nb; i++)
                 memcpy(sbuf + ((size_t)j * (size_t)nb + (size_t)i) * blk, logp_agg_block(gath, P, blk, j, to[i]), blk);
-        rc = PMPI_Sendrecv(sbuf, (int)((size_t)n * (size_t)nb * blk), MPI_BYTE, plan->leaders[b], LOGP_TAG_ALLTOALL,
-                           rbuf, (int)((size_t)nc * (size_t)n * blk), MPI_BYTE, plan->leaders[c], LOGP_TAG_ALLTOALL,
-                           comm, MPI_STATUS_IGNORE);
+        rc = PMPI_Sendrecv(sbuf, (int)((size_t)n * (size_t)nb * blk), MPI_PACKED, plan->leaders[b],
+                           LOGP_TAG_ALLTOALL, rbuf, (int)((size_t)nc * (size_t)n * blk), MPI_PACKED, plan->leaders[c],
+                           LOGP_TAG_ALLTOALL, comm, MPI_STATUS_IGNORE);
         for (int j = 0; j < nc && rc == MPI_SUCCESS; j++) /* [source j of c][destination i of a] */
             for (int i = 0; i < n; i++)
                 memcpy(logp_agg_block(out, P, blk, i, from[j]), rbuf + ((size_t)j * (size_t)n + (size_t)i) * blk, blk);
@@ -95,10 +144,9 @@ static int logp_agg_leader(const void *sendbuf, MPI_Datatype sblocks, void *recv
         if (i != me)
             rc = PMPI_Isend(logp_agg_block(out, P, blk, i, 0), (int)all, MPI_PACKED, mine[i], LOGP_TAG_ALLTOALL, comm,
                             &req[nreq++]);
-    pos = 0;
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Unpack(logp_agg_block(out, P, blk, me, 0), (int)all, &pos, recvbuf, P, rblocks, comm);
-    rc = logp_agg_wait(nreq, req, rc);
+        rc = logp_agg_unpack(logp_agg_block(out, P, blk, me, 0), blk, P, recvbuf, rcount, rtype, comm);
+    rc = logp_agg_wait(nreq, req, rc); /* complete sends even after an error */
     free(req);
     logp_scratch_put(scratch, gath);
     return rc;
@@ -108,9 +156,9 @@ int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype s
                                  MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan,
                                  logp_scratch_t *scratch)
 {
-    int rank, rsize, P = plan->P, nmax = 0, rc;
+    int rank, rsize, P = plan->P, nmax = 0;
     PMPI_Comm_rank(comm, &rank);
-    if (sendbuf == MPI_IN_PLACE) { /* members send before they receive; leaders pack first */
+    if (sendbuf == MPI_IN_PLACE) { /* every rank packs its blocks before anything is written */
         sendbuf = recvbuf;
         scount = rcount;
         stype = rtype;
@@ -129,26 +177,8 @@ int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype s
         return logp_coll_alltoall_ring(sendbuf == recvbuf ? MPI_IN_PLACE : sendbuf, scount, stype, recvbuf, rcount,
                                        rtype, comm, &ring, scratch);
     }
-    /* P blocks as one count: P elements of a block type, never an int overflow */
-    MPI_Datatype sblocks = MPI_DATATYPE_NULL, rblocks = MPI_DATATYPE_NULL;
-    rc = PMPI_Type_contiguous(scount, stype, &sblocks);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_commit(&sblocks);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_contiguous(rcount, rtype, &rblocks);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Type_commit(&rblocks);
     int lead = plan->leaders[plan->node_of[rank]];
-    if (rc == MPI_SUCCESS && rank != lead) {
-        rc = PMPI_Send(sendbuf, P, sblocks, lead, LOGP_TAG_ALLTOALL, comm);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Recv(recvbuf, P, rblocks, lead, LOGP_TAG_ALLTOALL, comm, MPI_STATUS_IGNORE);
-    } else if (rc == MPI_SUCCESS) {
-        rc = logp_agg_leader(sendbuf, sblocks, recvbuf, rblocks, blk, comm, plan, scratch);
-    }
-    if (sblocks != MPI_DATATYPE_NULL)
-        PMPI_Type_free(&sblocks);
-    if (rblocks != MPI_DATATYPE_NULL)
-        PMPI_Type_free(&rblocks);
-    return rc;
+    if (rank != lead)
+        return logp_agg_member(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, lead, comm, plan, scratch);
+    return logp_agg_leader(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, comm, plan, scratch);
 }
