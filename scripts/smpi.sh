@@ -10,7 +10,7 @@
 # Cost bounds (2 cores): at P >= 256 the oracle leaves out SMPI algorithms
 # that take minutes of host time there (pipelined and arrival-pattern bcasts,
 # linear all-to-all) and all-to-all stops at 1 KiB blocks; at P = 1024
-# (BIG_SIZES="8,65536", BIG_A2A_SIZES="8") there is no oracle and the
+# (BIG_SIZES="8", BIG_A2A_SIZES="8") there is no oracle and the
 # all-to-all runs only butterfly and what auto picks besides the selectors
 # (the ring moves P^2 messages: ~50 s of host time per iteration).
 # Writes $OUT/results.csv (P,coll,bytes,variant,measured_us,predicted_us)
@@ -26,7 +26,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tuning=${1:-$top/tuning/default.conf}
 PS=${PS:-16 64 256 1024}
-BIG_SIZES=${BIG_SIZES:-8,65536}
+BIG_SIZES=${BIG_SIZES:-8}
 BIG_A2A_SIZES=${BIG_A2A_SIZES:-8}
 SIZES=${SIZES:-8,1024,65536,1048576}
 A2A_SIZES=${A2A_SIZES:-8,1024,16384}
