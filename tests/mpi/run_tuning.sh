@@ -32,9 +32,9 @@ env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/cluster.conf" PMPI_LOGP_VERBOSE=1 P
 rc=$?
 cat "$tmp/err" | grep 'tuning'
 [ $rc -eq 0 ] && grep -q 'all results correct' "$tmp/out" && ok "run with a tuning file" || ko "run with a tuning file"
-grep -q 'MPI_COMM_WORLD (P=4, one node): tuning .*cluster.conf: built-in, \[default\], \[name MPI_COMM_WORLD\]; L=2us o=0.5us.*bcast=flat reduce=chain-adaptive alltoall=auto' "$tmp/err" &&
+grep -q 'MPI_COMM_WORLD (P=4, 1 node): tuning .*cluster.conf: built-in, \[default\], \[name MPI_COMM_WORLD\]; L=2us o=0.5us.*bcast=flat reduce=chain-adaptive alltoall=auto' "$tmp/err" &&
     ok "MPI_COMM_WORLD: [default] + [name MPI_COMM_WORLD]" || ko "MPI_COMM_WORLD: [default] + [name MPI_COMM_WORLD]"
-grep -q 'even ranks (P=2, one node): tuning .*\[default\], \[name even ranks\], \[size 2-2\]; L=0.5us o=0.5us.*bcast=auto reduce=binomial alltoall=ring' "$tmp/err" &&
+grep -q 'even ranks (P=2, 1 node): tuning .*\[default\], \[name even ranks\], \[size 2-2\]; L=0.5us o=0.5us.*bcast=auto reduce=binomial alltoall=ring' "$tmp/err" &&
     ok "even ranks: [name even ranks] + [size 2-2]" || ko "even ranks: [name even ranks] + [size 2-2]"
 grep -q 'MPI_COMM_WORLD (P=4): bcast .* -> flat' "$tmp/err" && grep -q 'even ranks (P=2): reduce .* -> binomial' "$tmp/err" &&
     ok "decisions follow the file" || ko "decisions follow the file"
