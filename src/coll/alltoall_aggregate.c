@@ -91,17 +91,15 @@ static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, 
     return rc;
 }
 
+/* A leader (nmax: ranks of the largest node, sizes its exchange buffers). */
 static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                           MPI_Datatype rtype, size_t blk, MPI_Comm comm, const logp_plan_t *plan,
+                           MPI_Datatype rtype, size_t blk, int nmax, MPI_Comm comm, const logp_plan_t *plan,
                            logp_scratch_t *scratch)
 {
     int rank, P = plan->P, N = plan->nnodes, rc = MPI_SUCCESS;
     PMPI_Comm_rank(comm, &rank);
-    int a = plan->node_of[rank], n = plan->node_start[a + 1] - plan->node_start[a], nmax = 0, me = 0;
+    int a = plan->node_of[rank], n = plan->node_start[a + 1] - plan->node_start[a], me = 0;
     const int *mine = plan->members + plan->node_start[a];
-    for (int b = 0; b < N; b++)
-        if (plan->node_start[b + 1] - plan->node_start[b] > nmax)
-            nmax = plan->node_start[b + 1] - plan->node_start[b];
     while (mine[me] != rank)
         me++;
     size_t all = (size_t)P * blk, pair = (size_t)n * (size_t)nmax * blk;
@@ -180,5 +178,5 @@ int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype s
     int lead = plan->leaders[plan->node_of[rank]];
     if (rank != lead)
         return logp_agg_member(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, lead, comm, plan, scratch);
-    return logp_agg_leader(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, comm, plan, scratch);
+    return logp_agg_leader(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, nmax, comm, plan, scratch);
 }
