@@ -19,6 +19,7 @@
 # with host speed), so every speed is 1 here.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/smpi-common.sh"
 tuning=${1:-$top/tuning/example-cluster.conf}
 NODES=${NODES:-16 32}
 RPN=${RPN:-8}
@@ -50,16 +51,10 @@ lati=$(awk -v l="$Li" -v s="$shrink" 'BEGIN { printf "%.6g", l - s }')
 awk -v a="$lat" -v b="$lati" 'BEGIN { exit !(a < 0 || b < 0) }' &&
     { echo "smpi-hetero: L - 2(g - o) < 0: g cannot be emulated for this file" >&2; exit 1; }
 bw() { awk -v G="$1" 'BEGIN { if (G > 0) printf "%.6gBps", 1e9 / G; else print "1000GBps" }'; }
-os_s=$(awk -v o="$over" 'BEGIN { printf "%.6g", o * 1e-6 }')
-FLAGS="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/weight-S:0
- --cfg=smpi/os:0:$os_s:0 --cfg=smpi/ois:0:$os_s:0 --cfg=smpi/or:0:$os_s:0
- --cfg=smpi/send-is-detached-thresh:2147483647 --cfg=smpi/async-small-thresh:2147483647
- --cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --log=root.thres:critical"
+FLAGS=$(smpi_flags "$over")
 echo "smpi-hetero: $tuning: between nodes L=${L}us G=${G}ns/B, inside L=${Li}us G=${Gi}ns/B, o=${o}us g=${g}us"
 
-cd "$top"
-smpicc -O2 -D_POSIX_C_SOURCE=200809L -o "$work/bench" src/tools/pmpi-logp-bench.c src/coll/*.c src/model/*.c \
-    src/config/*.c src/select/*.c -lm 2>"$work/cc.log" || { cat "$work/cc.log"; exit 1; }
+smpi_build_bench "$top" "$work" || exit 1
 cd "$work"
 platform() { # nodes
     cat >platform.xml <<EOT
@@ -87,8 +82,7 @@ run() { # P args...
 platform 2
 echo "smpi-hetero: ping-pong check (inside a node and between nodes)"
 run $((2 * RPN)) --pingpong | tee "$OUT/pingpong.txt"
-awk '{ m = $0; sub(/.*trip /, "", m); sub(/ .*/, "", m); p = $0; sub(/.*G = /, "", p); sub(/ .*/, "", p)
-       d = m - p; if (d < 0) d = -d; if (d > 0.01 * p) bad = 1 } END { exit bad || NR < 6 }' "$OUT/pingpong.txt" ||
+smpi_pingpong_ok "$OUT/pingpong.txt" 6 ||
     { echo "smpi-hetero: the simulated ping-pong does not follow 2o + L + (m-1)G per pair class" >&2; exit 1; }
 
 csv="$OUT/results.csv"

@@ -24,6 +24,7 @@
 # at 2o + L.  gamma is charged by the benchmark's reduction operator.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/smpi-common.sh"
 tuning=${1:-$top/tuning/default.conf}
 PS=${PS:-16 64 256 1024}
 BIG_SIZES=${BIG_SIZES:-8}
@@ -61,16 +62,10 @@ cat >"$work/platform.xml" <<EOT
   <cluster id="c" prefix="n" suffix="" radical="0-1023" speed="1Gf" bw="$bw" lat="$lat"/>
 </platform>
 EOT
-os_s=$(awk -v o="$osim" 'BEGIN { printf "%.6g", o * 1e-6 }')
-FLAGS="--cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --cfg=network/crosstraffic:0 --cfg=network/weight-S:0
- --cfg=smpi/os:0:$os_s:0 --cfg=smpi/ois:0:$os_s:0 --cfg=smpi/or:0:$os_s:0
- --cfg=smpi/send-is-detached-thresh:2147483647 --cfg=smpi/async-small-thresh:2147483647
- --cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --log=root.thres:critical"
+FLAGS=$(smpi_flags "$osim")
 echo "smpi: $tuning: L=${L}us o=${o}us g=${g}us G=${G}ns/B gamma=${gamma}ns/B -> lat=$lat bw=$bw overhead=${osim}us"
 
-cd "$top"
-smpicc -O2 -D_POSIX_C_SOURCE=200809L -o "$work/bench" src/tools/pmpi-logp-bench.c src/coll/*.c src/model/*.c \
-    src/config/*.c src/select/*.c -lm 2>"$work/cc.log" || { cat "$work/cc.log"; exit 1; }
+smpi_build_bench "$top" "$work" || exit 1
 cd "$work"
 run() { # P args...
     np=$1; shift
@@ -81,9 +76,7 @@ echo "smpi: ping-pong check"
 # shellcheck disable=SC2086
 smpirun -np 2 -platform platform.xml $FLAGS ./bench --tuning "$tuning" --pingpong 2>>"$work/smpi.log" | tee "$OUT/pingpong.txt"
 # the simulated network must follow the model (SMPI adds a 16-byte envelope: within 1%)
-awk '{ m = $0; sub(/.*trip /, "", m); sub(/ .*/, "", m); p = $0; sub(/.*G = /, "", p); sub(/ .*/, "", p)
-       d = m - p; if (d < 0) d = -d; if (d > 0.01 * p) bad = 1 } END { exit bad }' \
-    "$OUT/pingpong.txt" || { echo "smpi: the simulated ping-pong does not follow 2o + L + (m-1)G" >&2; exit 1; }
+smpi_pingpong_ok "$OUT/pingpong.txt" 3 || { echo "smpi: the simulated ping-pong does not follow 2o + L + (m-1)G" >&2; exit 1; }
 echo "smpi: ping-pong within 1% of 2o + L + (m-1)G"
 
 csv="$OUT/results.csv"
