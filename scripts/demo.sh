@@ -7,8 +7,11 @@ set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup.sh"
 cd "$top/build"
-mpicc -o hello_coll "$top/tests/mpi/hello_coll.c"
+# the MPI tools configure found (MPICH's, also when Open MPI is installed beside it)
+MPICC=$(sed -n 's/^MPICC = //p' Makefile)
+MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
+$MPICC -o hello_coll "$top/tests/mpi/hello_coll.c"
 echo "== pmpi-logp predict for 4 ranks, 1 KiB (built-in parameters)"
 ./pmpi-logp predict --P 4 --bytes 1024
 echo "== mpiexec -n 4 hello_coll with LD_PRELOAD=$top/build/.libs/libpmpi-logp.so"
-env LD_PRELOAD="$top/build/.libs/libpmpi-logp.so" PMPI_LOGP_VERBOSE=1 mpiexec -n "${NP:-4}" ./hello_coll
+env LD_PRELOAD="$top/build/.libs/libpmpi-logp.so" PMPI_LOGP_VERBOSE=1 $MPIEXEC -n "${NP:-4}" ./hello_coll

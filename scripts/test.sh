@@ -8,6 +8,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup.sh" || exit 1
 cd "$top/build"
+MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
 for t in tests/unit/check_tree tests/unit/check_sim tests/unit/check_select tests/unit/check_config tests/check_layering.sh \
@@ -37,7 +38,7 @@ done
 for n in 2 3; do
     for algs in "binomial logp-tree ring" "flat chain-adaptive butterfly"; do
         set -- $algs
-        if LSAN_OPTIONS="$LSAN_OPTIONS:exitcode=0" PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 timeout 600 mpiexec -n $n \
+        if LSAN_OPTIONS="$LSAN_OPTIONS:exitcode=0" PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 timeout 600 $MPIEXEC -n $n \
             "$san/tests/mpi/test_coll_linked" >"$san/mpi.out" 2>&1 && grep -q ' 0 failed' "$san/mpi.out" &&
             ! grep -q 'ERROR: AddressSanitizer\|runtime error' "$san/mpi.out" &&
             ! grep -A30 '^\(Direct\|Indirect\) leak' "$san/mpi.out" | grep -q ' in logp_\|/src/\(model\|coll\|shim\|config\|select\|tools\)/'; then
