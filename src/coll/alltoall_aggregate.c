@@ -8,7 +8,8 @@
  *      and receives from a - k: N - 1 messages between nodes per leader
  *      instead of n_a (P - n_a) for the ring;
  *   3. scatter: the leader sends every member its P blocks.
- * LogGP cost: what sim.c computes for the plan, about
+ * LogGP cost: what sim.c computes for the schedule's operations, which this
+ * executor runs in their order; about
  *   2 (n - 1) gap_intra(P m) + (N - 1) gap_inter(n^2 m) + latencies;
  * it wins for small blocks and many ranks per node, where the ring pays
  * P - 1 inter-node start-ups per rank.  Local copies (pack, reorder,
@@ -24,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alltoall_ring.h"
+#include "alltoall_direct.h"
 
 /* Completes every request (even after an error); the first error wins. */
 static int logp_agg_wait(int n, MPI_Request *req, int rc)
@@ -71,77 +72,91 @@ static int logp_agg_unpack(const char *in, size_t blk, int P, void *buf, int cou
     return rc;
 }
 
-/* A member: its blocks to the leader, then its row back. */
+/* A member: its blocks to the leader, then its row back (ops 0 and 1). */
 static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                           MPI_Datatype rtype, size_t blk, int lead, MPI_Comm comm, const logp_plan_t *plan,
+                           MPI_Datatype rtype, size_t blk, MPI_Comm comm, const logp_view_t *v,
                            logp_scratch_t *scratch)
 {
-    size_t all = (size_t)plan->P * blk;
+    int P = v->s->P;
+    size_t all = (size_t)P * blk;
+    logp_op_t send = logp_view_op(v, 0), recv = logp_view_op(v, 1);
     char *buf = logp_scratch_get(scratch, all + 1);
     if (buf == NULL)
         return MPI_ERR_NO_MEM;
-    int rc = logp_agg_pack(sendbuf, scount, stype, buf, blk, plan->P, comm);
+    int rc = logp_agg_pack(sendbuf, scount, stype, buf, blk, P, comm);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Send(buf, (int)all, MPI_PACKED, lead, LOGP_TAG_ALLTOALL, comm);
+        rc = PMPI_Send(buf, (int)all, MPI_PACKED, send.peer, LOGP_TAG_ALLTOALL, comm);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Recv(buf, (int)all, MPI_PACKED, lead, LOGP_TAG_ALLTOALL, comm, MPI_STATUS_IGNORE);
+        rc = PMPI_Recv(buf, (int)all, MPI_PACKED, recv.peer, LOGP_TAG_ALLTOALL, comm, MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS)
-        rc = logp_agg_unpack(buf, blk, plan->P, recvbuf, rcount, rtype, comm);
+        rc = logp_agg_unpack(buf, blk, P, recvbuf, rcount, rtype, comm);
     logp_scratch_put(scratch, buf);
     return rc;
 }
 
-/* A leader (nmax: ranks of the largest node, sizes its exchange buffers). */
+/* A leader (nmax: ranks of the largest node, sizes its exchange buffers).
+ * gath[i] holds the P blocks member i of this node sent, out[i] the P
+ * blocks member i will receive (by source rank). */
 static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                           MPI_Datatype rtype, size_t blk, int nmax, MPI_Comm comm, const logp_plan_t *plan,
+                           MPI_Datatype rtype, size_t blk, int nmax, MPI_Comm comm, const logp_view_t *v,
                            logp_scratch_t *scratch)
 {
-    int rank, P = plan->P, N = plan->nnodes, rc = MPI_SUCCESS;
-    PMPI_Comm_rank(comm, &rank);
-    int a = plan->node_of[rank], n = plan->node_start[a + 1] - plan->node_start[a], me = 0;
-    const int *mine = plan->members + plan->node_start[a];
-    while (mine[me] != rank)
-        me++;
+    const logp_topo_t *t = &v->s->topo;
+    int rank = v->rank, P = v->s->P, rc = MPI_SUCCESS, a = logp_topo_node(t, rank), n = logp_topo_size(t, a);
+    int me = logp_topo_index(t, rank);
     size_t all = (size_t)P * blk, pair = (size_t)n * (size_t)nmax * blk;
     char *gath = logp_scratch_get(scratch, 2 * (size_t)n * all + 2 * pair + 1);
-    if (gath == NULL)
-        return MPI_ERR_NO_MEM;
-    char *out = gath + (size_t)n * all, *sbuf = out + (size_t)n * all, *rbuf = sbuf + pair;
     MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)n);
-    if (req == NULL) {
-        logp_scratch_put(scratch, gath);
+    if (gath == NULL || req == NULL) {
+        free(req);
+        if (gath)
+            logp_scratch_put(scratch, gath);
         return MPI_ERR_NO_MEM;
     }
-    int nreq = 0;
+    char *out = gath + (size_t)n * all, *sbuf = out + (size_t)n * all, *rbuf = sbuf + pair;
+    int nreq = 0, i = 0;
     rc = logp_agg_pack(sendbuf, scount, stype, logp_agg_block(gath, P, blk, me, 0), blk, P, comm);
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-        if (i != me)
-            rc = PMPI_Irecv(logp_agg_block(gath, P, blk, i, 0), (int)all, MPI_PACKED, mine[i], LOGP_TAG_ALLTOALL,
-                            comm, &req[nreq++]);
+    /* 1. gather: the receives that open the schedule, all in flight */
+    for (; i < v->nops && rc == MPI_SUCCESS; i++) {
+        logp_op_t op = logp_view_op(v, i);
+        if (op.kind != LOGP_OP_RECV || logp_topo_node(t, op.peer) != a)
+            break;
+        rc = PMPI_Irecv(logp_agg_block(gath, P, blk, logp_topo_index(t, op.peer), 0), (int)all, MPI_PACKED, op.peer,
+                        LOGP_TAG_ALLTOALL, comm, &req[nreq++]);
+    }
     rc = logp_agg_wait(nreq, req, rc);
     /* blocks that stay on the node: out[i][src] = gath[j][dst] */
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-        for (int j = 0; j < n; j++)
-            memcpy(logp_agg_block(out, P, blk, i, mine[j]), logp_agg_block(gath, P, blk, j, mine[i]), blk);
-    for (int k = 1; k < N && rc == MPI_SUCCESS; k++) {
-        int b = (a + k) % N, c = (a - k + N) % N;
-        int nb = plan->node_start[b + 1] - plan->node_start[b], nc = plan->node_start[c + 1] - plan->node_start[c];
-        const int *to = plan->members + plan->node_start[b], *from = plan->members + plan->node_start[c];
-        for (int j = 0; j < n; j++) /* [source j of a][destination i of b] */
-            for (int i = 0; i < nb; i++)
-                memcpy(sbuf + ((size_t)j * (size_t)nb + (size_t)i) * blk, logp_agg_block(gath, P, blk, j, to[i]), blk);
-        rc = PMPI_Sendrecv(sbuf, (int)((size_t)n * (size_t)nb * blk), MPI_PACKED, plan->leaders[b],
-                           LOGP_TAG_ALLTOALL, rbuf, (int)((size_t)nc * (size_t)n * blk), MPI_PACKED, plan->leaders[c],
-                           LOGP_TAG_ALLTOALL, comm, MPI_STATUS_IGNORE);
-        for (int j = 0; j < nc && rc == MPI_SUCCESS; j++) /* [source j of c][destination i of a] */
-            for (int i = 0; i < n; i++)
-                memcpy(logp_agg_block(out, P, blk, i, from[j]), rbuf + ((size_t)j * (size_t)n + (size_t)i) * blk, blk);
+    for (int x = 0; x < n && rc == MPI_SUCCESS; x++)
+        for (int y = 0; y < n; y++)
+            memcpy(logp_agg_block(out, P, blk, x, logp_topo_member(t, a, y)),
+                   logp_agg_block(gath, P, blk, y, logp_topo_member(t, a, x)), blk);
+    /* 2. exchange: each (send to a leader of node b, receive from one of
+     * node c) pair of operations */
+    for (; i + 1 < v->nops && rc == MPI_SUCCESS; i += 2) {
+        logp_op_t s = logp_view_op(v, i), r = logp_view_op(v, i + 1);
+        int b = logp_topo_node(t, s.peer), c = logp_topo_node(t, r.peer);
+        if (s.kind != LOGP_OP_SEND || r.kind != LOGP_OP_RECV || b == a || c == a)
+            break;
+        int nb = logp_topo_size(t, b), nc = logp_topo_size(t, c);
+        for (int j = 0; j < n; j++) /* [source j of a][destination x of b] */
+            for (int x = 0; x < nb; x++)
+                memcpy(sbuf + ((size_t)j * (size_t)nb + (size_t)x) * blk,
+                       logp_agg_block(gath, P, blk, j, logp_topo_member(t, b, x)), blk);
+        rc = PMPI_Sendrecv(sbuf, (int)((size_t)n * (size_t)nb * blk), MPI_PACKED, s.peer, LOGP_TAG_ALLTOALL, rbuf,
+                           (int)((size_t)nc * (size_t)n * blk), MPI_PACKED, r.peer, LOGP_TAG_ALLTOALL, comm,
+                           MPI_STATUS_IGNORE);
+        for (int j = 0; j < nc && rc == MPI_SUCCESS; j++) /* [source j of c][destination x of a] */
+            for (int x = 0; x < n; x++)
+                memcpy(logp_agg_block(out, P, blk, x, logp_topo_member(t, c, j)),
+                       rbuf + ((size_t)j * (size_t)n + (size_t)x) * blk, blk);
     }
+    /* 3. scatter: the sends that close the schedule */
     nreq = 0;
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
-        if (i != me)
-            rc = PMPI_Isend(logp_agg_block(out, P, blk, i, 0), (int)all, MPI_PACKED, mine[i], LOGP_TAG_ALLTOALL, comm,
-                            &req[nreq++]);
+    for (; i < v->nops && rc == MPI_SUCCESS; i++) {
+        logp_op_t op = logp_view_op(v, i);
+        rc = PMPI_Isend(logp_agg_block(out, P, blk, logp_topo_index(t, op.peer), 0), (int)all, MPI_PACKED, op.peer,
+                        LOGP_TAG_ALLTOALL, comm, &req[nreq++]);
+    }
     if (rc == MPI_SUCCESS)
         rc = logp_agg_unpack(logp_agg_block(out, P, blk, me, 0), blk, P, recvbuf, rcount, rtype, comm);
     rc = logp_agg_wait(nreq, req, rc); /* complete sends even after an error */
@@ -151,11 +166,11 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
 }
 
 int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan,
+                                 MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v,
                                  logp_scratch_t *scratch)
 {
-    int rank, rsize, P = plan->P, nmax = 0;
-    PMPI_Comm_rank(comm, &rank);
+    const logp_topo_t *t = &v->s->topo;
+    int rsize, P = v->s->P, nmax = 0;
     if (sendbuf == MPI_IN_PLACE) { /* every rank packs its blocks before anything is written */
         sendbuf = recvbuf;
         scount = rcount;
@@ -163,20 +178,23 @@ int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype s
     }
     PMPI_Type_size(rtype, &rsize);
     size_t blk = (size_t)rsize * (size_t)rcount;
-    for (int b = 0; b < plan->nnodes; b++)
-        if (plan->node_start[b + 1] - plan->node_start[b] > nmax)
-            nmax = plan->node_start[b + 1] - plan->node_start[b];
+    for (int b = 0; b < t->nnodes; b++)
+        if (logp_topo_size(t, b) > nmax)
+            nmax = logp_topo_size(t, b);
     if ((size_t)P * blk > INT_MAX || (size_t)nmax * (size_t)nmax * blk > INT_MAX) {
-        logp_plan_t ring = {0}; /* the same answer on every rank: blk, P and the layout agree */
-        ring.coll = LOGP_COLL_ALLTOALL;
-        ring.algo = LOGP_ALGO_RING;
-        ring.P = P;
-        ring.bytes = plan->bytes;
-        return logp_coll_alltoall_ring(sendbuf == recvbuf ? MPI_IN_PLACE : sendbuf, scount, stype, recvbuf, rcount,
-                                       rtype, comm, &ring, scratch);
+        /* the same answer on every rank: blk, P and the layout agree */
+        logp_sched_t ring;
+        logp_view_t rv;
+        if (logp_sched_build(&ring, LOGP_COLL_ALLTOALL, LOGP_ALGO_RING, v->s->bytes, t, NULL) != LOGP_OK ||
+            logp_view_init(&rv, &ring, 0, v->rank, 1) != LOGP_OK)
+            return MPI_ERR_INTERN;
+        int rc = logp_coll_alltoall_direct(sendbuf == recvbuf ? MPI_IN_PLACE : sendbuf, scount, stype, recvbuf,
+                                           rcount, rtype, comm, &rv, scratch);
+        logp_sched_free(&ring);
+        return rc;
     }
-    int lead = plan->leaders[plan->node_of[rank]];
-    if (rank != lead)
-        return logp_agg_member(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, lead, comm, plan, scratch);
-    return logp_agg_leader(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, nmax, comm, plan, scratch);
+    logp_op_t first = logp_view_op(v, 0);
+    if (v->nops == 2 && first.kind == LOGP_OP_SEND && logp_topo_node(t, first.peer) == logp_topo_node(t, v->rank))
+        return /* a member: its leader is on its node */ logp_agg_member(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, comm, v, scratch);
+    return logp_agg_leader(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, nmax, comm, v, scratch);
 }

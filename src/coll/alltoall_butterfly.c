@@ -3,7 +3,7 @@
  * phases; phase s sends, as one packed message, every block whose rotated
  * index has bit s set to rank i + 2^s (for n a power of two: log2 n phases
  * of n/2 blocks, as the seed's butterfly).  LogGP cost: what sim.c computes
- * for the plan, about ceil(log2 n) (2o + L + (n m / 2 - 1) G): fewer
+ * for the operations, about ceil(log2 n) (2o + L + (n m / 2 - 1) G): fewer
  * messages than the ring, more bytes moved.
  *
  * Steps: pack block (i + j) mod n of the send buffer into slot j; in each
@@ -20,13 +20,11 @@
 #include "buffer.h"
 
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan,
+                                 MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v,
                                  logp_scratch_t *scratch)
 {
-    int rank, P, rsize, rc = MPI_SUCCESS;
+    int rank = v->rank, P = v->s->P, rsize, rc = MPI_SUCCESS;
     MPI_Aint lb, sext, rext;
-    PMPI_Comm_rank(comm, &rank);
-    PMPI_Comm_size(comm, &P);
     if (sendbuf == MPI_IN_PLACE) { /* everything is packed aside before anything is written */
         sendbuf = recvbuf;
         scount = rcount;
@@ -50,9 +48,8 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
         const char *src = (const char *)sendbuf + (MPI_Aint)((rank + j) % P) * scount * sext;
         rc = PMPI_Pack(src, scount, stype, slots + (size_t)j * blk, (int)blk, &pos, comm);
     }
-    int n = logp_plan_nops(plan, rank);
-    for (int i = 0; i + 1 < n && rc == MPI_SUCCESS; i += 2) {
-        logp_op_t s = logp_plan_op(plan, rank, i), r = logp_plan_op(plan, rank, i + 1);
+    for (int i = 0; i + 1 < v->nops && rc == MPI_SUCCESS; i += 2) {
+        logp_op_t s = logp_view_op(v, i), r = logp_view_op(v, i + 1);
         int bit = 1 << s.arg, nb = 0;
         for (int j = bit; j < P; j++)
             if (j & bit)

@@ -4,16 +4,17 @@
 
 #include <mpi.h>
 
-#include "../model/plan.h"
+#include "../model/sched.h"
 #include "buffer.h"
 
 /* MPI_Alltoall semantics on the private communicator `comm` for any P
- * (sendbuf may be MPI_IN_PLACE).  Staging memory: P blocks of packed data
+ * (sendbuf may be MPI_IN_PLACE), running this rank's operations `v` of a
+ * LOGP_FAMILY_A2A_BRUCK schedule.  Staging memory: P blocks of packed data
  * plus two buffers of ceil(P/2) blocks for one step's send and receive,
  * about twice the receive buffer; never O(P^2) blocks.  Returns an MPI
  * error code. */
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_plan_t *plan,
+                                 MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v,
                                  logp_scratch_t *scratch);
 
 #endif

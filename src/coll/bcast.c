@@ -1,6 +1,6 @@
-/* Tree broadcast executor.  The tree is the plan's (binomial: seed 002;
- * logp-tree: seed 000; flat); its LogGP cost is what sim.c computes for the
- * same plan.  Sends to children are nonblocking so that a large message to
+/* Tree broadcast executor.  The tree is the schedule's (binomial: seed 002;
+ * logp-tree: seed 000; flat; layout trees); its LogGP cost is what sim.c
+ * computes for the same operations.  Sends to children are nonblocking so that a large message to
  * one child does not hold back the next (LogP: the sender only pays o and g). */
 #include "bcast.h"
 
@@ -8,16 +8,14 @@
 
 #include "buffer.h"
 
-int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, const logp_plan_t *plan)
+int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, const logp_view_t *v)
 {
-    int rank, rc = MPI_SUCCESS, nreq = 0;
-    PMPI_Comm_rank(comm, &rank);
-    int n = logp_plan_nops(plan, rank);
+    int rc = MPI_SUCCESS, nreq = 0, n = v->nops;
     MPI_Request fixed[16], *req = n <= 16 ? fixed : malloc(sizeof(MPI_Request) * (size_t)n);
     if (req == NULL)
         return MPI_ERR_NO_MEM;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-        logp_op_t op = logp_plan_op(plan, rank, i);
+        logp_op_t op = logp_view_op(v, i);
         if (op.kind == LOGP_OP_RECV)
             rc = PMPI_Recv(buf, count, dt, op.peer, LOGP_TAG_BCAST, comm, MPI_STATUS_IGNORE);
         else if (op.kind == LOGP_OP_SEND)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../model/tree.h" /* status codes */
+#include "../model/status.h"
 
 int logp_layout_discover(MPI_Comm comm, int ranks_per_node, logp_layout_speed_fn_t speed_of, void *ctx,
                          const logp_params_t *intra, const logp_params_t *inter, logp_topo_t *topo)

@@ -1,18 +1,18 @@
-/* Tree reduce executor.  Plans: binomial (seed 002), logp-tree (the optimal
- * summation tree of seed 000, cost T*(P; L + m gamma, o, g)), chain,
- * chain-opt, chain-adaptive (seed 001).  Every rank keeps an accumulator
- * that covers a contiguous range of ranks; results from children are put
- * before it (PREPEND) or after it (APPEND) as the plan says, so the
- * combination order is the rank order (non-commutative operators). */
+/* Tree reduce executor.  Schedules: binomial (seed 002), logp-tree (the
+ * optimal summation tree of seed 000, cost T*(P; L + m gamma, o, g)),
+ * chain, chain-opt, chain-adaptive (seed 001), layout trees.  Every rank
+ * keeps an accumulator that covers a contiguous range of ranks; results
+ * from children are put before it (PREPEND) or after it (APPEND) as the
+ * schedule says, so the combination order is the rank order
+ * (non-commutative operators). */
 #include "reduce.h"
 
 #include "buffer.h"
 
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                     const logp_plan_t *plan, logp_scratch_t *scratch)
+                     const logp_view_t *v, logp_scratch_t *scratch)
 {
-    int rank, rc, commute = plan->commutative; /* the plan was built for this operator */
-    PMPI_Comm_rank(comm, &rank);
+    int rc, commute = v->commutative; /* the view was made for this operator */
     const void *own = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     size_t span = (logp_buffer_span(count, dt) + 63) & ~(size_t)63;
     char *mem = logp_scratch_get(scratch, 2 * span);
@@ -20,9 +20,9 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         return MPI_ERR_NO_MEM;
     void *acc = logp_buffer_base(mem, dt), *tmp = logp_buffer_base(mem + span, dt);
     rc = MPI_SUCCESS;
-    int n = logp_plan_nops(plan, rank);
+    int n = v->nops;
     for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-        logp_op_t o = logp_plan_op(plan, rank, i);
+        logp_op_t o = logp_view_op(v, i);
         switch (o.kind) {
         case LOGP_OP_INIT_OWN:
             rc = logp_buffer_copy(own, count, dt, acc, count, dt, comm);
@@ -52,7 +52,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             break;
         }
     }
-    if (rc == MPI_SUCCESS && rank == plan->root && plan->tree_root == plan->root)
+    if (rc == MPI_SUCCESS && v->rank == v->root && v->tree_root == v->root)
         rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm);
     logp_scratch_put(scratch, mem);
     return rc;

@@ -1,19 +1,19 @@
-/* Reduce executor: runs any tree plan (binomial, flat, logp-tree, chains). */
+/* Reduce executor: runs any tree schedule (binomial, flat, logp-tree, chains, layout trees). */
 #ifndef LOGP_COLL_REDUCE_H
 #define LOGP_COLL_REDUCE_H
 
 #include <mpi.h>
 
-#include "../model/plan.h"
+#include "../model/sched.h"
 #include "buffer.h"
 
-/* Runs `plan` for this rank on the private communicator `comm`, combining
- * with `op` so that the result is a_0 op a_1 op .. op a_{P-1} in rank order
- * whenever the plan was built for a non-commutative operator (the plan's
- * `commutative` must describe `op`).  sendbuf may
+/* Runs this rank's operations `v` on the private communicator `comm`,
+ * combining with `op` so that the result is a_0 op a_1 op .. op a_{P-1} in
+ * rank order whenever the view was made for a non-commutative operator
+ * (v->commutative must describe `op`).  sendbuf may
  * be MPI_IN_PLACE at the root.  Staging (two buffers of the message's
  * span) comes from `scratch` (may be NULL).  Returns an MPI error code. */
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
-                     const logp_plan_t *plan, logp_scratch_t *scratch);
+                     const logp_view_t *v, logp_scratch_t *scratch);
 
 #endif

@@ -9,7 +9,7 @@ static const struct {
     unsigned colls;
     const char *desc;
 } logp_algo_table[LOGP_ALGO_COUNT] = {
-#define LOGP_ALGO_X(id, name, colls, desc) {name, colls, desc},
+#define LOGP_ALGO_X(id, name, colls, family, desc) {name, colls, desc},
 #include "algo.def"
 #undef LOGP_ALGO_X
 };

@@ -15,7 +15,7 @@ typedef enum logp_coll {
 #define LOGP_COLL_ALL_BITS (LOGP_COLL_BCAST_BIT | LOGP_COLL_REDUCE_BIT | LOGP_COLL_ALLTOALL_BIT)
 
 typedef enum logp_algo {
-#define LOGP_ALGO_X(id, name, colls, desc) LOGP_ALGO_##id,
+#define LOGP_ALGO_X(id, name, colls, family, desc) LOGP_ALGO_##id,
 #include "algo.def"
 #undef LOGP_ALGO_X
     LOGP_ALGO_COUNT

@@ -33,3 +33,38 @@ double logp_params_p2p(const logp_params_t *p, size_t bytes)
 {
     return 2.0 * p->o + p->L + logp_params_inj(p, bytes);
 }
+
+double logp_params_take(const logp_params_t *p, size_t bytes, int combine, double arrive, logp_recv_state_t *st)
+{
+    double start = st->cpu > st->next ? st->cpu : st->next;
+    if (arrive > start)
+        start = arrive;
+    st->cpu = start + p->o + (combine ? (double)bytes * p->gamma : 0.0);
+    st->next = start + logp_params_gap(p, bytes);
+    return start;
+}
+
+double logp_params_post(const logp_params_t *p, size_t bytes, double *cpu, double *next_send)
+{
+    double start = *cpu > *next_send ? *cpu : *next_send, inj = logp_params_inj(p, bytes);
+    *cpu = start + p->o;
+    *next_send = start + logp_params_gap(p, bytes);
+    return start + p->o + inj + p->L;
+}
+
+void logp_params_take_equal(const logp_params_t *p, size_t bytes, int first_combine, int combine, double arrive,
+                            long n, logp_recv_state_t *st)
+{
+    if (n < 1)
+        return;
+    double start = logp_params_take(p, bytes, first_combine, arrive, st);
+    if (n == 1)
+        return;
+    /* every later message has arrived: spacing is the busier of CPU and gap */
+    double busy = p->o + (combine ? (double)bytes * p->gamma : 0.0), gap = logp_params_gap(p, bytes);
+    double first = st->cpu > st->next ? st->cpu : st->next; /* the second start */
+    double step = busy > gap ? busy : gap;
+    start = first + (double)(n - 2) * step;
+    st->cpu = start + busy;
+    st->next = start + gap;
+}

@@ -44,4 +44,30 @@ double logp_params_gap(const logp_params_t *p, size_t bytes);
 /* End-to-end time of one m-byte message: 2o + L + inj(m). */
 double logp_params_p2p(const logp_params_t *p, size_t bytes);
 
+/* A rank's receive side: when its CPU is free and when it may take its
+ * next message.  The simulator and every closed form advance it with the
+ * same two functions, so that they agree to the last bit where they can. */
+typedef struct logp_recv_state {
+    double cpu;  /* CPU free */
+    double next; /* earliest start of the next receive */
+} logp_recv_state_t;
+
+/* Takes an m-byte message whose last byte arrives at `arrive`: the receive
+ * starts at max(cpu, next, arrive), costs o (plus m gamma if `combine`),
+ * and the next one may start a gap(m) later.  Returns the start. */
+double logp_params_take(const logp_params_t *p, size_t bytes, int combine, double arrive, logp_recv_state_t *st);
+
+/* A rank's send side: it may start a send when its CPU is free and its
+ * previous send is a gap(m) behind.  Starts an m-byte send at the earliest
+ * such time (CPU busy o), and returns when the message's last byte
+ * arrives: start + o + inj(m) + L. */
+double logp_params_post(const logp_params_t *p, size_t bytes, double *cpu, double *next_send);
+
+/* logp_params_take of n >= 1 messages that all arrive at `arrive`, the
+ * first one combined or not (`first_combine`), the others combined if
+ * `combine`: O(1).  (After the first, each starts max(o [+ m gamma], gap)
+ * after the previous one.) */
+void logp_params_take_equal(const logp_params_t *p, size_t bytes, int first_combine, int combine, double arrive,
+                            long n, logp_recv_state_t *st);
+
 #endif

@@ -1,5 +1,5 @@
-/* LogGP simulator: each rank runs its operations in order; a receive waits
- * for its message.  Operations are handled in the order of their start
+/* LogGP simulator: each rank runs its operations (its view of the
+ * schedule, sched.h) in order; a receive waits for its message.  Operations are handled in the order of their start
  * times (a heap of ranks keyed by when their next operation can start), so
  * that resources shared between ranks, the nodes' network interfaces, are
  * taken in time order.  A rank blocked on a receive is woken by the send
@@ -8,6 +8,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "topo.h"
 
 typedef struct {
     double arrive; /* arrival time of the message's last byte */
@@ -111,17 +113,6 @@ static double logp_max(double a, double b)
     return a > b ? a : b;
 }
 
-int logp_sim_run(const logp_plan_t *plan, const logp_params_t *params, double *finish, double *total)
-{
-    logp_topo_t uniform = logp_topo_uniform(plan->P, params);
-    return logp_sim_run_topo(plan, &uniform, finish, total);
-}
-
-int logp_sim_run_topo(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *total)
-{
-    return logp_sim_run_times(plan, topo, finish, NULL, total);
-}
-
 /* Min-heap of (time, rank): ranks whose next operation can start at `time`. */
 typedef struct {
     double t;
@@ -163,105 +154,126 @@ static logp_sim_event_t logp_sim_pop(logp_sim_event_t *h, int *n)
     return top;
 }
 
-/* Earliest start of rank r's next operation, or -1 if it waits for a
- * message that has not been sent yet (then *waiting = the sender). */
-static double logp_sim_next(const logp_plan_t *plan, logp_sim_box_t *box, int r, int pc, const double *cpu,
-                            const double *nsend, const double *nrecv, int *waiting)
+/* A rank's state. */
+typedef struct {
+    double cpu, nsend, nrecv; /* CPU free, earliest next send, earliest next receive */
+    int pc;                   /* next operation */
+    int waiting;              /* blocked on a receive from this rank, or -1 */
+} logp_sim_rank_t;
+
+/* The parameters a rank pays with: CPU terms divided by its speed; a
+ * combine costs the intra-node gamma wherever the operand came from. */
+static logp_params_t logp_sim_scaled(const logp_topo_t *t, const logp_params_t *pair, int r)
 {
-    logp_op_t op = logp_plan_op(plan, r, pc);
-    if (op.kind == LOGP_OP_SEND)
-        return logp_max(cpu[r], nsend[r]);
-    if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
-        logp_sim_slot_t *sl = logp_sim_find(box, (long)op.peer * plan->P + r, 0);
-        if (sl == NULL || sl->head < 0) {
-            *waiting = op.peer;
-            return -1.0;
-        }
-        return logp_max(logp_max(cpu[r], nrecv[r]), box->msg[sl->head].arrive);
-    }
-    return cpu[r];
+    logp_params_t q = *pair;
+    double speed = logp_topo_speed(t, r);
+    q.o = pair->o / speed;
+    q.g = pair->g / speed;
+    q.gamma = t->intra.gamma / speed;
+    return q;
 }
 
-int logp_sim_run_times(const logp_plan_t *plan, const logp_topo_t *topo, double *finish, double *got, double *total)
+/* Earliest start of rank r's next operation, or -1 if it waits for a
+ * message that has not been sent yet (then ->waiting = the sender). */
+static double logp_sim_next(const logp_view_t *v, logp_sim_box_t *box, logp_sim_rank_t *st, int P)
 {
-    int P = plan->P, rc = LOGP_OK;
-    if (topo == NULL || topo->P != P)
-        return LOGP_ERR_ARG;
+    logp_op_t op = logp_view_op(v, st->pc);
+    if (op.kind == LOGP_OP_SEND)
+        return logp_max(st->cpu, st->nsend);
+    if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
+        logp_sim_slot_t *sl = logp_sim_find(box, (long)op.peer * P + v->rank, 0);
+        if (sl == NULL || sl->head < 0) {
+            st->waiting = op.peer;
+            return -1.0;
+        }
+        return logp_max(logp_max(st->cpu, st->nrecv), box->msg[sl->head].arrive);
+    }
+    return st->cpu;
+}
+
+logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, double *finish, double *got,
+                           double *total)
+{
+    int P = s->P;
+    logp_status_t rc = LOGP_OK;
+    const logp_topo_t *topo = &s->topo;
     int N = topo->nnodes > 0 ? topo->nnodes : 1;
-    double *cpu = calloc((size_t)P, sizeof(double));     /* CPU free */
-    double *nsend = calloc((size_t)P, sizeof(double));   /* earliest next send */
-    double *nrecv = calloc((size_t)P, sizeof(double));   /* earliest next receive */
+    logp_view_t *view = malloc(sizeof(*view) * (size_t)P);
+    logp_sim_rank_t *st = calloc((size_t)P, sizeof(*st));
     double *nic_out = calloc((size_t)N, sizeof(double)); /* node interface free to inject */
     double *nic_in = calloc((size_t)N, sizeof(double));  /* node interface done delivering */
-    int *pc = calloc((size_t)P, sizeof(int));            /* next operation */
-    int *waiting = malloc(sizeof(int) * (size_t)P);      /* blocked on a receive from */
     logp_sim_event_t *heap = malloc(sizeof(*heap) * (size_t)P);
     logp_sim_box_t box = {0};
     box.nslot = 1024;
     box.slot = malloc(sizeof(*box.slot) * (size_t)box.nslot);
-    if (!cpu || !nsend || !nrecv || !nic_out || !nic_in || !pc || !waiting || !heap || !box.slot) {
+    if (!view || !st || !nic_out || !nic_in || !heap || !box.slot) {
         rc = LOGP_ERR_NOMEM;
         goto out;
     }
     for (long i = 0; i < box.nslot; i++)
         box.slot[i].key = -1;
-    for (int r = 0; got && r < P; r++)
-        got[r] = -1.0;
+    for (int r = 0; r < P; r++)
+        if (got)
+            got[r] = -1.0;
     int nheap = 0, done = 0;
-    for (int r = 0; r < P; r++) {
-        waiting[r] = -1;
-        if (logp_plan_nops(plan, r) > 0)
+    for (int r = 0; r < P && rc == LOGP_OK; r++) {
+        st[r].waiting = -1;
+        rc = logp_view_init(&view[r], s, root, r, commutative);
+        if (view[r].nops > 0)
             logp_sim_push(heap, &nheap, (logp_sim_event_t){0.0, r});
         else
             done++;
     }
     while (nheap > 0 && rc == LOGP_OK) {
         int r = logp_sim_pop(heap, &nheap).rank;
-        logp_op_t op = logp_plan_op(plan, r, pc[r]);
-        double start = logp_sim_next(plan, &box, r, pc[r], cpu, nsend, nrecv, &waiting[r]);
+        logp_sim_rank_t *me = &st[r];
+        logp_op_t op = logp_view_op(&view[r], me->pc);
+        double start = logp_sim_next(&view[r], &box, me, P);
         if (start < 0.0)
             continue; /* parked until its message is sent */
-        waiting[r] = -1;
+        me->waiting = -1;
         if (op.kind == LOGP_OP_SEND) {
-            const logp_params_t *pp = logp_topo_pair(topo, r, op.peer);
-            double o = pp->o / logp_topo_speed(topo, r), inj = logp_params_inj(pp, op.bytes);
-            cpu[r] = start + o;
-            nsend[r] = start + logp_max(pp->g / logp_topo_speed(topo, r), o + inj);
-            double arrive = start + o + inj + pp->L;
+            logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, r, op.peer), r);
+            double inj = logp_params_inj(&q, op.bytes);
+            me->cpu = start + q.o;
+            me->nsend = start + logp_params_gap(&q, op.bytes);
+            double arrive = start + q.o + inj + q.L;
             int sn = logp_topo_node(topo, r), dn = logp_topo_node(topo, op.peer);
             if (sn != dn) {
                 /* the ranks of a node share its network interface: one
                  * injection at a time out of a node, one delivery at a
                  * time into a node */
-                double inject = logp_max(start + o, nic_out[sn]);
+                double inject = logp_max(start + q.o, nic_out[sn]);
                 nic_out[sn] = inject + inj;
-                arrive = logp_max(inject + inj + pp->L, nic_in[dn] + inj);
+                arrive = logp_max(inject + inj + q.L, nic_in[dn] + inj);
                 nic_in[dn] = arrive;
             }
             if ((rc = logp_sim_post(&box, (long)r * P + op.peer, arrive)) != LOGP_OK)
                 break;
-            if (waiting[op.peer] == r) { /* wake the receiver */
-                double t = logp_sim_next(plan, &box, op.peer, pc[op.peer], cpu, nsend, nrecv, &waiting[op.peer]);
-                waiting[op.peer] = -1;
+            logp_sim_rank_t *to = &st[op.peer];
+            if (to->waiting == r) { /* wake the receiver */
+                double t = logp_sim_next(&view[op.peer], &box, to, P);
+                to->waiting = -1;
                 logp_sim_push(heap, &nheap, (logp_sim_event_t){t, op.peer});
             }
         } else if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
-            double arrive;
+            double arrive = 0.0;
             logp_sim_take(&box, (long)op.peer * P + r, &arrive);
-            const logp_params_t *pp = logp_topo_pair(topo, op.peer, r);
-            double speed = logp_topo_speed(topo, r), o = pp->o / speed, inj = logp_params_inj(pp, op.bytes);
-            cpu[r] = start + o + (op.kind == LOGP_OP_RECV_REDUCE ? (double)op.bytes * topo->intra.gamma / speed : 0.0);
-            nrecv[r] = start + logp_max(pp->g / speed, o + inj);
+            logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, op.peer, r), r);
+            logp_recv_state_t rs = {me->cpu, me->nrecv};
+            logp_params_take(&q, op.bytes, op.kind == LOGP_OP_RECV_REDUCE, arrive, &rs);
+            me->cpu = rs.cpu;
+            me->nrecv = rs.next;
             if (got && got[r] < 0.0)
-                got[r] = cpu[r];
+                got[r] = me->cpu;
         } else if (op.kind == LOGP_OP_REDUCE_OWN) {
-            cpu[r] += (double)op.bytes * topo->intra.gamma / logp_topo_speed(topo, r);
+            me->cpu += (double)op.bytes * topo->intra.gamma / logp_topo_speed(topo, r);
         }
-        if (++pc[r] == logp_plan_nops(plan, r)) {
+        if (++me->pc == view[r].nops) {
             done++;
             continue;
         }
-        double t = logp_sim_next(plan, &box, r, pc[r], cpu, nsend, nrecv, &waiting[r]);
+        double t = logp_sim_next(&view[r], &box, me, P);
         if (t >= 0.0)
             logp_sim_push(heap, &nheap, (logp_sim_event_t){t, r});
     }
@@ -271,34 +283,27 @@ int logp_sim_run_times(const logp_plan_t *plan, const logp_topo_t *topo, double 
         double t = 0.0;
         for (int r = 0; r < P; r++) {
             if (finish)
-                finish[r] = cpu[r];
-            t = logp_max(t, cpu[r]);
+                finish[r] = st[r].cpu;
+            t = logp_max(t, st[r].cpu);
         }
         if (total)
             *total = t;
     }
 out:
-    free(cpu);
-    free(nsend);
-    free(nrecv);
+    free(view);
+    free(st);
     free(nic_out);
     free(nic_in);
-    free(pc);
-    free(waiting);
     free(heap);
     free(box.msg);
     free(box.slot);
     return rc;
 }
 
-double logp_sim_predict(const logp_plan_t *plan, const logp_params_t *params)
+double logp_sim_predict(const logp_sched_t *s, int root, int commutative)
 {
-    double t;
-    return logp_sim_run(plan, params, NULL, &t) == LOGP_OK ? t : -1.0;
-}
-
-double logp_sim_predict_topo(const logp_plan_t *plan, const logp_topo_t *topo)
-{
-    double t;
-    return logp_sim_run_topo(plan, topo, NULL, &t) == LOGP_OK ? t : -1.0;
+    double t = logp_sched_time(s, root, commutative);
+    if (t >= 0.0)
+        return t;
+    return logp_sim_run(s, root, commutative, NULL, NULL, &t) == LOGP_OK ? t : -1.0;
 }

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree.h"
+#include "status.h"
 
 logp_topo_t logp_topo_uniform(int P, const logp_params_t *p)
 {
-    logp_topo_t t = {P, 1, NULL, NULL, *p, *p};
+    logp_topo_t t = {P, 1, NULL, NULL, NULL, NULL, NULL, *p, *p};
     return t;
 }
 
@@ -25,9 +25,14 @@ int logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *spee
     memset(t, 0, sizeof(*t));
     if (P < 1 || node_of == NULL || logp_params_check(intra) != 0 || logp_params_check(inter) != 0)
         return LOGP_ERR_ARG;
-    for (int r = 0; speed && r < P; r++)
+    int ones = 1;
+    for (int r = 0; speed && r < P; r++) {
         if (!(speed[r] > 0.0) || !isfinite(speed[r]))
             return LOGP_ERR_ARG;
+        ones &= speed[r] == 1.0;
+    }
+    if (ones) /* every speed 1 is the uniform model's: no array */
+        speed = NULL;
     t->P = P;
     t->intra = *intra;
     t->inter = *inter;
@@ -56,6 +61,17 @@ int logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *spee
     for (int r = 0; r < P; r++)
         t->node[r] = (int)((const int *)bsearch(&node_of[r], names, (size_t)n, sizeof(int), logp_topo_cmp_int) - names);
     free(names);
+    t->start = malloc(sizeof(int) * ((size_t)n + 1));
+    t->members = malloc(sizeof(int) * (size_t)P);
+    t->index = malloc(sizeof(int) * (size_t)P);
+    if (t->start == NULL || t->members == NULL || t->index == NULL) {
+        logp_topo_free(t);
+        return LOGP_ERR_NOMEM;
+    }
+    logp_topo_members(t, t->start, t->members);
+    for (int a = 0; a < n; a++)
+        for (int i = t->start[a]; i < t->start[a + 1]; i++)
+            t->index[t->members[i]] = i - t->start[a];
     return LOGP_OK;
 }
 
@@ -81,8 +97,12 @@ void logp_topo_free(logp_topo_t *t)
         return;
     free(t->node);
     free(t->speed);
+    free(t->start);
+    free(t->members);
+    free(t->index);
     t->node = NULL;
     t->speed = NULL;
+    t->start = t->members = t->index = NULL;
 }
 
 int logp_topo_is_uniform(const logp_topo_t *t)
@@ -106,6 +126,18 @@ void logp_topo_members(const logp_topo_t *t, int *start, int *members)
     for (int a = t->nnodes; a > 0; a--)
         start[a] = start[a - 1];
     start[0] = 0;
+}
+
+int logp_topo_alike(const logp_topo_t *t, int a, int b)
+{
+    if (logp_topo_size(t, a) != logp_topo_size(t, b))
+        return 0;
+    double speed = logp_topo_speed(t, logp_topo_member(t, a, 0));
+    for (int i = 0; i < logp_topo_size(t, a); i++)
+        if (logp_topo_speed(t, logp_topo_member(t, a, i)) != speed ||
+            logp_topo_speed(t, logp_topo_member(t, b, i)) != speed)
+            return 0;
+    return 1;
 }
 
 int logp_topo_leader(const logp_topo_t *t, const int *start, const int *members, int a, int root)

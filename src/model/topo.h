@@ -23,7 +23,10 @@ typedef struct logp_topo {
     int P;
     int nnodes;          /* distinct nodes, numbered 0 .. nnodes-1 */
     int *node;           /* node[r]; NULL: every rank on node 0 */
-    double *speed;       /* relative speed of rank r (> 0); NULL: all 1 */
+    double *speed;       /* relative speed of rank r (> 0); NULL: all 1 (always when all are 1) */
+    int *start;          /* node a's ranks, increasing: members[start[a] .. start[a+1]) */
+    int *members;        /* (NULL with node == NULL) */
+    int *index;          /* index[r]: r's place among its node's ranks */
     logp_params_t intra; /* pairs on one node */
     logp_params_t inter; /* pairs on different nodes */
 } logp_topo_t;
@@ -38,6 +41,10 @@ logp_topo_t logp_topo_uniform(int P, const logp_params_t *p);
  * LOGP_ERR_NOMEM; free with logp_topo_free. */
 int logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *speed, const logp_params_t *intra,
                    const logp_params_t *inter);
+
+/* Nonzero if nodes a and b are interchangeable: as many ranks, all of
+ * one speed. */
+int logp_topo_alike(const logp_topo_t *t, int a, int b);
 
 /* `nodes` blocks of consecutive ranks, the last one possibly short:
  * rank r on node r / ranks_per_node.  speed as logp_topo_init. */
@@ -57,6 +64,24 @@ static inline int logp_topo_node(const logp_topo_t *t, int r)
 static inline double logp_topo_speed(const logp_topo_t *t, int r)
 {
     return t->speed ? t->speed[r] : 1.0;
+}
+
+/* Ranks on node a. */
+static inline int logp_topo_size(const logp_topo_t *t, int a)
+{
+    return t->start ? t->start[a + 1] - t->start[a] : t->P;
+}
+
+/* The i-th rank (in increasing order) of node a. */
+static inline int logp_topo_member(const logp_topo_t *t, int a, int i)
+{
+    return t->members ? t->members[t->start[a] + i] : i;
+}
+
+/* r's place among the ranks of its node. */
+static inline int logp_topo_index(const logp_topo_t *t, int r)
+{
+    return t->index ? t->index[r] : r;
 }
 
 /* Parameters of the pair class of (s, r). */

@@ -9,6 +9,8 @@
 #ifndef LOGP_MODEL_TREE_H
 #define LOGP_MODEL_TREE_H
 
+#include "status.h"
+
 typedef struct logp_tree {
     int P;          /* number of ranks */
     int *parent;    /* parent[v], -1 for the root 0 */
@@ -17,10 +19,6 @@ typedef struct logp_tree {
     int *size;      /* size[v]: ranks in the subtree of v */
 } logp_tree_t;
 
-/* Status codes of the pure layers. */
-#define LOGP_OK 0
-#define LOGP_ERR_ARG (-1)   /* an argument out of its documented range */
-#define LOGP_ERR_NOMEM (-2) /* allocation failed */
 
 /* Builds a tree from parent[] (parent[0] = -1, parent[v] < v) and `order`, the
  * P - 1 non-root ranks listed so that each parent's children appear in send

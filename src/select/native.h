@@ -6,23 +6,22 @@
 #include <stddef.h>
 
 #include "../model/algo.h"
-#include "../model/params.h"
 #include "../model/topo.h"
 
 /* Predicted time of the native algorithm MPICH 4.0.2 picks by default for
- * `coll` on P ranks with `bytes` (bcast/reduce: the message; alltoall: one
- * block):
+ * `coll` on topo->P ranks with `bytes` (bcast/reduce: the message;
+ * alltoall: one block):
  *   bcast: binomial below 12288 B or 8 ranks; scatter + recursive-doubling
  *     allgather below 512 KiB on powers of two; else scatter + ring allgather.
  *   reduce: binomial below 2048 B or non-commutative; else reduce-scatter
  *     (recursive halving) + binomial gather.
  *   alltoall: Bruck below 256 B with >= 8 ranks; all isend/irecv at once
  *     below 32768 B; else pairwise exchange.
- * Binomial, Bruck and pairwise are priced by simulating our plans of the
- * same shape (under `topo` if not NULL: node interfaces shared); the others
- * by closed forms in `params`, which know nothing of nodes (a known gap:
- * docs/smpi-hetero/README.md).  Negative on error. */
-double logp_native_predict(logp_coll_t coll, int P, size_t bytes, int commutative, const logp_params_t *params,
-                           const logp_topo_t *topo);
+ * Binomial, Bruck and pairwise are priced as our schedules of the same
+ * shape (under the layout); the others by closed forms in the
+ * communicator's representative parameters (logp_topo_rep), which know
+ * nothing of nodes (a known gap: docs/smpi-hetero/README.md).  Negative
+ * on error. */
+double logp_native_predict(logp_coll_t coll, size_t bytes, int commutative, const logp_topo_t *topo);
 
 #endif

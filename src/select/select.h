@@ -5,34 +5,40 @@
 #include <stddef.h>
 
 #include "../model/algo.h"
-#include "../model/params.h"
-#include "../model/plan.h"
+#include "../model/sched.h"
 #include "../model/topo.h"
 
 typedef struct logp_select_query {
     logp_coll_t coll;
-    int P;
-    size_t bytes;      /* bcast/reduce: message; alltoall: one block */
-    int commutative;   /* reduce operator */
-    int native_unsafe; /* the MPI library is known to fail on this call */
-    int chain_k;       /* k of `chain` */
-    const logp_topo_t *topo; /* where the ranks are (NULL: one uniform node);
-                                every plan is priced under it */
+    size_t bytes;            /* bcast/reduce: message; alltoall: one block */
+    int commutative;         /* reduce operator */
+    int native_unsafe;       /* the MPI library is known to fail on this call */
+    int chain_k;             /* k of `chain` */
+    const logp_topo_t *topo; /* the machine: P, layout and every parameter */
 } logp_select_query_t;
 
-/* The algorithm to run for `configured` (a name from the registry):
- * a concrete algorithm is returned as is (native too, unless native_unsafe:
- * then binomial; hetero-tree and two-level for a non-commutative reduce:
- * then logp-tree, which their plans fall back to); `auto` returns the candidate with the lowest predicted
- * time among every registered algorithm of the collective and native
- * (logp_native_predict, with `params`), never native when native_unsafe.
- * `params` are the communicator's uniform parameters (logp_topo_rep of
- * q->topo when there is one).  Writes the
- * predicted time of the choice to *predicted (if not NULL; < 0 if unknown). */
-logp_algo_t logp_select_choose(logp_algo_t configured, const logp_select_query_t *q, const logp_params_t *params,
-                               double *predicted);
+/* The algorithm that `configured` (a name from the registry) runs for this
+ * query: a concrete algorithm as is, except native when native_unsafe
+ * (then binomial, or ring for alltoall) and hetero-tree or two-level for a
+ * non-commutative reduce (then logp-tree: their shapes lose rank order);
+ * auto: see logp_select_decide. */
+logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_t *q);
+
+/* Decides for `configured` and builds what will run.  auto takes the
+ * candidate with the lowest predicted time among every registered
+ * algorithm of the collective and native (logp_native_predict), never
+ * native when native_unsafe; native wins ties (leave the library alone
+ * unless we predict a gain), then registry order.  Uniform layouts are
+ * priced by closed forms (logp_sched_time), others by the simulator.
+ * Writes the predicted time of the choice to *predicted (if not NULL; < 0
+ * if unknown) and, unless the choice is native, its schedule to *sched
+ * (the caller frees it); on failure to build it, *sched is zeroed and
+ * LOGP_ERR_NOMEM is returned with the choice in *algo.  Returns LOGP_OK,
+ * LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
+logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query_t *q, logp_algo_t *algo,
+                                 logp_sched_t *sched, double *predicted);
 
 /* Predicted time of one algorithm for the query (root 0), or < 0. */
-double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q, const logp_params_t *params);
+double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q);
 
 #endif

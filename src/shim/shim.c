@@ -79,10 +79,10 @@ LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int ro
         return PMPI_Bcast(buffer, count, datatype, root, comm);
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
-    const logp_plan_t *plan = NULL;
+    logp_view_t v;
     int rc;
-    if (d->algo != LOGP_ALGO_NATIVE && (plan = logp_state_plan(st, LOGP_COLL_BCAST, d->algo, root, bytes, 1)))
-        rc = logp_coll_bcast(buffer, count, datatype, st->pcomm, plan);
+    if (d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, 1) == LOGP_OK)
+        rc = logp_coll_bcast(buffer, count, datatype, st->pcomm, &v);
     else
         rc = PMPI_Bcast(buffer, count, datatype, root, comm);
     logp_shim_account(st, LOGP_COLL_BCAST, d, bytes, t0);
@@ -107,11 +107,10 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
     int unsafe = commutative && root != 0 && bytes > 2048;
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
-    const logp_plan_t *plan = NULL;
+    logp_view_t v;
     int rc;
-    if (d->algo != LOGP_ALGO_NATIVE &&
-        (plan = logp_state_plan(st, LOGP_COLL_REDUCE, d->algo, root, bytes, commutative)))
-        rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, plan, &st->scratch);
+    if (d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, commutative) == LOGP_OK)
+        rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, &v, &st->scratch);
     else
         rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, bytes, t0);
@@ -133,10 +132,10 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
     int unsafe = st->size == 1;
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
-    const logp_plan_t *plan = NULL;
+    logp_view_t v;
     int rc;
-    if (d->algo != LOGP_ALGO_NATIVE && (plan = logp_state_plan(st, LOGP_COLL_ALLTOALL, d->algo, 0, bytes, 1)))
-        rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, plan,
+    if (d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, 0, st->rank, 1) == LOGP_OK)
+        rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, &v,
                                 &st->scratch);
     else
         rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);

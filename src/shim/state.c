@@ -71,8 +71,14 @@ static void logp_state_load_tuning(int rank)
 
 static void logp_state_release(logp_comm_state_t *st)
 {
-    for (int i = 0; i < LOGP_STATE_PLANS; i++)
-        logp_plan_free(&st->plans[i].plan);
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int i = 0; i < LOGP_STATE_SLOTS; i++)
+            if (st->decisions[c][i]) {
+                logp_sched_free(&st->decisions[c][i]->sched);
+                free(st->decisions[c][i]);
+            }
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        logp_sched_free(&st->fallback[c].sched);
     logp_topo_free(&st->topo);
     logp_scratch_free(&st->scratch);
     free(st);
@@ -103,9 +109,9 @@ static void logp_state_report(const logp_comm_state_t *st)
                           "G=%.3gns/B gamma=%.3gns/B\n", st->name, st->size, st->topo.nnodes, st->matched,
                           st->params.L * 1e6, st->params.o * 1e6, st->params.g * 1e6, st->params.G * 1e9,
                           st->params.gamma * 1e9);
-    for (int i = 0; i < LOGP_STATE_DECISIONS && n < sizeof buf - 256; i++) {
-        const logp_decision_t *d = &st->decisions[i];
-        if (!d->used || d->stat.calls == 0)
+    for (int i = 0; i < LOGP_COLL_COUNT * LOGP_STATE_SLOTS && n < sizeof buf - 256; i++) {
+        const logp_decision_t *d = st->decisions[i / LOGP_STATE_SLOTS][i % LOGP_STATE_SLOTS];
+        if (d == NULL || d->stat.calls == 0)
             continue;
         double mean = d->stat.time / (double)d->stat.calls, pred = d->stat.predicted / (double)d->stat.calls;
         n += (size_t)snprintf(buf + n, sizeof buf - n,
@@ -297,29 +303,50 @@ static int logp_size_class(size_t bytes)
     return c;
 }
 
-logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
-                                         int unsafe)
+/* Every rank of the communicator learns whether all of them could build
+ * what they decided (the decision itself is deterministic). */
+static int logp_state_all_ok(logp_comm_state_t *st, int ok)
 {
-    int sc = logp_size_class(bytes);
-    for (int i = 0; i < LOGP_STATE_DECISIONS; i++) {
-        logp_decision_t *d = &st->decisions[i];
-        if (d->used && d->coll == coll && d->sclass == sc && d->commutative == commutative && d->unsafe == unsafe)
-            return d;
-    }
+    int all = 0;
+    return PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st->pcomm) == MPI_SUCCESS && all;
+}
+
+static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
+                                              int unsafe)
+{
+    logp_decision_t *d = calloc(1, sizeof(*d));
     /* Decide at the class's geometric middle so every size of the class
      * (and every rank) gets the same answer. */
-    logp_select_query_t q = {coll, st->size, (size_t)1 << sc, commutative, unsafe, st->chain_k, &st->topo};
+    size_t mid = (size_t)1 << sc;
     if (sc > 0)
-        q.bytes += q.bytes / 2 - (q.bytes >> 3); /* ~ 2^sc * sqrt(2) */
-    logp_decision_t *d = &st->decisions[st->next_decision];
-    st->next_decision = (st->next_decision + 1) % LOGP_STATE_DECISIONS;
-    memset(d, 0, sizeof(*d)); /* beyond 128 classes the oldest's statistics are lost */
-    d->used = 1;
+        mid += mid / 2 - (mid >> 3); /* ~ 2^sc * sqrt(2) */
+    logp_select_query_t q = {coll, mid, commutative, unsafe, st->chain_k, &st->topo};
+    logp_algo_t algo = LOGP_ALGO_NATIVE;
+    double predicted = -1.0;
+    logp_sched_t sched = {0};
+    int ok = d != NULL && logp_select_decide(st->configured[coll], &q, &algo, &sched, &predicted) == LOGP_OK;
+    if (!logp_state_all_ok(st, ok)) {
+        /* some rank could not build it: the same fallback everywhere, one
+         * that needs no memory (binomial, ring) where native is unsafe */
+        logp_sched_free(&sched);
+        algo = unsafe ? (coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL) : LOGP_ALGO_NATIVE;
+        if (algo != LOGP_ALGO_NATIVE)
+            logp_sched_build(&sched, coll, algo, mid, &st->topo, NULL);
+        predicted = -1.0;
+        if (d == NULL) {
+            d = &st->fallback[coll];
+            logp_sched_free(&d->sched);
+        }
+    }
     d->coll = coll;
     d->sclass = sc;
     d->commutative = commutative;
     d->unsafe = unsafe;
-    d->algo = logp_select_choose(st->configured[coll], &q, &st->params, &d->predicted);
+    d->algo = algo;
+    d->predicted = predicted;
+    d->sched = sched;
+    if (d != &st->fallback[coll])
+        st->decisions[coll][(sc * 2 + commutative) * 2 + unsafe] = d;
     if (logp_env.verbose >= 1 && st->rank == 0)
         fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s (configured %s, predicted %.3g us)\n",
                 st->name, st->size, logp_coll_name(coll), (size_t)1 << sc, ((size_t)2 << sc) - 1,
@@ -328,31 +355,10 @@ logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size
     return d;
 }
 
-const logp_plan_t *logp_state_plan(logp_comm_state_t *st, logp_coll_t coll, logp_algo_t algo, int root,
-                                   size_t bytes, int commutative)
+logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
+                                   int unsafe)
 {
-    logp_cached_plan_t *victim = &st->plans[0];
-    st->clock++;
-    for (int i = 0; i < LOGP_STATE_PLANS; i++) {
-        logp_cached_plan_t *c = &st->plans[i];
-        if (c->used && c->plan.coll == coll && c->algo == algo && c->root == root && c->bytes == bytes &&
-            c->commutative == commutative) {
-            c->stamp = st->clock;
-            return &c->plan;
-        }
-        if (!c->used || (victim->used && c->stamp < victim->stamp))
-            victim = c;
-    }
-    logp_plan_free(&victim->plan);
-    victim->used = 0;
-    logp_plan_opts_t opts = {st->chain_k, commutative, 0, &st->topo};
-    if (logp_plan_build(&victim->plan, coll, algo, st->size, root, bytes, &st->params, &opts) != LOGP_OK)
-        return NULL;
-    victim->used = 1;
-    victim->algo = algo;
-    victim->stamp = st->clock;
-    victim->root = root;
-    victim->bytes = bytes;
-    victim->commutative = commutative;
-    return &victim->plan;
+    int sc = logp_size_class(bytes);
+    logp_decision_t *d = st->decisions[coll][(sc * 2 + (commutative != 0)) * 2 + (unsafe != 0)];
+    return d ? d : logp_state_decide_new(st, coll, sc, commutative != 0, unsafe != 0);
 }

@@ -7,20 +7,23 @@
 #include "../model/algo.h"
 #include "../model/params.h"
 #include "../coll/buffer.h"
-#include "../model/plan.h"
+#include "../model/sched.h"
 #include "../model/topo.h"
 #include "env.h"
 
-#define LOGP_STATE_DECISIONS 128
-#define LOGP_STATE_PLANS 8
+/* Size classes floor(log2(bytes)): the shim handles bytes <= INT_MAX. */
+#define LOGP_STATE_CLASSES 31
+/* Decisions of one collective: [class][commutative][unsafe]. */
+#define LOGP_STATE_SLOTS (LOGP_STATE_CLASSES * 4)
 
 typedef struct logp_stat {
     unsigned long calls;
     double bytes, time, predicted;
 } logp_stat_t;
 
+/* What a (collective, size class, commutative, unsafe) runs: decided at
+ * its first call, agreed by every rank, then looked up in O(1). */
 typedef struct logp_decision {
-    int used;
     logp_stat_t stat; /* calls that took this decision (rank-local times) */
     logp_coll_t coll;
     int sclass;      /* floor(log2(bytes)) */
@@ -28,16 +31,8 @@ typedef struct logp_decision {
     int unsafe;
     logp_algo_t algo;
     double predicted; /* s, < 0 if unknown */
+    logp_sched_t sched; /* what runs, relative to the root (algo != native) */
 } logp_decision_t;
-
-typedef struct logp_cached_plan {
-    int used;
-    unsigned long stamp; /* last use, for replacement */
-    logp_algo_t algo; /* requested (the plan may say what ran instead) */
-    int root, commutative;
-    size_t bytes;
-    logp_plan_t plan;
-} logp_cached_plan_t;
 
 typedef struct logp_comm_state {
     int usable;   /* 0: everything goes to PMPI (intercommunicator, setup failed) */
@@ -49,10 +44,8 @@ typedef struct logp_comm_state {
     int ranks_per_node;   /* layout override in force, 0: from MPI */
     logp_algo_t configured[LOGP_COLL_COUNT];
     int chain_k;
-    logp_decision_t decisions[LOGP_STATE_DECISIONS];
-    int next_decision;
-    logp_cached_plan_t plans[LOGP_STATE_PLANS];
-    unsigned long clock;
+    logp_decision_t *decisions[LOGP_COLL_COUNT][LOGP_STATE_SLOTS]; /* NULL until decided */
+    logp_decision_t fallback[LOGP_COLL_COUNT]; /* a decision that could not be allocated */
     char matched[256]; /* tuning sections that apply */
     logp_scratch_t scratch; /* reusable staging memory of the executors */
     struct logp_comm_state *prev, *next; /* registry of live states */
@@ -70,14 +63,15 @@ const logp_env_t *logp_state_env(void);
  * on allocation failure; check ->usable. */
 logp_comm_state_t *logp_state_get(MPI_Comm comm);
 
-/* Decision for a call (cached per collective and size class): the
- * algorithm and its predicted time, and the statistics of the calls that
- * took it.  Prints it once when verbose. */
+/* Decision for a call: the algorithm, its schedule and predicted time,
+ * and the statistics of the calls that took it.  O(1) once the call's
+ * class is decided; the first call of a class decides (pricing the
+ * candidates, building the schedule) and agrees with the other ranks in
+ * one small collective, so that a rank that could not build the schedule
+ * sends every rank to the same fallback.  Prints it once when verbose.
+ * NULL only if the decision itself cannot be allocated (then on every
+ * rank: the agreement covers it): run native. */
 logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
-                                         int unsafe);
-
-/* Plan of `algo` for this call, built once and cached; NULL on failure. */
-const logp_plan_t *logp_state_plan(logp_comm_state_t *st, logp_coll_t coll, logp_algo_t algo, int root,
-                                   size_t bytes, int commutative);
+                                   int unsafe);
 
 #endif

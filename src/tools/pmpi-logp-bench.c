@@ -24,7 +24,7 @@
 #include "../coll/layout.h"
 #include "../coll/reduce.h"
 #include "../config/config.h"
-#include "../model/plan.h"
+#include "../model/sched.h"
 #include "../model/sim.h"
 #include "../select/select.h"
 
@@ -53,19 +53,19 @@ static double logp_bench_host_speed(const char *host, void *cfg)
 }
 
 /* One call of `algo` on `comm` (native: PMPI on `user`). */
-static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan, void *a, void *b, int count,
+static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, void *a, void *b, int count,
                     MPI_Comm user, MPI_Comm comm)
 {
     switch (coll) {
     case LOGP_COLL_BCAST:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Bcast(a, count, MPI_DOUBLE, 0, user)
-                                        : logp_coll_bcast(a, count, MPI_DOUBLE, comm, plan);
+                                        : logp_coll_bcast(a, count, MPI_DOUBLE, comm, v);
     case LOGP_COLL_REDUCE:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, g_sum, 0, user)
-                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, plan, &g_scratch);
+                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, v, &g_scratch);
     default:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
-                                        : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, plan,
+                                        : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, v,
                                                              &g_scratch);
     }
 }
@@ -73,11 +73,11 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan,
 /* Mean over iterations of the slowest rank's time.  Under SMPI the clock
  * is global: every rank first waits until one common instant, so the time
  * is exactly "last exit - common start" (no barrier skew). */
-static double time_algo(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *plan, void *a, void *b, int count,
+static double time_algo(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, void *a, void *b, int count,
                         int iters, MPI_Comm comm)
 {
     double sum = 0;
-    run_once(coll, algo, plan, a, b, count, MPI_COMM_WORLD, comm); /* warm-up */
+    run_once(coll, algo, v, a, b, count, MPI_COMM_WORLD, comm); /* warm-up */
     for (int i = 0; i < iters; i++) {
         PMPI_Barrier(MPI_COMM_WORLD);
         double t0 = PMPI_Wtime();
@@ -90,7 +90,7 @@ static double time_algo(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *p
             smpi_execute_benched(wait);
         t0 = start;
 #endif
-        run_once(coll, algo, plan, a, b, count, MPI_COMM_WORLD, comm);
+        run_once(coll, algo, v, a, b, count, MPI_COMM_WORLD, comm);
         double t = PMPI_Wtime() - t0, tmax;
         PMPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         sum += tmax;
@@ -98,7 +98,7 @@ static double time_algo(logp_coll_t coll, logp_algo_t algo, const logp_plan_t *p
     return sum / iters;
 }
 
-static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t *p, MPI_Comm comm, const char *label)
+static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, const char *label)
 {
     int count = (int)(bytes / sizeof(double));
     if (count < 1)
@@ -108,13 +108,16 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
     for (size_t i = 0; i < n; i++)
         a[i] = (double)(g_rank + i % 7);
     double native = 0, times[LOGP_ALGO_COUNT];
-    logp_select_query_t qa = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
+    logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
     /* predictions on rank 0 only (at P = 1024 in SMPI every rank's model
      * work is host time); the others learn what auto picks */
     double pred_auto = -1.0;
     int chosen = LOGP_ALGO_NATIVE;
-    if (g_rank == 0)
-        chosen = (int)logp_select_choose(LOGP_ALGO_AUTO, &qa, p, &pred_auto);
+    if (g_rank == 0) {
+        logp_algo_t a_auto = LOGP_ALGO_NATIVE;
+        logp_select_decide(LOGP_ALGO_AUTO, &q, &a_auto, NULL, &pred_auto);
+        chosen = (int)a_auto;
+    }
     PMPI_Bcast(&chosen, 1, MPI_INT, 0, MPI_COMM_WORLD);
     for (int alg = 0; alg < LOGP_ALGO_COUNT; alg++) {
         times[alg] = -1;
@@ -123,14 +126,15 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
         if (alg == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)alg, coll) ||
             (alg != LOGP_ALGO_NATIVE && (g_native_only || (g_algos[0] && alg != chosen && !strstr(g_algos, key)))))
             continue;
-        logp_plan_t plan;
-        logp_plan_opts_t opts = {4, 1, 0, g_topo};
-        logp_select_query_t q = {coll, g_size, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
-        double pred = g_rank == 0 ? logp_select_predict((logp_algo_t)alg, &q, p) : -1.0;
+        logp_sched_t sched;
+        logp_view_t view;
+        logp_sched_opts_t opts = {4, 0};
+        double pred = g_rank == 0 ? logp_select_predict((logp_algo_t)alg, &q) : -1.0;
         if (alg != LOGP_ALGO_NATIVE &&
-            logp_plan_build(&plan, coll, (logp_algo_t)alg, g_size, 0, (size_t)count * sizeof(double), p, &opts) != LOGP_OK)
+            (logp_sched_build(&sched, coll, (logp_algo_t)alg, (size_t)count * sizeof(double), g_topo, &opts) != LOGP_OK ||
+             logp_view_init(&view, &sched, 0, g_rank, 1) != LOGP_OK))
             continue;
-        double t = time_algo(coll, (logp_algo_t)alg, alg == LOGP_ALGO_NATIVE ? NULL : &plan, a, b, count, iters, comm);
+        double t = time_algo(coll, (logp_algo_t)alg, alg == LOGP_ALGO_NATIVE ? NULL : &view, a, b, count, iters, comm);
         if (alg == LOGP_ALGO_NATIVE)
             native = t;
         times[alg] = t;
@@ -142,7 +146,7 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, const logp_params_t
                    (size_t)count * sizeof(double), logp_algo_name((logp_algo_t)alg), t * 1e6, pred * 1e6,
                    native > 0 ? t / native : 1.0);
         if (alg != LOGP_ALGO_NATIVE)
-            logp_plan_free(&plan);
+            logp_sched_free(&sched);
     }
     /* what `auto` runs: the chosen algorithm's time from this same run */
     if (g_rank == 0 && times[chosen] >= 0) {
@@ -292,7 +296,7 @@ int main(int argc, char **argv)
             char label[32];
             snprintf(label, sizeof label, "T%d", N);
             size_t blk = (size_t)(N / g_size) * (size_t)(N / g_size) * sizeof(double);
-            bench(LOGP_COLL_ALLTOALL, blk, iters, &r.params, comm, label);
+            bench(LOGP_COLL_ALLTOALL, blk, iters, comm, label);
         }
     } else {
         for (int c = 0; c < LOGP_COLL_COUNT; c++) {
@@ -301,7 +305,7 @@ int main(int argc, char **argv)
             char list[512], *save = NULL;
             snprintf(list, sizeof list, "%s", sizes);
             for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
-                bench((logp_coll_t)c, (size_t)strtoull(t, NULL, 10), iters, &r.params, comm, "-");
+                bench((logp_coll_t)c, (size_t)strtoull(t, NULL, 10), iters, comm, "-");
         }
     }
     logp_topo_free(&topo);

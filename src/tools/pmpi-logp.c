@@ -1,5 +1,5 @@
 /* pmpi-logp: the model from the command line (no MPI needed).
- *   pmpi-logp tree [--bcast|--reduce ALGO] --P N [params] [layout] [--dot]
+ *   pmpi-logp tree [--bcast|--reduce ALGO] --P N [--rank R] [params] [layout] [--dot]
  *   pmpi-logp predict --P N --bytes M [params] [layout]
  *   pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g   (integers, seed 000)
  *   pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]
@@ -17,7 +17,9 @@
 #include "../config/units.h"
 #include "../model/algo.h"
 #include "../model/params.h"
-#include "../model/plan.h"
+#include "../model/sched.h"
+#include "../model/sched_chain.h"
+#include "../model/sched_tree.h"
 #include "../model/sim.h"
 #include "../model/topo.h"
 #include "../model/tree_chain.h"
@@ -28,7 +30,7 @@
 
 typedef struct {
     logp_params_t p, intra;
-    int P, root, k, dot, nodes, rpn, intra_set, nspeeds;
+    int P, root, k, dot, nodes, rpn, intra_set, nspeeds, rank;
     long N;
     size_t bytes;
     logp_coll_t coll;
@@ -39,7 +41,7 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: pmpi-logp tree [--bcast ALGO | --reduce ALGO] --P N [params] [--dot]\n"
+    fprintf(f, "usage: pmpi-logp tree [--bcast ALGO | --reduce ALGO] --P N [--rank R] [params] [--dot]\n"
                "       pmpi-logp predict --P N --bytes M [params]\n"
                "       pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g\n"
                "       pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]\n"
@@ -120,6 +122,7 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
     c->bytes = 8;
     c->coll = LOGP_COLL_BCAST;
     c->algo = LOGP_ALGO_LOGP_TREE;
+    c->rank = -1;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -136,6 +139,8 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
             bad = (P_given = c->P = atoi(v)) < 1;
         else if (strcmp(a, "--root") == 0)
             c->root = atoi(v);
+        else if (strcmp(a, "--rank") == 0)
+            bad = (c->rank = atoi(v)) < 0;
         else if (strcmp(a, "--chain-k") == 0)
             bad = (c->k = atoi(v)) < 1;
         else if (strcmp(a, "--N") == 0)
@@ -178,24 +183,19 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
     }
     if (make_layout(c, P_given) != 0)
         return -1;
-    if (c->root < 0 || c->root >= c->P) {
-        fprintf(stderr, "pmpi-logp: --root must be in 0..P-1\n");
+    if (c->root < 0 || c->root >= c->P || c->rank >= c->P) {
+        fprintf(stderr, "pmpi-logp: --root and --rank must be in 0..P-1\n");
         return -1;
     }
     return 0;
 }
 
-/* Absolute rank of tree rank v. */
-static int tree_abs(const logp_plan_t *plan, int v)
-{
-    return plan->perm ? plan->perm[v] : (v + plan->tree_root) % plan->P;
-}
-
-static void print_subtree(const logp_plan_t *plan, const logp_cli_t *c, const double *fin, const double *got, int v,
+/* Prints rank r and, below it, its subtree (children in send order). */
+static void print_subtree(const logp_sched_t *s, const logp_cli_t *c, const double *fin, const double *got, int r,
                           int depth)
 {
-    const logp_tree_t *t = &plan->tree;
-    int r = tree_abs(plan, v);
+    logp_view_t v;
+    logp_view_init(&v, s, c->root, r, 1);
     printf("%*s%d", 2 * depth, "", r);
     if (c->topo.P > 0)
         printf(" [node %d%s]", logp_topo_node(&c->topo, r),
@@ -204,9 +204,8 @@ static void print_subtree(const logp_plan_t *plan, const logp_cli_t *c, const do
         printf("  (receives at %.4g us)\n", got[r] < 0.0 ? 0.0 : got[r] * 1e6);
     else /* when its CPU is done: result sent up */
         printf("  (done at %.4g us)\n", fin[r] * 1e6);
-    int a = t->kid_start[v], n = logp_tree_nkids(t, v), desc = logp_tree_kids_descending(t, v);
-    for (int i = 0; i < n; i++)
-        print_subtree(plan, c, fin, got, t->kids[desc ? a + n - 1 - i : a + i], depth + 1);
+    for (int j = 0; j < v.node.nkids; j++)
+        print_subtree(s, c, fin, got, s->fam->kid(s, v.tree_root, &v.node, j), depth + 1);
 }
 
 /* The parameters and layout in one line. */
@@ -226,25 +225,60 @@ static void print_model(const logp_cli_t *c)
     printf("\n");
 }
 
+/* The machine of the command line: the layout if one was given, else one
+ * uniform node. */
+static logp_topo_t cli_topo(const logp_cli_t *c)
+{
+    return c->topo.P > 0 ? c->topo : logp_topo_uniform(c->P, &c->p);
+}
+
+/* tree --rank R: one rank's place, from its own view only (any P). */
+static int tree_rank(const logp_cli_t *c, const logp_sched_t *s)
+{
+    logp_view_t v;
+    if (logp_view_init(&v, s, c->root, c->rank, 1) != LOGP_OK)
+        return 1;
+    printf("%s %s, P=%d, root %d, %zu B, rank %d\n", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P, c->root,
+           c->bytes, c->rank);
+    printf("parent: ");
+    if (v.node.parent < 0)
+        printf("none (the root)\n");
+    else
+        printf("%d\n", v.node.parent);
+    printf("children (%d, in send order):", v.node.nkids);
+    for (int j = 0; j < v.node.nkids; j++)
+        printf(" %d", s->fam->kid(s, v.tree_root, &v.node, j));
+    printf("\n");
+    double at = logp_sched_tree_ready(s, c->root, c->rank, 1);
+    if (at < 0.0)
+        at = logp_sched_chain_ready(s, c->root, c->rank, 1);
+    if (at >= 0.0 && logp_sched_uniform(s))
+        printf("%s: %.6g us\n", c->coll == LOGP_COLL_BCAST ? "receives at" : "result combined at", at * 1e6);
+    return 0;
+}
+
 static int cmd_tree(const logp_cli_t *c)
 {
-    logp_plan_t plan;
-    logp_plan_opts_t opts = {c->k, 1, 0, c->topo.P > 0 ? &c->topo : NULL};
-    logp_topo_t uniform = logp_topo_uniform(c->P, &c->p);
-    const logp_topo_t *topo = c->topo.P > 0 ? &c->topo : &uniform;
-    if (logp_plan_build(&plan, c->coll, c->algo, c->P, c->root, c->bytes, &c->p, &opts) != LOGP_OK) {
+    logp_sched_t s;
+    logp_sched_opts_t opts = {c->k, 0};
+    logp_topo_t topo = cli_topo(c);
+    if (logp_sched_build(&s, c->coll, c->algo, c->bytes, &topo, &opts) != LOGP_OK) {
         fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),
                 logp_algo_name(c->algo), c->P);
         return 1;
     }
+    if (c->rank >= 0) {
+        int rc = tree_rank(c, &s);
+        logp_sched_free(&s);
+        return rc;
+    }
     double *fin = malloc(sizeof(double) * (size_t)c->P), *got = malloc(sizeof(double) * (size_t)c->P), total = 0;
-    if (fin == NULL || got == NULL || logp_sim_run_times(&plan, topo, fin, got, &total) != LOGP_OK) {
+    if (fin == NULL || got == NULL || logp_sim_run(&s, c->root, 1, fin, got, &total) != LOGP_OK) {
         free(fin);
         free(got);
-        logp_plan_free(&plan);
+        logp_sched_free(&s);
         return 1;
     }
-    const logp_tree_t *t = &plan.tree;
     if (c->dot) {
         printf("digraph \"%s %s P=%d\" {\n  rankdir=TB; node [shape=circle];\n", logp_coll_name(c->coll),
                logp_algo_name(c->algo), c->P);
@@ -255,25 +289,29 @@ static int cmd_tree(const logp_cli_t *c)
                 printf(" style=filled fillcolor=\"/pastel19/%d\"", 1 + logp_topo_node(&c->topo, r) % 9);
             printf("];\n");
         }
-        for (int v = 1; v < c->P; v++) {
-            int r = tree_abs(&plan, v), p = tree_abs(&plan, t->parent[v]);
+        for (int r = 0; r < c->P; r++) {
+            logp_view_t v;
+            logp_view_init(&v, &s, c->root, r, 1);
+            int p = v.node.parent;
+            if (p < 0)
+                continue;
             int cross = c->topo.P > 0 && logp_topo_node(&c->topo, r) != logp_topo_node(&c->topo, p);
             printf(c->coll == LOGP_COLL_BCAST ? "  n%d -> n%d%s;\n" : "  n%2$d -> n%1$d%3$s;\n", p, r,
                    cross ? " [penwidth=2.5]" : "");
         }
         printf("}\n");
     } else {
-        printf("%s %s, P=%d, root %d, %zu B, ", logp_coll_name(c->coll), logp_algo_name(plan.algo), c->P, c->root,
+        printf("%s %s, P=%d, root %d, %zu B, ", logp_coll_name(c->coll), logp_algo_name(s.algo), c->P, c->root,
                c->bytes);
         print_model(c);
-        print_subtree(&plan, c, fin, got, 0, 0);
-        if (plan.k > 0)
-            printf("chains: %d\n", plan.k);
+        print_subtree(&s, c, fin, got, c->root, 0);
+        if (s.k > 0)
+            printf("chains: %d\n", s.k);
         printf("completion: %.6g us\n", total * 1e6);
     }
     free(fin);
     free(got);
-    logp_plan_free(&plan);
+    logp_sched_free(&s);
     return 0;
 }
 
@@ -295,12 +333,13 @@ static int cmd_predict(const logp_cli_t *c)
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
         logp_cli_pred_t pred[LOGP_ALGO_COUNT];
         int n = 0;
-        logp_select_query_t q = {(logp_coll_t)coll, c->P, c->bytes, 1, 0, c->k, c->topo.P > 0 ? &c->topo : NULL};
+        logp_topo_t topo = cli_topo(c);
+        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo};
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
             if (a == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll))
                 continue;
             pred[n].algo = (logp_algo_t)a;
-            pred[n++].t = logp_select_predict((logp_algo_t)a, &q, &c->p);
+            pred[n++].t = logp_select_predict((logp_algo_t)a, &q);
         }
         qsort(pred, (size_t)n, sizeof pred[0], cmp_pred);
         printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), coll == LOGP_COLL_ALLTOALL ? " (bytes per block)" : "");
@@ -396,9 +435,11 @@ static int cmd_check(int argc, char **argv)
     for (size_t m = 8; m <= (size_t)1 << 20; m *= 8) {
         printf("%10zu ", m);
         for (int c = 0; c < LOGP_COLL_COUNT; c++) {
-            logp_select_query_t q = {(logp_coll_t)c, facts.size, m, 1, 0, r.chain_k, NULL};
+            logp_topo_t topo = logp_topo_uniform(facts.size, &r.params);
+            logp_select_query_t q = {(logp_coll_t)c, m, 1, 0, r.chain_k, &topo};
             double t;
-            logp_algo_t a = logp_select_choose(r.algo[c], &q, &r.params, &t);
+            logp_algo_t a;
+            logp_select_decide(r.algo[c], &q, &a, NULL, &t);
             char cell[64];
             snprintf(cell, sizeof cell, "%s (%.3gus)", logp_algo_name(a), t * 1e6);
             printf(" %-28s", cell);

@@ -4,6 +4,16 @@
 
 #include <check.h>
 
+/* An assertion for hot loops: Check records the place of every ck_assert
+ * (one write(2) each when it does not fork), which made the rank-by-rank
+ * tests spend most of their time in the kernel; this costs nothing until
+ * it fails. */
+#define LOGP_CHECK(cond)                                                                                               \
+    do {                                                                                                               \
+        if (!(cond))                                                                                                   \
+            ck_abort_msg("%s:%d: failed: %s", __FILE__, __LINE__, #cond);                                               \
+    } while (0)
+
 /* Runs every test of `tests` in one test case of a suite named `name`
  * (timeout 120 s each) and returns the process exit status. */
 static inline int logp_check_run(const char *name, const TTest *const *tests, int n)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../src/model/algo.h"
+#include "../../src/model/topo.h"
 #include "../../src/select/native.h"
 #include "../../src/select/select.h"
 #include "check_main.h"
@@ -37,21 +38,28 @@ START_TEST(test_auto_is_cheapest)
         for (int P = 2; P <= 300; P += 37)
             for (int s = 0; s < 4; s++)
                 for (int commute = 0; commute <= 1; commute++) {
-                    logp_select_query_t q = {(logp_coll_t)coll, P, sizes[s], commute, 0, 4, NULL};
+                    logp_topo_t topo = logp_topo_uniform(P, &p);
+                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo};
                     double t;
-                    logp_algo_t a = logp_select_choose(LOGP_ALGO_AUTO, &q, &p, &t);
+                    logp_algo_t a;
+                    logp_sched_t sched;
+                    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, &sched, &t), LOGP_OK);
+                    ck_assert(a == LOGP_ALGO_NATIVE || sched.algo == a); /* what runs is what was priced */
+                    logp_sched_free(&sched);
                     ck_assert(logp_algo_supports(a, (logp_coll_t)coll));
                     ck_assert(a != LOGP_ALGO_AUTO);
                     for (int b = 0; b < LOGP_ALGO_COUNT; b++) {
                         if (b == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)b, (logp_coll_t)coll))
                             continue;
-                        double tb = logp_select_predict((logp_algo_t)b, &q, &p);
+                        double tb = logp_select_predict((logp_algo_t)b, &q);
                         ck_assert(tb < 0 || t <= tb);
                     }
                     /* never native where it is known to fail */
                     q.native_unsafe = 1;
-                    ck_assert_int_ne(logp_select_choose(LOGP_ALGO_AUTO, &q, &p, NULL), LOGP_ALGO_NATIVE);
-                    ck_assert_int_ne(logp_select_choose(LOGP_ALGO_NATIVE, &q, &p, NULL), LOGP_ALGO_NATIVE);
+                    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, NULL, NULL), LOGP_OK);
+                    ck_assert_int_ne(a, LOGP_ALGO_NATIVE);
+                    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_NATIVE, &q, &a, NULL, NULL), LOGP_OK);
+                    ck_assert_int_ne(a, LOGP_ALGO_NATIVE);
                 }
 }
 END_TEST
@@ -59,13 +67,21 @@ END_TEST
 START_TEST(test_forced_kept)
 {
     logp_params_t p = logp_params_default();
-    logp_select_query_t q = {LOGP_COLL_REDUCE, 16, 4096, 0, 0, 4, NULL};
+    logp_topo_t topo = logp_topo_uniform(16, &p), one = logp_topo_uniform(1, &p);
+    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo};
     double t;
-    ck_assert_int_eq(logp_select_choose(LOGP_ALGO_FLAT, &q, &p, &t), LOGP_ALGO_FLAT);
+    logp_algo_t a;
+    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_FLAT, &q, &a, NULL, &t), LOGP_OK);
+    ck_assert_int_eq(a, LOGP_ALGO_FLAT);
     ck_assert(t > 0);
-    ck_assert_int_eq(logp_select_choose(LOGP_ALGO_NATIVE, &q, &p, &t), LOGP_ALGO_NATIVE);
-    q.P = 1;
-    ck_assert_int_eq(logp_select_choose(LOGP_ALGO_AUTO, &q, &p, &t), LOGP_ALGO_BINOMIAL);
+    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_NATIVE, &q, &a, NULL, &t), LOGP_OK);
+    ck_assert_int_eq(a, LOGP_ALGO_NATIVE);
+    /* layout trees lose rank order: a non-commutative reduce runs logp-tree */
+    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_TWO_LEVEL, &q, &a, NULL, &t), LOGP_OK);
+    ck_assert_int_eq(a, LOGP_ALGO_LOGP_TREE);
+    q.topo = &one;
+    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, NULL, &t), LOGP_OK);
+    ck_assert_int_eq(a, LOGP_ALGO_BINOMIAL);
     ck_assert(t == 0);
 }
 END_TEST
@@ -74,17 +90,16 @@ END_TEST
 START_TEST(test_native_model)
 {
     logp_params_t p = logp_params_default();
-    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 1, 8, 1, &p, NULL) == 0);
-    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 16, 8, 1, &p, NULL) == logp_select_predict(
-                                                                         LOGP_ALGO_BINOMIAL,
-                                                                         &(logp_select_query_t){LOGP_COLL_BCAST, 16, 8, 1, 0, 4},
-                                                                         &p));
+    logp_topo_t one = logp_topo_uniform(1, &p), t16 = logp_topo_uniform(16, &p), t64 = logp_topo_uniform(64, &p);
+    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 8, 1, &one) == 0);
+    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 8, 1, &t16) ==
+              logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16}));
     /* for large messages scatter + allgather beats its own binomial */
-    double big = logp_native_predict(LOGP_COLL_BCAST, 64, 1 << 22, 1, &p, NULL);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 64, 1 << 22, 1, 0, 4, NULL};
-    ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q, &p));
-    ck_assert(logp_native_predict(LOGP_COLL_ALLTOALL, 64, 64, 1, &p, NULL) > 0);
-    ck_assert(logp_native_predict(LOGP_COLL_REDUCE, 64, 1 << 20, 0, &p, NULL) > 0);
+    double big = logp_native_predict(LOGP_COLL_BCAST, 1 << 22, 1, &t64);
+    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64};
+    ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
+    ck_assert(logp_native_predict(LOGP_COLL_ALLTOALL, 64, 1, &t64) > 0);
+    ck_assert(logp_native_predict(LOGP_COLL_REDUCE, 1 << 20, 0, &t64) > 0);
 }
 END_TEST
 

@@ -1,14 +1,52 @@
-/* Unit tests of src/model trees: shapes, seed 000 and seed 001 vectors. */
+/* Unit tests of src/model trees: whole-tree shapes, seed 000 and seed 001
+ * vectors, and the rank-local schedules (sched_tree.h, sched_chain.h)
+ * against the whole trees, rank by rank. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
-#include "../../src/model/plan.h"
+#include "../../src/model/sched.h"
+#include "../../src/model/sched_chain.h"
+#include "../../src/model/sched_tree.h"
 #include "../../src/model/sim.h"
 #include "../../src/model/tree.h"
 #include "../../src/model/tree_chain.h"
 #include "../../src/model/tree_logp.h"
 #include "check_main.h"
+
+static double urand(double lo, double hi)
+{
+    return lo + (hi - lo) * rand() / RAND_MAX;
+}
+
+static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, int P, size_t m, const logp_params_t *p,
+                  int k, int long_first)
+{
+    logp_topo_t t = logp_topo_uniform(P, p);
+    logp_sched_opts_t o = {k, long_first};
+    LOGP_CHECK(logp_sched_build(s, coll, algo, m, &t, &o) == LOGP_OK);
+}
+
+/* Every rank's view of s (root `root`) has the parent and the children, in
+ * send order, of relative rank (rank - root) in the whole tree w. */
+static void assert_views_match(const logp_sched_t *s, const logp_tree_t *w, int root)
+{
+    int P = s->P;
+    for (int v = 0; v < P; v++) {
+        int r = (v + root) % P;
+        logp_view_t view;
+        LOGP_CHECK(logp_view_init(&view, s, root, r, 1) == LOGP_OK);
+        int want = v == 0 ? -1 : (w->parent[v] + root) % P;
+        if (view.node.parent != want)
+            ck_abort_msg("%s P=%d rank %d: parent %d, whole tree %d", logp_algo_name(s->algo), P, r,
+                         view.node.parent, want);
+        LOGP_CHECK(view.node.nkids == logp_tree_nkids(w, v));
+        for (int j = 0; j < view.node.nkids; j++)
+            LOGP_CHECK(s->fam->kid(s, root, &view.node, j) == (w->kids[w->kid_start[v] + j] + root) % P);
+    }
+}
 
 static void assert_kids(const logp_tree_t *t, int v, const int *want, int n)
 {
@@ -79,14 +117,21 @@ START_TEST(test_seed000_trees)
     assert_kids(&t, 1, (int[]){2, 3}, 2);
     assert_kids(&t, 4, (int[]){5}, 1);
     logp_tree_free(&t);
-    /* the simulator prices the executed plan at the same 24 */
+    /* the rank-local schedule is the same tree, and the simulator and the
+     * closed form price it at the same 24 from every root */
     logp_params_t p = {6, 2, 4, 0, 0};
-    logp_plan_t plan;
+    logp_sched_t s;
+    build(&s, LOGP_COLL_BCAST, LOGP_ALGO_LOGP_TREE, 8, 1, &p, 0, 0);
+    ck_assert_int_eq(logp_tree_optimal(&t, 8, 6 + 2 * 2, 4, NULL, NULL), LOGP_OK);
     for (int root = 0; root < 8; root++) {
-        ck_assert_int_eq(logp_plan_build(&plan, LOGP_COLL_BCAST, LOGP_ALGO_LOGP_TREE, 8, root, 1, &p, NULL), LOGP_OK);
-        ck_assert(logp_sim_predict(&plan, &p) == 24.0);
-        logp_plan_free(&plan);
+        double sim;
+        assert_views_match(&s, &t, root);
+        ck_assert_int_eq(logp_sim_run(&s, root, 1, NULL, NULL, &sim), LOGP_OK);
+        ck_assert(sim == 24.0);
+        ck_assert(logp_sched_time(&s, root, 1) == 24.0);
     }
+    logp_tree_free(&t);
+    logp_sched_free(&s);
 }
 END_TEST
 
@@ -225,7 +270,8 @@ START_TEST(test_greedy_optimal_bruteforce)
 }
 END_TEST
 
-/* Random real parameters, P <= 2048: simulating the plan gives the builder's time. */
+/* Random real parameters, P <= 2048: the lattice search finds the heap
+ * builder's T, and simulating the schedule gives it too. */
 START_TEST(test_greedy_sim_matches)
 {
     srand(777);
@@ -238,17 +284,122 @@ START_TEST(test_greedy_sim_matches)
         logp_tree_t t;
         ck_assert_int_eq(logp_tree_optimal(&t, P, logp_params_p2p(&p, m), logp_params_gap(&p, m), NULL, &T), LOGP_OK);
         logp_tree_free(&t);
-        logp_plan_t plan;
-        ck_assert_int_eq(logp_plan_build(&plan, LOGP_COLL_BCAST, LOGP_ALGO_LOGP_TREE, P, rand() % P, m, &p, NULL),
-                         LOGP_OK);
-        double s = logp_sim_predict(&plan, &p);
-        ck_assert_msg(fabs(s - T) <= 1e-9 * T, "P=%d sim %g tree %g", P, s, T);
+        ck_assert(fabs(logp_sched_tree_T(P, logp_params_p2p(&p, m), logp_params_gap(&p, m)) - T) <= 1e-12 * T);
+        logp_sched_t s, bin;
+        build(&s, LOGP_COLL_BCAST, LOGP_ALGO_LOGP_TREE, P, m, &p, 0, 0);
+        double sim, bsim;
+        ck_assert_int_eq(logp_sim_run(&s, rand() % P, 1, NULL, NULL, &sim), LOGP_OK);
+        ck_assert_msg(fabs(sim - T) <= 1e-9 * T, "P=%d sim %g tree %g", P, sim, T);
         /* and never slower than binomial */
-        logp_plan_t bin;
-        ck_assert_int_eq(logp_plan_build(&bin, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, P, 0, m, &p, NULL), LOGP_OK);
-        ck_assert(s <= logp_sim_predict(&bin, &p) * (1 + 1e-12));
-        logp_plan_free(&bin);
-        logp_plan_free(&plan);
+        build(&bin, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, P, m, &p, 0, 0);
+        ck_assert_int_eq(logp_sim_run(&bin, 0, 1, NULL, NULL, &bsim), LOGP_OK);
+        ck_assert(sim <= bsim * (1 + 1e-12));
+        logp_sched_free(&bin);
+        logp_sched_free(&s);
+    }
+}
+END_TEST
+
+/* The rank-local schedules are the whole trees, rank by rank, from random
+ * roots: logp-tree (bcast and summation costs) against the heap builder
+ * for every P = 1..4096 (random real parameters, and integer ones with
+ * ties at T), binomial and flat against their builders, chains against
+ * logp_tree_chains. */
+START_TEST(test_views_equal_whole_trees)
+{
+    srand(4096);
+    int cases = 0;
+    for (int P = 1; P <= 4096; P++) {
+        logp_params_t p = {urand(0.05e-6, 10e-6), urand(0.01e-6, 2e-6), urand(0.01e-6, 5e-6), urand(0, 1e-9),
+                           urand(0, 1e-9)};
+        if (P % 3 == 0) /* integer parameters: many labels tie at T */
+            p = (logp_params_t){(double)(rand() % 7), (double)(1 + rand() % 3), (double)(1 + rand() % 6), 0, 0};
+        size_t m = (size_t)exp(urand(0.0, log(1 << 20)));
+        int coll = P % 2 ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE, root = rand() % P;
+        double d, g;
+        logp_tree_costs(&p, m, coll == LOGP_COLL_REDUCE, &d, &g);
+        logp_sched_t s;
+        logp_tree_t w;
+        build(&s, (logp_coll_t)coll, LOGP_ALGO_LOGP_TREE, P, m, &p, 0, 0);
+        ck_assert_int_eq(logp_tree_optimal(&w, P, d, g, NULL, NULL), LOGP_OK);
+        assert_views_match(&s, &w, root);
+        logp_tree_free(&w);
+        logp_sched_free(&s);
+        cases++;
+        if (P > 600 && P % 7 != 0)
+            continue; /* the simple shapes: every P to 600, then every 7th */
+        build(&s, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, P, m, &p, 0, 0);
+        ck_assert_int_eq(logp_tree_binomial(&w, P), LOGP_OK);
+        assert_views_match(&s, &w, root);
+        logp_tree_free(&w);
+        logp_sched_free(&s);
+        build(&s, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, P, m, &p, 0, 0);
+        ck_assert_int_eq(logp_tree_flat(&w, P), LOGP_OK);
+        assert_views_match(&s, &w, root);
+        logp_tree_free(&w);
+        logp_sched_free(&s);
+        int *len = malloc(sizeof(int) * (size_t)P), k = 1 + rand() % 50;
+        for (int kind = 0; kind < 4; kind++) {
+            logp_algo_t a = kind == 3 ? LOGP_ALGO_CHAIN_ADAPTIVE : kind == 2 ? LOGP_ALGO_CHAIN_OPT : LOGP_ALGO_CHAIN;
+            build(&s, LOGP_COLL_REDUCE, a, P, m, &p, k, kind == 1);
+            int n = kind == 3 ? logp_chain_adaptive_lengths(P, len)
+                              : logp_chain_lengths(P, kind == 2 ? logp_chain_best_k(&p, m, P) : k,
+                                                   kind == 1 ? LOGP_CHAIN_LONG_FIRST : LOGP_CHAIN_SHORT_FIRST, len);
+            ck_assert_int_eq(s.k, n);
+            ck_assert_int_eq(logp_tree_chains(&w, P, len, n), LOGP_OK);
+            assert_views_match(&s, &w, root);
+            logp_tree_free(&w);
+            logp_sched_free(&s);
+        }
+        free(len);
+        cases += 6;
+    }
+    printf("rank-local schedules equal to whole trees: %d cases, every rank\n", cases);
+}
+END_TEST
+
+/* One rank's answer at P = 2^31 - 1 (the CLI's tree --rank): the view
+ * agrees with its parent's and children's views, costs well under a
+ * millisecond, and the lattice stays small. */
+START_TEST(test_views_at_huge_P)
+{
+    const int P = 2147483647;
+    logp_params_t p = logp_params_default();
+    struct {
+        logp_coll_t coll;
+        logp_algo_t algo;
+    } cases[] = {{LOGP_COLL_BCAST, LOGP_ALGO_LOGP_TREE}, {LOGP_COLL_REDUCE, LOGP_ALGO_LOGP_TREE},
+                 {LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL}, {LOGP_COLL_REDUCE, LOGP_ALGO_CHAIN_ADAPTIVE},
+                 {LOGP_COLL_REDUCE, LOGP_ALGO_CHAIN}};
+    srand(31);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        logp_sched_t s;
+        build(&s, cases[c].coll, cases[c].algo, P, 8, &p, 4, 0);
+        clock_t t0 = clock();
+        for (int trial = 0; trial < 200; trial++) {
+            int r = trial == 0 ? 1234567891 : trial == 1 ? P - 1 : (int)(((long)rand() * RAND_MAX + rand()) % P);
+            int root = trial % 2 ? 0 : (int)(((long)rand() * RAND_MAX + rand()) % P);
+            logp_view_t v, up, kid;
+            ck_assert_int_eq(logp_view_init(&v, &s, root, r, 1), LOGP_OK);
+            if (v.node.parent >= 0) { /* r is among its parent's children */
+                int found = 0;
+                ck_assert_int_eq(logp_view_init(&up, &s, root, v.node.parent, 1), LOGP_OK);
+                for (int j = 0; j < up.node.nkids && !found; j++)
+                    found = s.fam->kid(&s, root, &up.node, j) == r;
+                ck_assert_msg(found, "%s rank %d not a child of %d", logp_algo_name(s.algo), r, v.node.parent);
+            } else {
+                ck_assert_int_eq(r, root);
+            }
+            for (int j = 0; j < v.node.nkids && j < 64; j++) {
+                ck_assert_int_eq(logp_view_init(&kid, &s, root, s.fam->kid(&s, root, &v.node, j), 1), LOGP_OK);
+                ck_assert_int_eq(kid.node.parent, r);
+            }
+        }
+        double ms = 1e3 * (double)(clock() - t0) / CLOCKS_PER_SEC;
+        printf("%s %s at P = 2^31 - 1: 200 ranks and their neighbours in %.2f ms\n", logp_coll_name(s.coll),
+               logp_algo_name(s.algo), ms);
+        ck_assert(logp_sched_time(&s, 0, 1) > 0);
+        logp_sched_free(&s);
     }
 }
 END_TEST
@@ -314,13 +465,13 @@ START_TEST(test_seed001_closed_forms)
         if (k > P - 1)
             k = P - 1;
         for (int lf = 0; lf <= 1; lf++) {
-            logp_plan_t plan;
-            logp_plan_opts_t o = {k, 1, lf, NULL};
-            ck_assert_int_eq(logp_plan_build(&plan, LOGP_COLL_REDUCE, LOGP_ALGO_CHAIN, P, 0, m, &p, &o), LOGP_OK);
-            double s = logp_sim_predict(&plan, &p);
+            logp_sched_t sc;
+            build(&sc, LOGP_COLL_REDUCE, LOGP_ALGO_CHAIN, P, m, &p, k, lf);
+            double s;
+            ck_assert_int_eq(logp_sim_run(&sc, 0, 1, NULL, NULL, &s), LOGP_OK);
             double c = lf ? logp_chain_time_long_first(&p, m, P, k) : logp_chain_time_short_first(&p, m, P, k);
             ck_assert_msg(fabs(s - c) <= 0.01 * c, "P=%d k=%d lf=%d sim %g closed %g", P, k, lf, s, c);
-            logp_plan_free(&plan);
+            logp_sched_free(&sc);
         }
         /* short-first is never slower than long-first */
         ck_assert(logp_chain_time_short_first(&p, m, P, k) <= logp_chain_time_long_first(&p, m, P, k) * (1 + 1e-12));
@@ -361,6 +512,8 @@ int main(void)
         test_seed000_sum_plan,
         test_greedy_optimal_bruteforce,
         test_greedy_sim_matches,
+        test_views_equal_whole_trees,
+        test_views_at_huge_P,
         test_seed001_layouts,
         test_chains_cover,
         test_seed001_closed_forms,

@@ -1,0 +1,158 @@
+/* Schedules (see sched.h): the family table generated from the registry,
+ * and the generic views that turn a tree into a rank's operations. */
+#include "sched.h"
+
+#include <string.h>
+
+#include "sched_alltoall.h"
+#include "sched_chain.h"
+#include "sched_layout.h"
+#include "sched_tree.h"
+
+/* native and auto: nothing to build or run. */
+const logp_family_t logp_family_none = {0};
+
+static const logp_family_t *const logp_families[LOGP_ALGO_COUNT] = {
+#define LOGP_ALGO_X(id, name, colls, family, desc) &family,
+#include "algo.def"
+#undef LOGP_ALGO_X
+};
+
+const logp_family_t *logp_sched_family(logp_algo_t algo)
+{
+    return (unsigned)algo < LOGP_ALGO_COUNT ? logp_families[algo] : &logp_family_none;
+}
+
+static int logp_sched_is_tree(const logp_family_t *f)
+{
+    return f->node != NULL;
+}
+
+logp_status_t logp_sched_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t bytes,
+                               const logp_topo_t *topo, const logp_sched_opts_t *opts)
+{
+    memset(s, 0, sizeof(*s));
+    const logp_family_t *f = logp_sched_family(algo);
+    if (topo == NULL || topo->P < 1 || !logp_algo_supports(algo, coll) || f == &logp_family_none ||
+        logp_params_check(&topo->intra) != 0 || logp_params_check(&topo->inter) != 0 ||
+        logp_sched_is_tree(f) == (coll == LOGP_COLL_ALLTOALL))
+        return LOGP_ERR_ARG;
+    static const logp_sched_opts_t none = {0, 0};
+    s->coll = coll;
+    s->algo = algo;
+    s->fam = f;
+    s->P = topo->P;
+    s->bytes = bytes;
+    s->topo = *topo;
+    s->p = *logp_topo_rep(topo);
+    logp_status_t rc = f->build ? f->build(s, opts ? opts : &none) : LOGP_OK;
+    if (rc != LOGP_OK)
+        logp_sched_free(s);
+    return rc;
+}
+
+void logp_sched_free(logp_sched_t *s)
+{
+    if (s == NULL)
+        return;
+    if (s->fam && s->fam->release)
+        s->fam->release(s);
+    memset(s, 0, sizeof(*s));
+}
+
+int logp_sched_uniform(const logp_sched_t *s)
+{
+    return s->topo.nnodes <= 1 && s->topo.speed == NULL;
+}
+
+double logp_sched_time(const logp_sched_t *s, int root, int commutative)
+{
+    if (s->fam == NULL || s->fam->time == NULL || !logp_sched_uniform(s))
+        return -1.0;
+    return s->fam->time(s, root, commutative);
+}
+
+double logp_sched_handover_time(const logp_params_t *p, size_t bytes, double done0, double done_root,
+                                logp_recv_state_t at_root)
+{
+    double sent = done0 + p->o; /* rank 0's CPU after the hand-over send */
+    at_root.cpu = done_root + p->o;
+    logp_params_take(p, bytes, 0, done0 + p->o + logp_params_inj(p, bytes) + p->L, &at_root);
+    return at_root.cpu > sent ? at_root.cpu : sent;
+}
+
+logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, int rank, int commutative)
+{
+    memset(v, 0, sizeof(*v));
+    if (s->fam == NULL || rank < 0 || rank >= s->P || root < 0 || root >= s->P)
+        return LOGP_ERR_ARG;
+    v->s = s;
+    v->rank = rank;
+    v->root = root;
+    v->commutative = commutative || s->coll != LOGP_COLL_REDUCE;
+    if (!logp_sched_is_tree(s->fam)) {
+        v->nops = s->fam->nops(s, rank);
+        return LOGP_OK;
+    }
+    v->tree_root = root;
+    if (!v->commutative) {
+        if (!(s->fam->flags & LOGP_FAMILY_RANK_ORDER))
+            return LOGP_ERR_ARG;
+        v->tree_root = 0; /* combine in rank order, then hand the result over */
+        if (root != 0)
+            v->handover = rank == 0 ? 1 : rank == root ? 2 : 0;
+    }
+    s->fam->node(s, v->tree_root, rank, &v->node);
+    int nk = v->node.nkids, up = v->node.parent >= 0;
+    if (s->coll == LOGP_COLL_BCAST) {
+        v->nops = up + nk;
+        return LOGP_OK;
+    }
+    /* A rank starts from its own value and combines each child's result as
+     * it arrives.  To keep rank order for a non-commutative operator when the
+     * children come in ascending rank order (logp-tree, flat), it instead
+     * takes the first result as is, prepends the others, and prepends its
+     * own value last (one combine later on the critical path). */
+    v->prepend = !v->commutative && nk >= 2 && !(s->fam->flags & LOGP_FAMILY_DESCENDING);
+    v->nops = 1 + nk + up + (v->handover != 0);
+    return LOGP_OK;
+}
+
+logp_op_t logp_view_op(const logp_view_t *v, int i)
+{
+    const logp_sched_t *s = v->s;
+    if (!logp_sched_is_tree(s->fam))
+        return s->fam->op(s, v->rank, i);
+    size_t m = s->bytes;
+    int nk = v->node.nkids, up = v->node.parent >= 0;
+    if (s->coll == LOGP_COLL_BCAST) {
+        if (up) {
+            if (i == 0)
+                return (logp_op_t){LOGP_OP_RECV, v->node.parent, 0, m};
+            i--;
+        }
+        return (logp_op_t){LOGP_OP_SEND, s->fam->kid(s, v->tree_root, &v->node, i), 0, m};
+    }
+    /* reduce: children in reverse send order, combined, then up the tree */
+    if (i < nk + 1) {
+        if (v->prepend) {
+            if (i == nk)
+                return (logp_op_t){LOGP_OP_REDUCE_OWN, v->rank, LOGP_SIDE_PREPEND, m};
+            return (logp_op_t){i == 0 ? LOGP_OP_RECV : LOGP_OP_RECV_REDUCE,
+                               s->fam->kid(s, v->tree_root, &v->node, nk - 1 - i), LOGP_SIDE_PREPEND, m};
+        }
+        if (i == 0)
+            return (logp_op_t){LOGP_OP_INIT_OWN, v->rank, 0, m};
+        return (logp_op_t){LOGP_OP_RECV_REDUCE, s->fam->kid(s, v->tree_root, &v->node, nk - i), LOGP_SIDE_APPEND, m};
+    }
+    i -= nk + 1;
+    if (up) {
+        if (i == 0)
+            return (logp_op_t){LOGP_OP_SEND, v->node.parent, 0, m};
+        i--;
+    }
+    /* hand-over of a rank-order result to a root other than rank 0 */
+    if (v->handover == 1)
+        return (logp_op_t){LOGP_OP_SEND, v->root, LOGP_RECV_RESULT, m};
+    return (logp_op_t){LOGP_OP_RECV, v->tree_root, LOGP_RECV_RESULT, m};
+}

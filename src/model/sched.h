@@ -1,0 +1,170 @@
+/* Schedules: one algorithm instance (collective, algorithm, P, message size
+ * class, machine) as a function rank -> operations.
+ *
+ * A schedule is built once and is relative to the root: it holds only what
+ * every rank shares (for the uniform algorithms O(1) numbers, or the small
+ * lattice table of the LogP-optimal tree); a rank asks for its own
+ * operations through a view (logp_view_init: O(log P), no allocation) and
+ * reads them by index (logp_view_op: O(1)).  src/coll executes exactly
+ * these operations with PMPI, and sim.h prices exactly these operations by
+ * enumerating every rank's view, so a prediction is the cost of what runs.
+ * A new root is a relabeling of the same schedule, never a new one.
+ *
+ * Every algorithm of the registry (algo.def) names its family: the object
+ * below that builds its shared data, gives a rank's place in it, and, where
+ * one exists, the exact closed-form completion time in the uniform model. */
+#ifndef LOGP_MODEL_SCHED_H
+#define LOGP_MODEL_SCHED_H
+
+#include <stddef.h>
+
+#include "algo.h"
+#include "params.h"
+#include "status.h"
+#include "topo.h"
+
+typedef enum logp_op_kind {
+    LOGP_OP_SEND,        /* send `bytes` to peer */
+    LOGP_OP_RECV,        /* receive into the accumulator (or, arg RESULT, the result buffer) */
+    LOGP_OP_RECV_REDUCE, /* receive and combine into the accumulator (arg: side) */
+    LOGP_OP_INIT_OWN,    /* accumulator = own contribution (local copy, free in the model) */
+    LOGP_OP_REDUCE_OWN   /* accumulator = own contribution (op) accumulator */
+} logp_op_kind_t;
+
+/* Side of the accumulator an incoming partial result goes to, so that
+ * combining keeps rank order: APPEND acc = acc (op) in, PREPEND acc = in (op) acc. */
+#define LOGP_SIDE_APPEND 0
+#define LOGP_SIDE_PREPEND 1
+/* arg of the root's final LOGP_OP_RECV when the tree root is not the root. */
+#define LOGP_RECV_RESULT 2
+
+typedef struct logp_op {
+    int kind;     /* logp_op_kind_t */
+    int peer;     /* absolute rank */
+    int arg;      /* side, LOGP_RECV_RESULT, or the all-to-all step */
+    size_t bytes; /* payload */
+} logp_op_t;
+
+typedef struct logp_sched logp_sched_t;
+
+typedef struct logp_sched_opts {
+    int chain_k;    /* k of `chain` (<= 0: 4) */
+    int long_first; /* chain: long chains first (comparisons in tests only) */
+} logp_sched_opts_t;
+
+/* A rank's place in a tree: its parent and its number of children, plus a
+ * cursor from which its family finds child j in O(1). */
+typedef struct logp_tnode {
+    int parent; /* absolute rank, -1 at the tree's root */
+    int nkids;
+    long c[4];  /* family cursor */
+} logp_tnode_t;
+
+/* Family flags. */
+#define LOGP_FAMILY_DESCENDING 1u /* children are sent in descending rank order */
+#define LOGP_FAMILY_RANK_ORDER 2u /* rooted at 0, every subtree a contiguous rank
+                                     range: a non-commutative reduce can run it */
+/* How an all-to-all schedule's messages carry blocks (src/coll picks the
+ * executor by it, so a new schedule of a known kind needs no new code):
+ * DIRECT, each message is the one block of its peer, and operations with
+ * the same arg (phase) may be in flight together; BRUCK, message `arg` =
+ * s carries the blocks whose rotated index has bit s set (seed 004's
+ * butterfly, Bruck's steps); NODES, node aggregation (gather to the
+ * node's leader, leaders exchange per node pair, scatter). */
+#define LOGP_FAMILY_A2A_DIRECT 4u
+#define LOGP_FAMILY_A2A_BRUCK 8u
+#define LOGP_FAMILY_A2A_NODES 16u
+
+/* What an algorithm's family provides.  Tree families (bcast, reduce) give
+ * node and kid, and the generic views turn the tree into operations (a
+ * bcast receives from the parent and sends to the children in order; a
+ * reduce combines its children's results in reverse order, then sends up);
+ * other families give nops and op.  NULL entries are absent. */
+typedef struct logp_family {
+    /* Fills the shared data of s (s->coll, algo, P, bytes, topo, p are
+     * set).  LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
+    logp_status_t (*build)(logp_sched_t *s, const logp_sched_opts_t *o);
+    /* Releases what build allocated. */
+    void (*release)(logp_sched_t *s);
+    /* Trees: the place of `rank` in the tree rooted at `root`, O(log P). */
+    void (*node)(const logp_sched_t *s, int root, int rank, logp_tnode_t *n);
+    /* Trees: child j (0 <= j < n->nkids, in send order) as an absolute rank, O(1). */
+    int (*kid)(const logp_sched_t *s, int root, const logp_tnode_t *n, int j);
+    /* Others: number of operations of `rank`, and operation i. */
+    int (*nops)(const logp_sched_t *s, int rank);
+    logp_op_t (*op)(const logp_sched_t *s, int rank, int i);
+    /* Exact completion time under the uniform model (every pair and rank
+     * alike, parameters s->p), the same as the simulator's; NULL if only
+     * the simulator can price it. */
+    double (*time)(const logp_sched_t *s, int root, int commutative);
+    unsigned flags;
+} logp_family_t;
+
+struct logp_sched {
+    logp_coll_t coll;
+    logp_algo_t algo;          /* as requested */
+    const logp_family_t *fam;  /* may stand in for another family (e.g. a
+                                  layout tree on one uniform node) */
+    int P;
+    size_t bytes;              /* bcast/reduce: the message; alltoall: one block */
+    logp_topo_t topo;          /* the machine; arrays borrowed from the caller */
+    logp_params_t p;           /* logp_topo_rep(&topo): what uniform shapes use */
+    int k;                     /* chains: number of chains (informative) */
+    void *data;                /* family data, owned */
+};
+
+/* Builds the schedule of `algo` for `coll` on P = topo->P ranks for
+ * messages of `bytes` (the shape a size class runs).  `topo` is the
+ * machine: every parameter comes from it (logp_topo_uniform for one
+ * uniform node); its arrays must outlive the schedule.  Not for native or
+ * auto.  Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM; on error *s is
+ * zeroed. */
+logp_status_t logp_sched_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t bytes,
+                               const logp_topo_t *topo, const logp_sched_opts_t *opts);
+
+/* Releases a schedule; safe on a zeroed one. */
+void logp_sched_free(logp_sched_t *s);
+
+/* The family object of a registered algorithm (native and auto: one with
+ * no entries). */
+const logp_family_t *logp_sched_family(logp_algo_t algo);
+
+/* Nonzero if s's layout is the uniform model: one node, every speed 1. */
+int logp_sched_uniform(const logp_sched_t *s);
+
+/* Exact completion time of s with this root and operator in the uniform
+ * model, if s's layout is uniform and its family has a closed form; < 0
+ * otherwise (then only the simulator prices it). */
+double logp_sched_time(const logp_sched_t *s, int root, int commutative);
+
+/* For the families' closed forms: completion of a reduce whose rank-order
+ * result is ready at rank 0 at done0 and goes to another root, which was
+ * done with its own part at done_root (receive side `at_root` then) and
+ * has sent it up. */
+double logp_sched_handover_time(const logp_params_t *p, size_t bytes, double done0, double done_root,
+                                logp_recv_state_t at_root);
+
+/* One rank's operations of a schedule for one call. */
+typedef struct logp_view {
+    const logp_sched_t *s;
+    int rank, root;
+    int tree_root;   /* trees: the absolute rank at the tree's root */
+    int commutative; /* reduce: the operator commutes */
+    int nops;
+    int prepend;     /* reduce: combines children by prepending (rank order) */
+    int handover;    /* reduce: 1 at the tree root, 2 at the root, when they differ */
+    logp_tnode_t node;
+} logp_view_t;
+
+/* The operations of `rank` when the collective's root is `root` (0 for
+ * all-to-all) and, for a reduce, the operator commutes or not.  A
+ * non-commutative reduce runs the tree rooted at rank 0 (rank order) and
+ * hands the result to `root`; a family without LOGP_FAMILY_RANK_ORDER
+ * cannot run it (LOGP_ERR_ARG).  O(log P) for the uniform families, no
+ * allocation.  Returns LOGP_OK or LOGP_ERR_ARG. */
+logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, int rank, int commutative);
+
+/* Operation i (0 <= i < v->nops). */
+logp_op_t logp_view_op(const logp_view_t *v, int i);
+
+#endif
