@@ -1,112 +1,20 @@
 /* LogGP simulator: each rank runs its operations (its view of the
- * schedule, sched.h) in order; a receive waits for its message.  Operations are handled in the order of their start
- * times (a heap of ranks keyed by when their next operation can start), so
- * that resources shared between ranks, the nodes' network interfaces, are
- * taken in time order.  A rank blocked on a receive is woken by the send
- * that satisfies it; every operation is handled once. */
+ * schedule, sched.h) in order; a receive waits for its message.
+ *
+ * Every rank's operations are read once into one array, and each receive
+ * is matched up front with its send (the k-th message from s to r is the
+ * k-th receive at r from s), so the event loop needs no mailbox.
+ * Operations are handled in the order of their start times (a heap of
+ * ranks keyed by when their next operation can start), so that resources
+ * shared between ranks, the nodes' network interfaces, are taken in time
+ * order.  A rank blocked on a receive is woken by the send that satisfies
+ * it; every operation is handled once: O(n log P) for n operations. */
 #include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "topo.h"
-
-typedef struct {
-    double arrive; /* arrival time of the message's last byte */
-    int next;      /* next message of the same (src, dst) pair, -1 */
-} logp_sim_msg_t;
-
-typedef struct {
-    long key;      /* src * P + dst, -1 if empty */
-    int head, tail;
-} logp_sim_slot_t;
-
-typedef struct {
-    logp_sim_msg_t *msg;
-    int nmsg, capmsg;
-    logp_sim_slot_t *slot;
-    long nslot; /* power of two */
-    long used;
-} logp_sim_box_t;
-
-static logp_sim_slot_t *logp_sim_find(logp_sim_box_t *b, long key, int insert)
-{
-    unsigned long h = (unsigned long)key * 0x9E3779B97F4A7C15ul;
-    for (long i = (long)(h >> 20) & (b->nslot - 1);; i = (i + 1) & (b->nslot - 1)) {
-        if (b->slot[i].key == key)
-            return &b->slot[i];
-        if (b->slot[i].key == -1) {
-            if (!insert)
-                return NULL;
-            b->slot[i].key = key;
-            b->slot[i].head = b->slot[i].tail = -1;
-            b->used++;
-            return &b->slot[i];
-        }
-    }
-}
-
-static int logp_sim_grow(logp_sim_box_t *b)
-{
-    if (b->used * 2 < b->nslot)
-        return LOGP_OK;
-    logp_sim_slot_t *old = b->slot;
-    long n = b->nslot;
-    b->nslot = n * 2;
-    b->slot = malloc(sizeof(*b->slot) * (size_t)b->nslot);
-    if (b->slot == NULL) {
-        b->slot = old;
-        b->nslot = n;
-        return LOGP_ERR_NOMEM;
-    }
-    for (long i = 0; i < b->nslot; i++)
-        b->slot[i].key = -1;
-    b->used = 0;
-    for (long i = 0; i < n; i++)
-        if (old[i].key != -1) {
-            logp_sim_slot_t *s = logp_sim_find(b, old[i].key, 1);
-            s->head = old[i].head;
-            s->tail = old[i].tail;
-        }
-    free(old);
-    return LOGP_OK;
-}
-
-static int logp_sim_post(logp_sim_box_t *b, long key, double arrive)
-{
-    if (logp_sim_grow(b) != LOGP_OK)
-        return LOGP_ERR_NOMEM;
-    if (b->nmsg == b->capmsg) {
-        int cap = b->capmsg ? 2 * b->capmsg : 256;
-        logp_sim_msg_t *m = realloc(b->msg, sizeof(*m) * (size_t)cap);
-        if (m == NULL)
-            return LOGP_ERR_NOMEM;
-        b->msg = m;
-        b->capmsg = cap;
-    }
-    int id = b->nmsg++;
-    b->msg[id] = (logp_sim_msg_t){arrive, -1};
-    logp_sim_slot_t *s = logp_sim_find(b, key, 1);
-    if (s->tail < 0)
-        s->head = id;
-    else
-        b->msg[s->tail].next = id;
-    s->tail = id;
-    return LOGP_OK;
-}
-
-/* Takes the oldest message of a pair; 0 if there is none. */
-static int logp_sim_take(logp_sim_box_t *b, long key, double *arrive)
-{
-    logp_sim_slot_t *s = logp_sim_find(b, key, 0);
-    if (s == NULL || s->head < 0)
-        return 0;
-    *arrive = b->msg[s->head].arrive;
-    s->head = b->msg[s->head].next;
-    if (s->head < 0)
-        s->tail = -1;
-    return 1;
-}
 
 static double logp_max(double a, double b)
 {
@@ -124,12 +32,14 @@ static int logp_sim_before(logp_sim_event_t a, logp_sim_event_t b)
     return a.t < b.t || (a.t == b.t && a.rank < b.rank);
 }
 
+/* A 4-ary heap: half the levels of a binary one, and a node's children
+ * share a cache line (P can be 65,536 and more). */
 static void logp_sim_push(logp_sim_event_t *h, int *n, logp_sim_event_t e)
 {
     int i = (*n)++;
-    while (i > 0 && logp_sim_before(e, h[(i - 1) / 2])) {
-        h[i] = h[(i - 1) / 2];
-        i = (i - 1) / 2;
+    while (i > 0 && logp_sim_before(e, h[(i - 1) / 4])) {
+        h[i] = h[(i - 1) / 4];
+        i = (i - 1) / 4;
     }
     h[i] = e;
 }
@@ -139,11 +49,12 @@ static logp_sim_event_t logp_sim_pop(logp_sim_event_t *h, int *n)
     logp_sim_event_t top = h[0], last = h[--(*n)];
     int i = 0;
     for (;;) {
-        int c = 2 * i + 1;
+        int c = 4 * i + 1, end = c + 4 < *n ? c + 4 : *n;
         if (c >= *n)
             break;
-        if (c + 1 < *n && logp_sim_before(h[c + 1], h[c]))
-            c++;
+        for (int k = c + 1; k < end; k++)
+            if (logp_sim_before(h[k], h[c]))
+                c = k;
         if (!logp_sim_before(h[c], last))
             break;
         h[i] = h[c];
@@ -154,11 +65,85 @@ static logp_sim_event_t logp_sim_pop(logp_sim_event_t *h, int *n)
     return top;
 }
 
+/* Pairs (src, dst) -> the oldest unmatched send or receive between them:
+ * open addressing, used only while matching. */
+typedef struct {
+    long key;   /* src * P + dst, -1 if empty */
+    long head;  /* oldest unmatched operation of the pair (a chain through `link`), -1 */
+    long tail;
+    int sends;  /* the chain holds sends (1) or receives (0) */
+} logp_sim_pair_t;
+
+typedef struct {
+    logp_sim_pair_t *slot;
+    long mask, used;
+} logp_sim_pairs_t;
+
+static logp_sim_pair_t *logp_sim_pair(logp_sim_pairs_t *h, long key)
+{
+    unsigned long x = (unsigned long)key * 0x9E3779B97F4A7C15ul;
+    for (long i = (long)(x >> 17) & h->mask;; i = (i + 1) & h->mask) {
+        if (h->slot[i].key == key)
+            return &h->slot[i];
+        if (h->slot[i].key == -1) {
+            h->slot[i] = (logp_sim_pair_t){key, -1, -1, 0};
+            h->used++;
+            return &h->slot[i];
+        }
+    }
+}
+
+/* match[i]: for a receive, its send; for a send, its receive.  FIFO per
+ * pair in program order.  LOGP_ERR_DEADLOCK if a message has no partner. */
+static logp_status_t logp_sim_match(int P, long n, const logp_op_t *op, const int *owner, long *match, long *link)
+{
+    logp_sim_pairs_t h = {0};
+    long size = 64;
+    while (size < 2 * n)
+        size *= 2;
+    h.mask = size - 1;
+    h.slot = malloc(sizeof(*h.slot) * (size_t)size);
+    if (h.slot == NULL)
+        return LOGP_ERR_NOMEM;
+    for (long i = 0; i < size; i++)
+        h.slot[i].key = -1;
+    logp_status_t rc = LOGP_OK;
+    for (long i = 0; i < n; i++) {
+        int k = op[i].kind, send = k == LOGP_OP_SEND;
+        match[i] = -1;
+        if (!send && k != LOGP_OP_RECV && k != LOGP_OP_RECV_REDUCE)
+            continue;
+        int src = send ? owner[i] : op[i].peer, dst = send ? op[i].peer : owner[i];
+        logp_sim_pair_t *p = logp_sim_pair(&h, (long)src * P + dst);
+        if (p->head >= 0 && p->sends != send) { /* the oldest waiting partner */
+            long j = p->head;
+            p->head = link[j];
+            if (p->head < 0)
+                p->tail = -1;
+            match[i] = j;
+            match[j] = i;
+            continue;
+        }
+        link[i] = -1; /* wait for a partner */
+        p->sends = send;
+        if (p->tail >= 0)
+            link[p->tail] = i;
+        else
+            p->head = i;
+        p->tail = i;
+    }
+    for (long i = 0; i < size && rc == LOGP_OK; i++)
+        if (h.slot[i].key != -1 && h.slot[i].head >= 0)
+            rc = LOGP_ERR_DEADLOCK;
+    free(h.slot);
+    return rc;
+}
+
 /* A rank's state. */
 typedef struct {
     double cpu, nsend, nrecv; /* CPU free, earliest next send, earliest next receive */
-    int pc;                   /* next operation */
-    int waiting;              /* blocked on a receive from this rank, or -1 */
+    long pc, end;             /* next operation and the end of its operations in the array */
+    int waiting;              /* blocked on a receive whose send has not started */
 } logp_sim_rank_t;
 
 /* The parameters a rank pays with: CPU terms divided by its speed; a
@@ -173,20 +158,20 @@ static logp_params_t logp_sim_scaled(const logp_topo_t *t, const logp_params_t *
     return q;
 }
 
-/* Earliest start of rank r's next operation, or -1 if it waits for a
- * message that has not been sent yet (then ->waiting = the sender). */
-static double logp_sim_next(const logp_view_t *v, logp_sim_box_t *box, logp_sim_rank_t *st, int P)
+/* Earliest start of a rank's next operation, or -1 if it waits for a
+ * message that has not been sent yet. */
+static double logp_sim_next(logp_sim_rank_t *st, const logp_op_t *op, const long *match, const double *arrive)
 {
-    logp_op_t op = logp_view_op(v, st->pc);
-    if (op.kind == LOGP_OP_SEND)
+    const logp_op_t *o = &op[st->pc];
+    if (o->kind == LOGP_OP_SEND)
         return logp_max(st->cpu, st->nsend);
-    if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
-        logp_sim_slot_t *sl = logp_sim_find(box, (long)op.peer * P + v->rank, 0);
-        if (sl == NULL || sl->head < 0) {
-            st->waiting = op.peer;
+    if (o->kind == LOGP_OP_RECV || o->kind == LOGP_OP_RECV_REDUCE) {
+        double a = arrive[match[st->pc]];
+        if (a < 0.0) {
+            st->waiting = 1;
             return -1.0;
         }
-        return logp_max(logp_max(st->cpu, st->nrecv), box->msg[sl->head].arrive);
+        return logp_max(logp_max(st->cpu, st->nrecv), a);
     }
     return st->cpu;
 }
@@ -195,89 +180,112 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
                            double *total)
 {
     int P = s->P;
-    logp_status_t rc = LOGP_OK;
     const logp_topo_t *topo = &s->topo;
     int N = topo->nnodes > 0 ? topo->nnodes : 1;
-    logp_view_t *view = malloc(sizeof(*view) * (size_t)P);
+    logp_status_t rc = LOGP_OK;
     logp_sim_rank_t *st = calloc((size_t)P, sizeof(*st));
     double *nic_out = calloc((size_t)N, sizeof(double)); /* node interface free to inject */
     double *nic_in = calloc((size_t)N, sizeof(double));  /* node interface done delivering */
     logp_sim_event_t *heap = malloc(sizeof(*heap) * (size_t)P);
-    logp_sim_box_t box = {0};
-    box.nslot = 1024;
-    box.slot = malloc(sizeof(*box.slot) * (size_t)box.nslot);
-    if (!view || !st || !nic_out || !nic_in || !heap || !box.slot) {
+    logp_op_t *op = NULL;
+    int *owner = NULL;
+    long *match = NULL, *link = NULL, n = 0;
+    double *arrive = NULL;
+    if (!st || !nic_out || !nic_in || !heap) {
         rc = LOGP_ERR_NOMEM;
         goto out;
     }
-    for (long i = 0; i < box.nslot; i++)
-        box.slot[i].key = -1;
-    for (int r = 0; r < P; r++)
-        if (got)
-            got[r] = -1.0;
-    int nheap = 0, done = 0;
+    /* every rank's operations, once */
     for (int r = 0; r < P && rc == LOGP_OK; r++) {
-        st[r].waiting = -1;
-        rc = logp_view_init(&view[r], s, root, r, commutative);
-        if (view[r].nops > 0)
-            logp_sim_push(heap, &nheap, (logp_sim_event_t){0.0, r});
-        else
-            done++;
+        logp_view_t v;
+        rc = logp_view_init(&v, s, root, r, commutative);
+        st[r].pc = n;
+        n += v.nops;
+        st[r].end = n;
     }
-    while (nheap > 0 && rc == LOGP_OK) {
+    if (rc == LOGP_OK) {
+        op = malloc(sizeof(*op) * (size_t)(n + 1));
+        owner = malloc(sizeof(int) * (size_t)(n + 1));
+        match = malloc(sizeof(long) * (size_t)(n + 1));
+        link = malloc(sizeof(long) * (size_t)(n + 1));
+        arrive = malloc(sizeof(double) * (size_t)(n + 1));
+        if (!op || !owner || !match || !link || !arrive)
+            rc = LOGP_ERR_NOMEM;
+    }
+    for (int r = 0; r < P && rc == LOGP_OK; r++) {
+        logp_view_t v;
+        logp_view_init(&v, s, root, r, commutative);
+        for (long i = st[r].pc; i < st[r].end; i++) {
+            op[i] = logp_view_op(&v, (int)(i - st[r].pc));
+            owner[i] = r;
+            arrive[i] = -1.0;
+        }
+    }
+    if (rc == LOGP_OK)
+        rc = logp_sim_match(P, n, op, owner, match, link);
+    if (rc != LOGP_OK)
+        goto out;
+    for (int r = 0; got && r < P; r++)
+        got[r] = -1.0;
+    int nheap = 0, done = 0;
+    for (int r = 0; r < P; r++) {
+        double t0 = st[r].pc < st[r].end ? logp_sim_next(&st[r], op, match, arrive) : -1.0;
+        if (t0 >= 0.0)
+            logp_sim_push(heap, &nheap, (logp_sim_event_t){t0, r});
+        else if (st[r].pc == st[r].end)
+            done++; /* nothing to do; the others wait for a message */
+    }
+    while (nheap > 0) {
         int r = logp_sim_pop(heap, &nheap).rank;
         logp_sim_rank_t *me = &st[r];
-        logp_op_t op = logp_view_op(&view[r], me->pc);
-        double start = logp_sim_next(&view[r], &box, me, P);
+        double start = logp_sim_next(me, op, match, arrive);
         if (start < 0.0)
             continue; /* parked until its message is sent */
-        me->waiting = -1;
-        if (op.kind == LOGP_OP_SEND) {
-            logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, r, op.peer), r);
-            double inj = logp_params_inj(&q, op.bytes);
+        me->waiting = 0;
+        const logp_op_t *o = &op[me->pc];
+        if (o->kind == LOGP_OP_SEND) {
+            logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, r, o->peer), r);
+            double inj = logp_params_inj(&q, o->bytes);
             me->cpu = start + q.o;
-            me->nsend = start + logp_params_gap(&q, op.bytes);
-            double arrive = start + q.o + inj + q.L;
-            int sn = logp_topo_node(topo, r), dn = logp_topo_node(topo, op.peer);
+            me->nsend = start + logp_params_gap(&q, o->bytes);
+            double at = start + q.o + inj + q.L;
+            int sn = logp_topo_node(topo, r), dn = logp_topo_node(topo, o->peer);
             if (sn != dn) {
                 /* the ranks of a node share its network interface: one
                  * injection at a time out of a node, one delivery at a
                  * time into a node */
                 double inject = logp_max(start + q.o, nic_out[sn]);
                 nic_out[sn] = inject + inj;
-                arrive = logp_max(inject + inj + q.L, nic_in[dn] + inj);
-                nic_in[dn] = arrive;
+                at = logp_max(inject + inj + q.L, nic_in[dn] + inj);
+                nic_in[dn] = at;
             }
-            if ((rc = logp_sim_post(&box, (long)r * P + op.peer, arrive)) != LOGP_OK)
-                break;
-            logp_sim_rank_t *to = &st[op.peer];
-            if (to->waiting == r) { /* wake the receiver */
-                double t = logp_sim_next(&view[op.peer], &box, to, P);
-                to->waiting = -1;
-                logp_sim_push(heap, &nheap, (logp_sim_event_t){t, op.peer});
+            arrive[me->pc] = at;
+            long j = match[me->pc];
+            logp_sim_rank_t *to = &st[o->peer];
+            if (to->waiting && to->pc == j) { /* wake the receiver */
+                to->waiting = 0;
+                logp_sim_push(heap, &nheap, (logp_sim_event_t){logp_sim_next(to, op, match, arrive), o->peer});
             }
-        } else if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE) {
-            double arrive = 0.0;
-            logp_sim_take(&box, (long)op.peer * P + r, &arrive);
-            logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, op.peer, r), r);
+        } else if (o->kind == LOGP_OP_RECV || o->kind == LOGP_OP_RECV_REDUCE) {
+            logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, o->peer, r), r);
             logp_recv_state_t rs = {me->cpu, me->nrecv};
-            logp_params_take(&q, op.bytes, op.kind == LOGP_OP_RECV_REDUCE, arrive, &rs);
+            logp_params_take(&q, o->bytes, o->kind == LOGP_OP_RECV_REDUCE, arrive[match[me->pc]], &rs);
             me->cpu = rs.cpu;
             me->nrecv = rs.next;
             if (got && got[r] < 0.0)
                 got[r] = me->cpu;
-        } else if (op.kind == LOGP_OP_REDUCE_OWN) {
-            me->cpu += (double)op.bytes * topo->intra.gamma / logp_topo_speed(topo, r);
+        } else if (o->kind == LOGP_OP_REDUCE_OWN) {
+            me->cpu += (double)o->bytes * topo->intra.gamma / logp_topo_speed(topo, r);
         }
-        if (++me->pc == view[r].nops) {
+        if (++me->pc == me->end) {
             done++;
             continue;
         }
-        double t = logp_sim_next(&view[r], &box, me, P);
+        double t = logp_sim_next(me, op, match, arrive);
         if (t >= 0.0)
             logp_sim_push(heap, &nheap, (logp_sim_event_t){t, r});
     }
-    if (rc == LOGP_OK && done != P)
+    if (done != P)
         rc = LOGP_ERR_DEADLOCK;
     if (rc == LOGP_OK) {
         double t = 0.0;
@@ -290,13 +298,15 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
             *total = t;
     }
 out:
-    free(view);
     free(st);
     free(nic_out);
     free(nic_in);
     free(heap);
-    free(box.msg);
-    free(box.slot);
+    free(op);
+    free(owner);
+    free(match);
+    free(link);
+    free(arrive);
     return rc;
 }
 
@@ -306,4 +316,12 @@ double logp_sim_predict(const logp_sched_t *s, int root, int commutative)
     if (t >= 0.0)
         return t;
     return logp_sim_run(s, root, commutative, NULL, NULL, &t) == LOGP_OK ? t : -1.0;
+}
+
+double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exact)
+{
+    double t = logp_sched_time(s, root, commutative);
+    if (t >= 0.0)
+        return t;
+    return exact ? logp_sim_predict(s, root, commutative) : logp_sched_estimate(s, root, commutative);
 }

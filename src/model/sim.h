@@ -21,4 +21,12 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
  * uniform (logp_sched_time), else the simulation; -1 on error. */
 double logp_sim_predict(const logp_sched_t *s, int root, int commutative);
 
+/* Operations one decision may simulate (about 0.1 s on this kind of
+ * machine; a P = 65,536 tree is 130,000 to 200,000 of them). */
+#define LOGP_SIM_BUDGET 200000L
+
+/* logp_sim_predict when `exact`, else logp_sched_estimate for a layout
+ * that is not uniform (closed forms stay exact). */
+double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exact);
+
 #endif
