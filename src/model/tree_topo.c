@@ -171,6 +171,9 @@ int logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce
     int *cls = edge ? malloc(sizeof(int) * (size_t)P) : NULL, *first = edge ? malloc(sizeof(int) * (size_t)P) : NULL;
     if (!free_at || !nic_out || !nic_in || !reached || !informed || (edge && (!cls || !first)))
         goto out;
+    rc = LOGP_ERR_ARG; /* over budget (every node is at least one class) */
+    if ((double)P * P / 2 * (edge ? N : 1) > LOGP_GREEDY_BUDGET)
+        goto out;
     for (int r = 0; r < P; r++)
         free_at[r] = -1.0;
     free_at[root] = 0.0;
@@ -179,8 +182,7 @@ int logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce
     reached[logp_topo_node(topo, root)] = 1;
     if (edge) {
         int ncls = logp_tree_classes(topo, cls, first);
-        rc = LOGP_ERR_ARG;
-        if ((double)P * P * ncls / 2 > LOGP_GREEDY_EDGE_BUDGET)
+        if ((double)P * P * ncls / 2 > LOGP_GREEDY_BUDGET)
             goto out;
         first[cls[root]] = logp_tree_class_next(P, cls, free_at, cls[root], -1);
     }

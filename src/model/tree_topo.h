@@ -31,13 +31,15 @@ typedef enum logp_greedy_rule {
     LOGP_GREEDY_EDGE,     /* any informed sender: the (sender, receiver) pair
                              whose receiver holds the data first (earliest
                              completing edge first); O(P^2 C) for C classes
-                             of alike ranks (node, speed), skipped (LOGP_ERR_ARG)
-                             above LOGP_GREEDY_EDGE_BUDGET */
+                             of alike ranks (node, speed) */
     LOGP_GREEDY_RULES
 } logp_greedy_rule_t;
 
-/* Work limit of LOGP_GREEDY_EDGE: P^2 C / 2 pair evaluations. */
-#define LOGP_GREEDY_EDGE_BUDGET 50000000.0
+/* Work limit of a greedy tree, in (sender, receiver) evaluations: P^2 / 2
+ * for the first three rules (P up to about 2,800), P^2 C / 2 for
+ * LOGP_GREEDY_EDGE; above it logp_tree_greedy returns LOGP_ERR_ARG (the
+ * rule is not a candidate: about 40 ms of work on this kind of machine). */
+#define LOGP_GREEDY_BUDGET 4000000.0
 
 /* Greedy earliest-completion tree: repeatedly, the informed rank that can
  * start a send first (LOGP_GREEDY_EDGE: any informed rank) sends to the
@@ -46,7 +48,8 @@ typedef enum logp_greedy_rule {
  * greedy construction (earliest sender first) generalised to per-pair
  * delays; it is not optimal in general (the heterogeneous problem is hard;
  * see tests/unit/check_topo.c for the comparison with brute force).
- * O(P^2).  Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
+ * O(P^2), LOGP_ERR_ARG over LOGP_GREEDY_BUDGET.  Returns LOGP_OK,
+ * LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
 int logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce, logp_greedy_rule_t rule,
                      int *parent, int *order);
 
