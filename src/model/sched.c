@@ -62,7 +62,8 @@ void logp_sched_free(logp_sched_t *s)
 
 int logp_sched_uniform(const logp_sched_t *s)
 {
-    return s->topo.nnodes <= 1 && s->topo.speed == NULL;
+    /* one rank per node shares no interface: every pair is inter-node */
+    return s->topo.speed == NULL && (s->topo.nnodes <= 1 || s->topo.nnodes == s->P);
 }
 
 double logp_sched_time(const logp_sched_t *s, int root, int commutative)
@@ -70,6 +71,18 @@ double logp_sched_time(const logp_sched_t *s, int root, int commutative)
     if (s->fam == NULL || s->fam->time == NULL || !logp_sched_uniform(s))
         return -1.0;
     return s->fam->time(s, root, commutative);
+}
+
+long logp_sched_ops(const logp_sched_t *s)
+{
+    return s->fam->count ? s->fam->count(s) : 3L * s->P;
+}
+
+double logp_sched_estimate(const logp_sched_t *s, int root, int commutative)
+{
+    if (s->fam->estimate)
+        return s->fam->estimate(s, root, commutative);
+    return s->fam->time ? s->fam->time(s, root, commutative) : -1.0;
 }
 
 double logp_sched_handover_time(const logp_params_t *p, size_t bytes, double done0, double done_root,

@@ -97,6 +97,13 @@ typedef struct logp_family {
      * alike, parameters s->p), the same as the simulator's; NULL if only
      * the simulator can price it. */
     double (*time)(const logp_sched_t *s, int root, int commutative);
+    /* A quick estimate under a layout (the design formula in the family's
+     * header), for when simulating would cost too much; NULL: `time` with
+     * the representative parameters. */
+    double (*estimate)(const logp_sched_t *s, int root, int commutative);
+    /* Total operations of all ranks (the simulator's work); NULL for trees:
+     * at most 3P. */
+    long (*count)(const logp_sched_t *s);
     unsigned flags;
 } logp_family_t;
 
@@ -129,7 +136,8 @@ void logp_sched_free(logp_sched_t *s);
  * no entries). */
 const logp_family_t *logp_sched_family(logp_algo_t algo);
 
-/* Nonzero if s's layout is the uniform model: one node, every speed 1. */
+/* Nonzero if s's layout is the uniform model: every speed 1, and one node
+ * or one rank per node (no interface is shared; parameters s->p). */
 int logp_sched_uniform(const logp_sched_t *s);
 
 /* Exact completion time of s with this root and operator in the uniform
@@ -143,6 +151,16 @@ double logp_sched_time(const logp_sched_t *s, int root, int commutative);
  * has sent it up. */
 double logp_sched_handover_time(const logp_params_t *p, size_t bytes, double done0, double done_root,
                                 logp_recv_state_t at_root);
+
+/* Total operations of all ranks: the simulator's work for s. */
+long logp_sched_ops(const logp_sched_t *s);
+
+/* A quick estimate of s's time when simulating it would cost too much:
+ * the family's closed form with the communicator's representative
+ * parameters (s->p: inter-node ones when the layout spans nodes, so every
+ * message is priced as crossing, and nothing shares an interface), or a
+ * layout family's design formula.  < 0 if there is none. */
+double logp_sched_estimate(const logp_sched_t *s, int root, int commutative);
 
 /* One rank's operations of a schedule for one call. */
 typedef struct logp_view {

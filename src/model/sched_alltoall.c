@@ -55,10 +55,16 @@ static double logp_ring_time(const logp_sched_t *s, int root, int commutative)
     return logp_sched_exchange_time(&s->p, s->P - 1, logp_ring_bytes, s);
 }
 
+static long logp_ring_count(const logp_sched_t *s)
+{
+    return 2L * s->P * (s->P - 1);
+}
+
 const logp_family_t logp_family_ring = {
     .nops = logp_ring_nops,
     .op = logp_ring_op,
     .time = logp_ring_time,
+    .count = logp_ring_count,
     .flags = LOGP_FAMILY_A2A_DIRECT,
 };
 
@@ -89,9 +95,15 @@ static double logp_butterfly_time(const logp_sched_t *s, int root, int commutati
     return logp_sched_exchange_time(&s->p, logp_butterfly_steps(s->P), logp_butterfly_bytes, s);
 }
 
+static long logp_butterfly_count(const logp_sched_t *s)
+{
+    return 2L * s->P * logp_butterfly_steps(s->P);
+}
+
 const logp_family_t logp_family_butterfly = {
     .nops = logp_butterfly_nops,
     .op = logp_butterfly_op,
     .time = logp_butterfly_time,
+    .count = logp_butterfly_count,
     .flags = LOGP_FAMILY_A2A_BRUCK,
 };

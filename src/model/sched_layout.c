@@ -30,8 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched_tree.h"
 #include "sim.h"
 #include "tree.h"
+#include "tree_logp.h"
 #include "tree_topo.h"
 
 /* Classes of alike nodes with a tree of their own. */
@@ -228,44 +230,49 @@ logp_status_t logp_sched_from_tree(logp_sched_t *s, logp_coll_t coll, size_t byt
 }
 
 /* Builds class k's tree into e: two-level, or (hetero-tree) the fastest at
- * the class's root of the greedy trees and the uniform logp-tree. */
+ * the class's root of the uniform logp-tree, the two-level tree and the
+ * greedy trees (those within their work budget).  Candidates are
+ * simulated while their operations fit LOGP_SIM_BUDGET, else compared by
+ * their estimates. */
 static logp_status_t logp_layout_class(logp_sched_t *s, logp_explicit_t *e, int k, int *parent, int *order)
 {
     int P = s->P, root = e->tree[k].root, reduce = s->coll == LOGP_COLL_REDUCE;
+    logp_status_t rc = LOGP_OK;
     if (s->algo == LOGP_ALGO_TWO_LEVEL) {
-        logp_status_t rc = logp_tree_two_level(&s->topo, root, s->bytes, reduce, parent, order);
+        rc = logp_tree_two_level(&s->topo, root, s->bytes, reduce, parent, order);
         return rc == LOGP_OK ? logp_explicit_set(e, k, P, parent, order) : rc;
     }
+    int exact = 3L * P * (2 + LOGP_GREEDY_RULES) <= LOGP_SIM_BUDGET;
     logp_sched_t uni;
-    logp_status_t rc = logp_sched_build(&uni, s->coll, LOGP_ALGO_LOGP_TREE, s->bytes, &s->topo, NULL);
-    if (rc != LOGP_OK)
+    if ((rc = logp_sched_build(&uni, s->coll, LOGP_ALGO_LOGP_TREE, s->bytes, &s->topo, NULL)) != LOGP_OK)
         return rc;
-    double best = logp_sim_predict(&uni, root, 1);
+    double best = logp_sim_price(&uni, root, 1, exact);
     logp_layout_take(&uni, root, parent, order);
     logp_sched_free(&uni);
     if (best < 0.0)
         return LOGP_ERR_NOMEM;
     if ((rc = logp_explicit_set(e, k, P, parent, order)) != LOGP_OK)
         return rc;
-    for (int rule = 0; rule < LOGP_GREEDY_RULES; rule++) {
-        rc = logp_tree_greedy(&s->topo, root, s->bytes, reduce, (logp_greedy_rule_t)rule, parent, order);
+    for (int cand = -1; cand < LOGP_GREEDY_RULES; cand++) { /* -1: two-level */
+        rc = cand < 0 ? logp_tree_two_level(&s->topo, root, s->bytes, reduce, parent, order)
+                      : logp_tree_greedy(&s->topo, root, s->bytes, reduce, (logp_greedy_rule_t)cand, parent, order);
         if (rc == LOGP_ERR_ARG) /* a rule over its work budget: not a candidate */
             continue;
-        logp_sched_t cand;
-        if (rc != LOGP_OK || (rc = logp_sched_from_tree(&cand, s->coll, s->bytes, &s->topo, root, parent, order)) != LOGP_OK)
+        logp_sched_t c;
+        if (rc != LOGP_OK || (rc = logp_sched_from_tree(&c, s->coll, s->bytes, &s->topo, root, parent, order)) != LOGP_OK)
             return rc;
-        double t = logp_sim_predict(&cand, root, 1);
-        /* a greedy tree must be really faster: ties (to rounding) keep the
+        double t = logp_sim_price(&c, root, 1, exact);
+        /* a candidate must be really faster: ties (to rounding) keep the
          * uniform optimum */
         if (t >= 0.0 && t < best * (1.0 - 1e-12)) {
-            logp_explicit_t *ce = cand.data;
+            logp_explicit_t *ce = c.data;
             logp_layout_tree_t x = e->tree[k];
             best = t;
             e->tree[k] = ce->tree[0];
             e->tree[k].root = root;
             ce->tree[0] = x;
         }
-        logp_sched_free(&cand);
+        logp_sched_free(&c);
     }
     return LOGP_OK;
 }
@@ -290,11 +297,29 @@ static logp_status_t logp_layout_build(logp_sched_t *s, const logp_sched_opts_t 
     return LOGP_OK;
 }
 
+/* The two-level design formula: T*(N; inter) among the leaders, then
+ * T*(n; intra) in the largest node (seed 000 per level; speeds ignored). */
+static double logp_explicit_estimate(const logp_sched_t *s, int root, int commutative)
+{
+    (void)root;
+    (void)commutative;
+    const logp_topo_t *t = &s->topo;
+    int nmax = 1, reduce = s->coll == LOGP_COLL_REDUCE;
+    for (int a = 0; a < t->nnodes; a++)
+        if (logp_topo_size(t, a) > nmax)
+            nmax = logp_topo_size(t, a);
+    double di, gi, da, ga;
+    logp_tree_costs(&t->inter, s->bytes, reduce, &di, &gi);
+    logp_tree_costs(&t->intra, s->bytes, reduce, &da, &ga);
+    return logp_sched_tree_T(t->nnodes, di, gi) + logp_sched_tree_T(nmax, da, ga);
+}
+
 const logp_family_t logp_family_hetero_tree = {
     .build = logp_layout_build,
     .release = logp_explicit_release,
     .node = logp_explicit_node,
     .kid = logp_explicit_kid,
+    .estimate = logp_explicit_estimate,
 };
 
 const logp_family_t logp_family_two_level = {
@@ -302,6 +327,7 @@ const logp_family_t logp_family_two_level = {
     .release = logp_explicit_release,
     .node = logp_explicit_node,
     .kid = logp_explicit_kid,
+    .estimate = logp_explicit_estimate,
 };
 
 /* ---- node-aggregate ------------------------------------------------------ */
@@ -386,7 +412,34 @@ static double logp_aggregate_time(const logp_sched_t *s, int root, int commutati
     return member.cpu;
 }
 
+/* The design formula: gather and scatter on the largest node, one
+ * exchange with every other node, without waiting for the interfaces. */
+static double logp_aggregate_estimate(const logp_sched_t *s, int root, int commutative)
+{
+    (void)root;
+    (void)commutative;
+    const logp_topo_t *t = &s->topo;
+    int nmax = 1, N = t->nnodes;
+    for (int a = 0; a < N; a++)
+        if (logp_topo_size(t, a) > nmax)
+            nmax = logp_topo_size(t, a);
+    size_t all = (size_t)s->P * s->bytes, pair = (size_t)nmax * (size_t)nmax * s->bytes;
+    double side = nmax > 1 ? logp_params_p2p(&t->intra, all) + (double)(nmax - 2) * logp_params_gap(&t->intra, all) : 0;
+    double step = logp_params_p2p(&t->inter, pair);
+    if (logp_params_gap(&t->inter, pair) > step)
+        step = logp_params_gap(&t->inter, pair);
+    return 2.0 * side + (double)(N - 1) * step;
+}
+
+static long logp_aggregate_count(const logp_sched_t *s)
+{
+    long N = s->topo.nnodes;
+    return 4L * (s->P - N) + 2L * N * (N - 1);
+}
+
 const logp_family_t logp_family_node_aggregate = {
+    .estimate = logp_aggregate_estimate,
+    .count = logp_aggregate_count,
     .build = logp_aggregate_build,
     .release = logp_aggregate_release,
     .nops = logp_aggregate_nops,

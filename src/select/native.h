@@ -18,10 +18,11 @@
  *   alltoall: Bruck below 256 B with >= 8 ranks; all isend/irecv at once
  *     below 32768 B; else pairwise exchange.
  * Binomial, Bruck and pairwise are priced as our schedules of the same
- * shape (under the layout); the others by closed forms in the
+ * shape (under the layout: simulated if `exact`, else estimated,
+ * logp_sim_price); the others by closed forms in the
  * communicator's representative parameters (logp_topo_rep), which know
  * nothing of nodes (a known gap: docs/smpi-hetero/README.md).  Negative
  * on error. */
-double logp_native_predict(logp_coll_t coll, size_t bytes, int commutative, const logp_topo_t *topo);
+double logp_native_predict(logp_coll_t coll, size_t bytes, int commutative, const logp_topo_t *topo, int exact);
 
 #endif

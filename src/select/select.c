@@ -28,7 +28,7 @@ static logp_status_t logp_select_build(logp_algo_t algo, const logp_select_query
 double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q)
 {
     if (algo == LOGP_ALGO_NATIVE)
-        return logp_native_predict(q->coll, q->bytes, q->commutative, q->topo);
+        return logp_native_predict(q->coll, q->bytes, q->commutative, q->topo, 1);
     logp_sched_t s;
     if (logp_select_build(algo, q, &s) != LOGP_OK)
         return -1.0;
@@ -37,10 +37,48 @@ double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q)
     return t;
 }
 
+/* Every candidate of auto for the query: built into all[] (have[a] set)
+ * and priced into t[] (< 0: not a candidate or not priced).  Returns
+ * nonzero if the prices are exact (closed forms or simulation). */
+static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all, int *have, double *t)
+{
+    long work = 0;
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        have[a] = 0;
+        t[a] = -1.0;
+        if (a == LOGP_ALGO_AUTO || a == LOGP_ALGO_NATIVE || !logp_algo_supports((logp_algo_t)a, q->coll) ||
+            logp_select_resolve((logp_algo_t)a, q) != (logp_algo_t)a)
+            continue;
+        if (logp_select_build((logp_algo_t)a, q, &all[a]) == LOGP_OK) {
+            have[a] = 1;
+            work += logp_sched_ops(&all[a]);
+        }
+    }
+    /* simulate all candidates or none: decisions compare like with like */
+    int exact = work <= LOGP_SIM_BUDGET;
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        if (have[a])
+            t[a] = logp_sim_price(&all[a], 0, q->commutative, exact);
+    if (logp_algo_supports(LOGP_ALGO_NATIVE, q->coll) && !q->native_unsafe)
+        t[LOGP_ALGO_NATIVE] = logp_native_predict(q->coll, q->bytes, q->commutative, q->topo, exact);
+    return exact;
+}
+
+int logp_select_prices(const logp_select_query_t *q, double *t)
+{
+    logp_sched_t all[LOGP_ALGO_COUNT];
+    int have[LOGP_ALGO_COUNT];
+    int exact = logp_select_price_all(q, all, have, t);
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        if (have[a])
+            logp_sched_free(&all[a]);
+    return exact;
+}
+
 logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query_t *q, logp_algo_t *algo,
                                  logp_sched_t *sched, double *predicted)
 {
-    logp_sched_t best_s = {0}, cand;
+    logp_sched_t best_s = {0};
     logp_algo_t best = LOGP_ALGO_COUNT;
     double best_t = -1.0;
     logp_status_t rc = LOGP_OK;
@@ -50,9 +88,10 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
         best = logp_select_resolve(configured, q);
         if (best != LOGP_ALGO_NATIVE) {
             rc = logp_select_build(best, q, &best_s);
-            best_t = rc == LOGP_OK ? logp_sim_predict(&best_s, 0, q->commutative) : -1.0;
+            best_t = rc == LOGP_OK ? logp_sim_price(&best_s, 0, q->commutative, logp_sched_ops(&best_s) <= LOGP_SIM_BUDGET)
+                                   : -1.0;
         } else {
-            best_t = logp_native_predict(q->coll, q->bytes, q->commutative, q->topo);
+            best_t = logp_native_predict(q->coll, q->bytes, q->commutative, q->topo, 1);
         }
     } else if (q->topo->P == 1) {
         /* nothing to communicate: a local copy (native would be no faster) */
@@ -60,30 +99,23 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
         rc = logp_select_build(best, q, &best_s);
         best_t = 0.0;
     } else {
-        for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
-            if (a == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)a, q->coll) ||
-                (a == LOGP_ALGO_NATIVE && q->native_unsafe) ||
-                logp_select_resolve((logp_algo_t)a, q) != (logp_algo_t)a)
-                continue;
-            double t;
-            if (a == LOGP_ALGO_NATIVE) {
-                t = logp_native_predict(q->coll, q->bytes, q->commutative, q->topo);
-            } else {
-                if (logp_select_build((logp_algo_t)a, q, &cand) != LOGP_OK)
-                    continue;
-                t = logp_sim_predict(&cand, 0, q->commutative);
-            }
-            /* strictly better only: native (first) wins ties, then registry order */
-            if (t >= 0.0 && (best == LOGP_ALGO_COUNT || t < best_t)) {
-                logp_sched_free(&best_s);
+        logp_sched_t all[LOGP_ALGO_COUNT];
+        int have[LOGP_ALGO_COUNT];
+        double t[LOGP_ALGO_COUNT];
+        logp_select_price_all(q, all, have, t);
+        /* strictly better only: native (first) wins ties, then registry order */
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            if (t[a] >= 0.0 && (best == LOGP_ALGO_COUNT || t[a] < best_t)) {
                 best = (logp_algo_t)a;
-                best_t = t;
-                if (a != LOGP_ALGO_NATIVE)
-                    best_s = cand;
-            } else if (a != LOGP_ALGO_NATIVE) {
-                logp_sched_free(&cand);
+                best_t = t[a];
             }
-        }
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            if (have[a]) {
+                if (a == (int)best)
+                    best_s = all[a];
+                else
+                    logp_sched_free(&all[a]);
+            }
         if (best == LOGP_ALGO_COUNT) { /* nothing could be priced */
             best = q->native_unsafe ? logp_select_safe_default(q) : LOGP_ALGO_NATIVE;
             if (best != LOGP_ALGO_NATIVE)

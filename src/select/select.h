@@ -29,7 +29,10 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
  * algorithm of the collective and native (logp_native_predict), never
  * native when native_unsafe; native wins ties (leave the library alone
  * unless we predict a gain), then registry order.  Uniform layouts are
- * priced by closed forms (logp_sched_time), others by the simulator.
+ * priced by closed forms (logp_sched_time); others by the simulator when
+ * all candidates' operations fit LOGP_SIM_BUDGET, else every candidate by
+ * its estimate (logp_sched_estimate), so that one decision stays within
+ * about 0.1 s at any P.
  * Writes the predicted time of the choice to *predicted (if not NULL; < 0
  * if unknown) and, unless the choice is native, its schedule to *sched
  * (the caller frees it); on failure to build it, *sched is zeroed and
@@ -38,7 +41,14 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
 logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query_t *q, logp_algo_t *algo,
                                  logp_sched_t *sched, double *predicted);
 
-/* Predicted time of one algorithm for the query (root 0), or < 0. */
+/* What auto sees: the predicted time of every algorithm for the query
+ * into t[0 .. LOGP_ALGO_COUNT-1] (< 0: not a candidate), priced as
+ * logp_select_decide prices them.  Returns nonzero if they are exact, 0 if
+ * they are estimates. */
+int logp_select_prices(const logp_select_query_t *q, double *t);
+
+/* Predicted time of one algorithm for the query (root 0), or < 0: exact
+ * (closed form or simulation, whatever it costs). */
 double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q);
 
 #endif

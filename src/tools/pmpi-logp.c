@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../config/config.h"
 #include "../config/units.h"
@@ -43,6 +44,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: pmpi-logp tree [--bcast ALGO | --reduce ALGO] --P N [--rank R] [params] [--dot]\n"
                "       pmpi-logp predict --P N --bytes M [params]\n"
+               "       pmpi-logp decide --P N --bytes M [params]   (auto's choice and the time it takes)\n"
                "       pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g\n"
                "       pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]\n"
                "params: --L T --o T --g T (T: number with ns, us (default), ms or s)\n"
@@ -332,15 +334,17 @@ static int cmd_predict(const logp_cli_t *c)
     print_model(c);
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
         logp_cli_pred_t pred[LOGP_ALGO_COUNT];
+        double t[LOGP_ALGO_COUNT];
         int n = 0;
         logp_topo_t topo = cli_topo(c);
         logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo};
-        for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
-            if (a == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll))
-                continue;
-            pred[n].algo = (logp_algo_t)a;
-            pred[n++].t = logp_select_predict((logp_algo_t)a, &q);
-        }
+        int exact = logp_select_prices(&q, t);
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            if (t[a] >= 0.0)
+                pred[n++] = (logp_cli_pred_t){(logp_algo_t)a, t[a]};
+        if (!exact)
+            printf("(%s: estimates, as auto makes them: simulating every candidate here costs more than %ld "
+                   "operations)\n", logp_coll_name((logp_coll_t)coll), LOGP_SIM_BUDGET);
         qsort(pred, (size_t)n, sizeof pred[0], cmp_pred);
         printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), coll == LOGP_COLL_ALLTOALL ? " (bytes per block)" : "");
         for (int i = 0; i < n; i++) {
@@ -358,6 +362,33 @@ static int cmd_predict(const logp_cli_t *c)
     printf("reduce closed forms (seed 001): chain k=%d %.4f us, optimal k %.4f us, adaptive %.4f us\n", c->k,
            logp_chain_time_short_first(&c->p, c->bytes, c->P, c->k < c->P ? c->k : (c->P > 1 ? c->P - 1 : 1)) * 1e6,
            logp_chain_time_opt(&c->p, c->bytes, c->P) * 1e6, logp_chain_time_adaptive(&c->p, c->bytes, c->P) * 1e6);
+    return 0;
+}
+
+/* decide: what auto picks for every collective, and how long the decision
+ * takes on this machine (the shim's first call of a size class does the
+ * same work: price the candidates, build the winner's schedule). */
+static int cmd_decide(const logp_cli_t *c)
+{
+    logp_topo_t topo = cli_topo(c);
+    for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
+        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo};
+        logp_algo_t a;
+        logp_sched_t s;
+        double t, ms;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        logp_status_t rc = logp_select_decide(LOGP_ALGO_AUTO, &q, &a, &s, &t);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+        if (rc != LOGP_OK) {
+            fprintf(stderr, "pmpi-logp: cannot decide %s\n", logp_coll_name((logp_coll_t)coll));
+            return 1;
+        }
+        printf("decide coll=%s P=%d bytes=%zu -> %s predicted_us=%.4f decision_ms=%.3f\n",
+               logp_coll_name((logp_coll_t)coll), c->P, c->bytes, logp_algo_name(a), t * 1e6, ms);
+        logp_sched_free(&s);
+    }
     return 0;
 }
 
@@ -483,6 +514,8 @@ int main(int argc, char **argv)
         return cmd_tree(&c);
     if (strcmp(argv[1], "predict") == 0)
         return cmd_predict(&c);
+    if (strcmp(argv[1], "decide") == 0)
+        return cmd_decide(&c);
     fprintf(stderr, "pmpi-logp: unknown command %s\n", argv[1]);
     usage(stderr);
     return 2;
