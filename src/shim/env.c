@@ -53,6 +53,7 @@ void logp_env_read(logp_env_t *env, int quiet)
     env->strict = logp_env_level("PMPI_LOGP_STRICT", getenv("PMPI_LOGP_STRICT"), 1, env, quiet);
     env->ranks_per_node = logp_env_level("PMPI_LOGP_RANKS_PER_NODE", getenv("PMPI_LOGP_RANKS_PER_NODE"), 1 << 20,
                                          env, quiet);
+    env->dispatch = logp_env_level("PMPI_LOGP_DISPATCH", getenv("PMPI_LOGP_DISPATCH"), 1, env, quiet);
     env->tuning = getenv("PMPI_LOGP_TUNING");
     env->report = getenv("PMPI_LOGP_REPORT");
     if (env->tuning && *env->tuning == '\0')

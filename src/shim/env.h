@@ -11,6 +11,7 @@ typedef struct logp_env {
     const char *tuning;                  /* PMPI_LOGP_TUNING or NULL */
     const char *report;                  /* PMPI_LOGP_REPORT or NULL */
     int ranks_per_node;                  /* PMPI_LOGP_RANKS_PER_NODE, 0 if unset */
+    int dispatch;                        /* PMPI_LOGP_DISPATCH=1: time the shim's own work */
     int errors;                          /* number of invalid settings found */
 } logp_env_t;
 

@@ -10,9 +10,48 @@
 #include "../coll/alltoall.h"
 #include "../coll/bcast.h"
 #include "../coll/reduce.h"
+#include "dispatch.h"
 #include "state.h"
 
 #define LOGP_EXPORT __attribute__((visibility("default")))
+
+/* The predefined datatypes most programs reduce and broadcast: their sizes
+ * are asked once, not with a PMPI call per collective (a few hundred
+ * nanoseconds; under SMPI, microseconds).  A benign race: every thread
+ * writes the same value. */
+static const MPI_Datatype logp_shim_basic[] = {MPI_DOUBLE, MPI_INT, MPI_FLOAT, MPI_LONG, MPI_BYTE, MPI_CHAR,
+                                               MPI_UNSIGNED, MPI_LONG_LONG, MPI_UNSIGNED_LONG, MPI_SHORT,
+                                               MPI_DOUBLE_PRECISION, MPI_INTEGER, MPI_REAL, MPI_DOUBLE_INT};
+static int logp_shim_basic_size[sizeof logp_shim_basic / sizeof logp_shim_basic[0]];
+
+static int logp_shim_type_size(MPI_Datatype dt, int *size)
+{
+    int n = (int)(sizeof logp_shim_basic / sizeof logp_shim_basic[0]), i = 0;
+    while (i < n && logp_shim_basic[i] != dt)
+        i++;
+    if (i < n && logp_shim_basic_size[i] > 0) {
+        *size = logp_shim_basic_size[i];
+        return MPI_SUCCESS;
+    }
+    int rc = PMPI_Type_size(dt, size);
+    if (rc == MPI_SUCCESS && i < n)
+        logp_shim_basic_size[i] = *size;
+    return rc;
+}
+
+/* Every predefined reduction operator commutes (MPI standard, 5.9.2): no
+ * PMPI call for them. */
+static int logp_shim_commutative(MPI_Op op, int *commutative)
+{
+    static const MPI_Op predefined[] = {MPI_SUM,  MPI_PROD, MPI_MAX, MPI_MIN,  MPI_LAND,   MPI_LOR,
+                                        MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC};
+    for (size_t i = 0; i < sizeof predefined / sizeof predefined[0]; i++)
+        if (op == predefined[i]) {
+            *commutative = 1;
+            return MPI_SUCCESS;
+        }
+    return PMPI_Op_commutative(op, commutative);
+}
 
 /* Bytes of `count` elements of dt if the call is one we handle: valid
  * handle values, nonzero size that fits the int counts the executors use. */
@@ -21,7 +60,7 @@ static int logp_shim_bytes(MPI_Comm comm, int count, MPI_Datatype dt, size_t *by
     int size = 0;
     if (comm == MPI_COMM_NULL || dt == MPI_DATATYPE_NULL || count <= 0)
         return 0;
-    if (PMPI_Type_size(dt, &size) != MPI_SUCCESS || size <= 0)
+    if (logp_shim_type_size(dt, &size) != MPI_SUCCESS || size <= 0)
         return 0;
     *bytes = (size_t)count * (size_t)size;
     return *bytes <= (size_t)INT_MAX;
@@ -72,6 +111,7 @@ LOGP_EXPORT int MPI_Finalize(void)
 
 LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
+    double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
     size_t bytes;
     logp_comm_state_t *st;
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || (st = logp_shim_state(comm)) == NULL || root < 0 ||
@@ -80,8 +120,10 @@ LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int ro
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     logp_view_t v;
-    int rc;
-    if (d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, 1) == LOGP_OK)
+    int rc, ours = d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, 1) == LOGP_OK;
+    if (entry > 0.0)
+        logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
+    if (ours)
         rc = logp_coll_bcast(buffer, count, datatype, st->pcomm, &v);
     else
         rc = PMPI_Bcast(buffer, count, datatype, root, comm);
@@ -92,13 +134,14 @@ LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int ro
 LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                            MPI_Comm comm)
 {
+    double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
     size_t bytes;
     logp_comm_state_t *st;
     int commutative = 0;
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || op == MPI_OP_NULL ||
         (st = logp_shim_state(comm)) == NULL || root < 0 || root >= st->size ||
         (sendbuf == MPI_IN_PLACE && st->rank != root) || (sendbuf == recvbuf && st->rank == root) ||
-        PMPI_Op_commutative(op, &commutative) != MPI_SUCCESS)
+        logp_shim_commutative(op, &commutative) != MPI_SUCCESS)
         return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     /* MPICH 4.0.2 crashes in its reduce-scatter-gather path (commutative,
      * > 2 KiB) with MPI_IN_PLACE at a non-zero root.  Only the root knows
@@ -108,8 +151,10 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
     logp_view_t v;
-    int rc;
-    if (d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, commutative) == LOGP_OK)
+    int rc, ours = d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, commutative) == LOGP_OK;
+    if (entry > 0.0)
+        logp_dispatch_call(LOGP_COLL_REDUCE, st->size, logp_dispatch_now() - entry);
+    if (ours)
         rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, &v, &st->scratch);
     else
         rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
@@ -120,6 +165,7 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
 LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
+    double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
     size_t bytes, sbytes;
     logp_comm_state_t *st;
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -133,8 +179,10 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
     logp_view_t v;
-    int rc;
-    if (d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, 0, st->rank, 1) == LOGP_OK)
+    int rc, ours = d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, 0, st->rank, 1) == LOGP_OK;
+    if (entry > 0.0)
+        logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
+    if (ours)
         rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, &v,
                                 &st->scratch);
     else

@@ -17,6 +17,7 @@
 #include "../coll/layout.h"
 #include "../config/config.h"
 #include "../select/select.h"
+#include "dispatch.h"
 
 static pthread_once_t logp_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t logp_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -25,6 +26,7 @@ static int logp_self_key = MPI_KEYVAL_INVALID;
 static logp_env_t logp_env;
 static logp_comm_state_t *logp_live; /* registry, under logp_lock */
 static int logp_finalizing;
+static int logp_world_rank = -1;
 static logp_config_t logp_cfg; /* the tuning file, empty if none or invalid */
 static char logp_cfg_path[1024];
 
@@ -128,12 +130,15 @@ static void logp_state_report(const logp_comm_state_t *st)
         close(fd);
 }
 
+static unsigned long logp_state_gen;
+
 static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm;
     (void)key;
     (void)extra;
     logp_comm_state_t *st = value;
+    __atomic_add_fetch(&logp_state_gen, 1, __ATOMIC_RELEASE); /* forget cached lookups */
     pthread_mutex_lock(&logp_lock);
     logp_state_unlink(st);
     pthread_mutex_unlock(&logp_lock);
@@ -163,6 +168,8 @@ static int logp_self_delete(MPI_Comm comm, int key, void *value, void *extra)
     }
     logp_finalizing = 1;
     pthread_mutex_unlock(&logp_lock);
+    if (logp_world_rank == 0) /* asked at set-up: SMPI's world is gone by now */
+        logp_dispatch_print();
     return MPI_SUCCESS;
 }
 
@@ -170,6 +177,7 @@ static void logp_state_once(void)
 {
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    logp_world_rank = rank;
     logp_env_read(&logp_env, rank != 0);
     if (logp_env.errors > 0 && logp_env.strict) {
         if (rank == 0)
@@ -177,6 +185,8 @@ static void logp_state_once(void)
         logp_state_abort(rank);
     }
     logp_state_load_tuning(rank);
+    if (logp_env.dispatch)
+        logp_dispatch_enable();
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_comm_delete, &logp_comm_key, NULL);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_self_delete, &logp_self_key, NULL);
     PMPI_Comm_set_attr(MPI_COMM_SELF, logp_self_key, NULL);
@@ -283,14 +293,40 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     return st;
 }
 
+/* The last communicator a thread used and its state: most programs call
+ * collectives on one communicator, and the attribute lookup is the
+ * costliest step of a call (a PMPI call; under SMPI several
+ * microseconds).  A communicator's delete callback bumps the generation,
+ * which invalidates every thread's entry (handles are reused).  Under SMPI
+ * ranks may share a thread, but each has its own copy of the shim's
+ * globals: a plain variable there. */
+typedef struct {
+    MPI_Comm comm;
+    logp_comm_state_t *st;
+    unsigned long gen;
+} logp_state_cache_t;
+
+#ifdef SMPI_H
+static logp_state_cache_t logp_state_last;
+#else
+static _Thread_local logp_state_cache_t logp_state_last;
+#endif
+
 logp_comm_state_t *logp_state_get(MPI_Comm comm)
 {
+    unsigned long gen = __atomic_load_n(&logp_state_gen, __ATOMIC_ACQUIRE);
+    if (logp_state_last.st && logp_state_last.comm == comm && logp_state_last.gen == gen)
+        return logp_state_last.st;
     void *value = NULL;
     int found = 0;
     logp_state_setup();
+    logp_comm_state_t *st = NULL;
     if (PMPI_Comm_get_attr(comm, logp_comm_key, &value, &found) == MPI_SUCCESS && found)
-        return value;
-    return logp_state_create(comm);
+        st = value;
+    else
+        st = logp_state_create(comm);
+    logp_state_last = (logp_state_cache_t){comm, st, gen};
+    return st;
 }
 
 static int logp_size_class(size_t bytes)
@@ -324,7 +360,10 @@ static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t
     logp_algo_t algo = LOGP_ALGO_NATIVE;
     double predicted = -1.0;
     logp_sched_t sched = {0};
+    double t0 = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
     int ok = d != NULL && logp_select_decide(st->configured[coll], &q, &algo, &sched, &predicted) == LOGP_OK;
+    if (logp_dispatch_on())
+        logp_dispatch_decided(coll, logp_dispatch_now() - t0);
     if (!logp_state_all_ok(st, ok)) {
         /* some rank could not build it: the same fallback everywhere, one
          * that needs no memory (binomial, ring) where native is unsafe */

@@ -3,7 +3,7 @@
  *
  *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|all]
  *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
- *       [--rpn R] [--algos a,b,..]
+ *       [--rpn R] [--algos a,b,..] [--dispatch]
  *
  * A time is the mean over iterations of the slowest rank's time for one
  * call (ranks start together after a barrier).  Native is PMPI_*; ours are
@@ -14,6 +14,7 @@
  * always run).  --transpose re-runs seed 004's experiment: the
  * all-to-all of a distributed transpose of N x N doubles, N = 1024..4096.
  * Prints the ratio to native: < 1 is faster than the MPI library. */
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,14 +184,53 @@ static double bench_pingpong(int m, int iters, int peer)
     return (PMPI_Wtime() - t0) / iters / 2 * 1e6;
 }
 
+/* --dispatch: the shim's own work per call (it must be preloaded or linked:
+ * the calls below are MPI_*, which the shim answers; it prints the
+ * `dispatch ...` lines at the end, see src/shim/dispatch.h).  Each
+ * collective is called with 256 distinct sizes, 8 B to 64 KiB (all-to-all
+ * blocks: up to 64 KiB / P), the root rotating, `rounds` times. */
+static void bench_dispatch(int rounds, const char *which)
+{
+    int on[LOGP_COLL_COUNT];
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        on[c] = strcmp(which, "all") == 0 || strcmp(which, logp_coll_name((logp_coll_t)c)) == 0;
+    size_t sizes[256];
+    for (int i = 0; i < 256; i++) { /* geometric, then nudged apart: 256 distinct counts of doubles */
+        size_t b = (size_t)(8.0 * pow(8192.0, i / 255.0)) & ~(size_t)7;
+        sizes[i] = i > 0 && b <= sizes[i - 1] ? sizes[i - 1] + 8 : b;
+    }
+    size_t a2a_max = (size_t)65536 / (size_t)g_size;
+    double *a = calloc((size_t)65536 / 8 + (size_t)g_size, sizeof(double));
+    double *b = calloc((size_t)65536 / 8 + (size_t)g_size, sizeof(double));
+    for (int round = 0; round < rounds; round++)
+        for (int i = 0; i < 256; i++) {
+            int count = (int)(sizes[i] / 8), root = (round * 256 + i) % g_size;
+            int block = (int)((sizes[i] < a2a_max ? sizes[i] : a2a_max) / 8);
+            if (on[LOGP_COLL_BCAST])
+                MPI_Bcast(a, count, MPI_DOUBLE, root, MPI_COMM_WORLD);
+            if (on[LOGP_COLL_REDUCE])
+                MPI_Reduce(a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+            if (on[LOGP_COLL_ALLTOALL])
+                MPI_Alltoall(a, block > 0 ? block : 1, MPI_DOUBLE, b, block > 0 ? block : 1, MPI_DOUBLE,
+                             MPI_COMM_WORLD);
+        }
+    free(a);
+    free(b);
+    if (g_rank == 0)
+        printf("# dispatch: %d calls of each collective; the shim prints its timing at MPI_Finalize\n", rounds * 256);
+}
+
 int main(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++) /* the shim reads it at MPI_Init */
+        if (strcmp(argv[i], "--dispatch") == 0)
+            setenv("PMPI_LOGP_DISPATCH", "1", 1);
     MPI_Init(&argc, &argv);
     PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
     const char *which = "all", *tuning = NULL;
     char sizes[512] = "8,1024,65536,1048576";
-    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0;
+    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--coll") == 0 && i + 1 < argc)
             which = argv[++i];
@@ -206,6 +246,8 @@ int main(int argc, char **argv)
             g_csv = 1;
         else if (strcmp(argv[i], "--pingpong") == 0)
             pingpong = 1;
+        else if (strcmp(argv[i], "--dispatch") == 0)
+            dispatch = 1;
         else if (strcmp(argv[i], "--native-only") == 0)
             native_only = 1;
         else if (strcmp(argv[i], "--rpn") == 0 && i + 1 < argc)
@@ -216,10 +258,15 @@ int main(int argc, char **argv)
             if (g_rank == 0)
                 fprintf(stderr, "usage: pmpi-logp-bench [--coll bcast|reduce|alltoall|all] [--sizes a,b,..] "
                                 "[--iters N] [--tuning FILE] [--transpose] [--csv] [--pingpong] [--native-only] "
-                                "[--rpn R] [--algos a,b,..]\n");
+                                "[--rpn R] [--algos a,b,..] [--dispatch]\n");
             PMPI_Finalize();
             return 2;
         }
+    }
+    if (dispatch) {
+        bench_dispatch(iters, which);
+        MPI_Finalize();
+        return 0;
     }
     logp_config_t cfg = {0};
     char err[640];
