@@ -10,9 +10,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top/build"
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
+units=$(make -s print-unit-tests)
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
-for t in tests/unit/check_tree tests/unit/check_sim tests/unit/check_select tests/unit/check_config tests/check_layering.sh \
-         tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_tuning.sh; do
+for t in $units tests/check_layering.sh tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
+         tests/mpi/run_tuning.sh; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
 done
@@ -25,15 +26,15 @@ mkdir -p "$san"
 (cd "$san" && { [ -f Makefile ] || "$top/configure" --disable-shared \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && make -j"$(nproc)" >/dev/null 2>&1 &&
-    make -j"$(nproc)" tests/unit/check_tree tests/unit/check_sim tests/unit/check_select tests/unit/check_config \
-        tests/mpi/test_coll_linked >/dev/null 2>&1) || { echo "sanitizer build failed"; status=1; }
+    make -j"$(nproc)" $units tests/mpi/test_coll_linked >/dev/null 2>&1) || { echo "sanitizer build failed"; status=1; }
 san_pass=0; san_fail=0
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" LSAN_OPTIONS="suppressions=$top/tests/data/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-for t in check_tree check_sim check_select check_config; do
-    if CK_FORK=no top_srcdir="$top" "$san/tests/unit/$t" >"$san/$t.out" 2>&1; then san_pass=$((san_pass + 1)); else
-        san_fail=$((san_fail + 1)); tail -30 "$san/$t.out"; fi
-    grep -h '%: Checks' "$san/$t.out"
+for t in $units; do
+    n=$(basename "$t")
+    if CK_FORK=no top_srcdir="$top" "$san/$t" >"$san/$n.out" 2>&1; then san_pass=$((san_pass + 1)); else
+        san_fail=$((san_fail + 1)); tail -30 "$san/$n.out"; fi
+    grep -h '%: Checks' "$san/$n.out"
 done
 for n in 2 3; do
     for algs in "binomial logp-tree ring" "flat chain-adaptive butterfly"; do

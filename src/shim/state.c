@@ -106,11 +106,11 @@ static void logp_state_report(const logp_comm_state_t *st)
     if (logp_env.report == NULL || st->rank != 0 || !st->usable)
         return;
     char buf[16384];
+    const logp_params_t *rep = logp_topo_rep(&st->topo);
     size_t n = 0;
     n += (size_t)snprintf(buf + n, sizeof buf - n, "comm %s P=%d nodes=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus "
                           "G=%.3gns/B gamma=%.3gns/B\n", st->name, st->size, st->topo.nnodes, st->matched,
-                          st->params.L * 1e6, st->params.o * 1e6, st->params.g * 1e6, st->params.G * 1e9,
-                          st->params.gamma * 1e9);
+                          rep->L * 1e6, rep->o * 1e6, rep->g * 1e6, rep->G * 1e9, rep->gamma * 1e9);
     for (int i = 0; i < LOGP_COLL_COUNT * LOGP_STATE_SLOTS && n < sizeof buf - 256; i++) {
         const logp_decision_t *d = st->decisions[i / LOGP_STATE_SLOTS][i % LOGP_STATE_SLOTS];
         if (d == NULL || d->stat.calls == 0)
@@ -215,8 +215,7 @@ static uint64_t logp_hash(const void *p, size_t n, uint64_t h)
  * whole communicator stays native. */
 static void logp_state_agree(logp_comm_state_t *st)
 {
-    uint64_t h = logp_hash(&st->params, sizeof(st->params), 1469598103934665603ull);
-    h = logp_hash(&st->topo.intra, sizeof(st->topo.intra), h);
+    uint64_t h = logp_hash(&st->topo.intra, sizeof(st->topo.intra), 1469598103934665603ull);
     h = logp_hash(&st->topo.inter, sizeof(st->topo.inter), h);
     h = logp_hash(&st->topo.nnodes, sizeof(st->topo.nnodes), h); /* a rank whose layout failed */
     h = logp_hash(st->configured, sizeof(st->configured), h);
@@ -268,20 +267,19 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     }
     const logp_resolved_t res = facts.intra_node ? res_intra : res_inter;
     snprintf(st->matched, sizeof st->matched, "%s", res.matched);
-    st->params = res.params;
     st->chain_k = res.chain_k;
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : res.algo[c];
     if (st->usable)
         logp_state_agree(st);
+    const logp_params_t *rep = logp_topo_rep(&st->topo);
     if (logp_env.verbose >= 1 && st->rank == 0 && st->usable)
         fprintf(stderr,
                 "pmpi-logp: %s (P=%d, %d node%s%s): tuning %s: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B "
                 "gamma=%.3gns/B; bcast=%s reduce=%s alltoall=%s\n",
                 st->name, st->size, st->topo.nnodes, st->topo.nnodes == 1 ? "" : "s",
                 st->ranks_per_node > 0 ? " by ranks_per_node" : "", logp_cfg_path[0] ? logp_cfg_path : "none",
-                res.matched, st->params.L * 1e6, st->params.o * 1e6, st->params.g * 1e6, st->params.G * 1e9,
-                st->params.gamma * 1e9, logp_algo_name(st->configured[0]), logp_algo_name(st->configured[1]),
+                res.matched, rep->L * 1e6, rep->o * 1e6, rep->g * 1e6, rep->G * 1e9, rep->gamma * 1e9, logp_algo_name(st->configured[0]), logp_algo_name(st->configured[1]),
                 logp_algo_name(st->configured[2]));
     pthread_mutex_lock(&logp_lock);
     st->next = logp_live;

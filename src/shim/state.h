@@ -39,8 +39,8 @@ typedef struct logp_comm_state {
     MPI_Comm pcomm; /* private duplicate: all our traffic */
     int size, rank;
     char name[MPI_MAX_OBJECT_NAME];
-    logp_params_t params; /* uniform stand-in: logp_topo_rep(&topo) */
-    logp_topo_t topo;     /* nodes, speeds, intra/inter-node parameters */
+    logp_topo_t topo;     /* the machine: nodes, speeds, intra/inter-node parameters
+                             (logp_topo_rep: what stands for the whole communicator) */
     int ranks_per_node;   /* layout override in force, 0: from MPI */
     logp_algo_t configured[LOGP_COLL_COUNT];
     int chain_k;
