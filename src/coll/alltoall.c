@@ -6,14 +6,14 @@
 #include "alltoall_direct.h"
 
 int logp_coll_alltoall(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                       MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v, logp_scratch_t *scratch)
+                       MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch)
 {
     unsigned kind = v->s->coll == LOGP_COLL_ALLTOALL ? v->s->fam->flags : 0;
     if (kind & LOGP_FAMILY_A2A_DIRECT)
-        return logp_coll_alltoall_direct(sendbuf, scount, stype, recvbuf, rcount, rtype, comm, v, scratch);
+        return logp_coll_alltoall_direct(sendbuf, scount, stype, recvbuf, rcount, rtype, comm, tag, v, scratch);
     if (kind & LOGP_FAMILY_A2A_BRUCK)
-        return logp_coll_alltoall_butterfly(sendbuf, scount, stype, recvbuf, rcount, rtype, comm, v, scratch);
+        return logp_coll_alltoall_butterfly(sendbuf, scount, stype, recvbuf, rcount, rtype, comm, tag, v, scratch);
     if (kind & LOGP_FAMILY_A2A_NODES)
-        return logp_coll_alltoall_aggregate(sendbuf, scount, stype, recvbuf, rcount, rtype, comm, v, scratch);
+        return logp_coll_alltoall_aggregate(sendbuf, scount, stype, recvbuf, rcount, rtype, comm, tag, v, scratch);
     return MPI_ERR_INTERN;
 }

@@ -12,6 +12,6 @@
  * executor its family's LOGP_FAMILY_A2A_* flag names.  Returns an MPI
  * error code (MPI_ERR_INTERN for a schedule that is not an all-to-all). */
 int logp_coll_alltoall(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                       MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v, logp_scratch_t *scratch);
+                       MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch);
 
 #endif

@@ -74,7 +74,7 @@ static int logp_agg_unpack(const char *in, size_t blk, int P, void *buf, int cou
 
 /* A member: its blocks to the leader, then its row back (ops 0 and 1). */
 static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                           MPI_Datatype rtype, size_t blk, MPI_Comm comm, const logp_view_t *v,
+                           MPI_Datatype rtype, size_t blk, MPI_Comm comm, int tag, const logp_view_t *v,
                            logp_scratch_t *scratch)
 {
     int P = v->s->P;
@@ -84,10 +84,11 @@ static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, 
     if (buf == NULL)
         return MPI_ERR_NO_MEM;
     int rc = logp_agg_pack(sendbuf, scount, stype, buf, blk, P, comm);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Send(buf, (int)all, MPI_PACKED, send.peer, LOGP_TAG_ALLTOALL, comm);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Recv(buf, (int)all, MPI_PACKED, recv.peer, LOGP_TAG_ALLTOALL, comm, MPI_STATUS_IGNORE);
+    /* both messages even after an error: the leader waits for them */
+    int x = PMPI_Send(buf, (int)all, MPI_PACKED, send.peer, tag, comm);
+    rc = rc == MPI_SUCCESS ? x : rc;
+    x = PMPI_Recv(buf, (int)all, MPI_PACKED, recv.peer, tag, comm, MPI_STATUS_IGNORE);
+    rc = rc == MPI_SUCCESS ? x : rc;
     if (rc == MPI_SUCCESS)
         rc = logp_agg_unpack(buf, blk, P, recvbuf, rcount, rtype, comm);
     logp_scratch_put(scratch, buf);
@@ -98,7 +99,7 @@ static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, 
  * gath[i] holds the P blocks member i of this node sent, out[i] the P
  * blocks member i will receive (by source rank). */
 static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                           MPI_Datatype rtype, size_t blk, int nmax, MPI_Comm comm, const logp_view_t *v,
+                           MPI_Datatype rtype, size_t blk, int nmax, MPI_Comm comm, int tag, const logp_view_t *v,
                            logp_scratch_t *scratch)
 {
     const logp_topo_t *t = &v->s->topo;
@@ -116,13 +117,18 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
     char *out = gath + (size_t)n * all, *sbuf = out + (size_t)n * all, *rbuf = sbuf + pair;
     int nreq = 0, i = 0;
     rc = logp_agg_pack(sendbuf, scount, stype, logp_agg_block(gath, P, blk, me, 0), blk, P, comm);
-    /* 1. gather: the receives that open the schedule, all in flight */
-    for (; i < v->nops && rc == MPI_SUCCESS; i++) {
+    /* 1. gather: the receives that open the schedule, all in flight (every
+     * operation of every phase is done even after an error: no peer waits
+     * forever) */
+    for (; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
         if (op.kind != LOGP_OP_RECV || logp_topo_node(t, op.peer) != a)
             break;
-        rc = PMPI_Irecv(logp_agg_block(gath, P, blk, logp_topo_index(t, op.peer), 0), (int)all, MPI_PACKED, op.peer,
-                        LOGP_TAG_ALLTOALL, comm, &req[nreq++]);
+        int x = PMPI_Irecv(logp_agg_block(gath, P, blk, logp_topo_index(t, op.peer), 0), (int)all, MPI_PACKED,
+                           op.peer, tag, comm, &req[nreq]);
+        if (x == MPI_SUCCESS)
+            nreq++;
+        rc = rc == MPI_SUCCESS ? x : rc;
     }
     rc = logp_agg_wait(nreq, req, rc);
     /* blocks that stay on the node: out[i][src] = gath[j][dst] */
@@ -132,7 +138,7 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
                    logp_agg_block(gath, P, blk, y, logp_topo_member(t, a, x)), blk);
     /* 2. exchange: each (send to a leader of node b, receive from one of
      * node c) pair of operations */
-    for (; i + 1 < v->nops && rc == MPI_SUCCESS; i += 2) {
+    for (; i + 1 < v->nops; i += 2) {
         logp_op_t s = logp_view_op(v, i), r = logp_view_op(v, i + 1);
         int b = logp_topo_node(t, s.peer), c = logp_topo_node(t, r.peer);
         if (s.kind != LOGP_OP_SEND || r.kind != LOGP_OP_RECV || b == a || c == a)
@@ -142,9 +148,10 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
             for (int x = 0; x < nb; x++)
                 memcpy(sbuf + ((size_t)j * (size_t)nb + (size_t)x) * blk,
                        logp_agg_block(gath, P, blk, j, logp_topo_member(t, b, x)), blk);
-        rc = PMPI_Sendrecv(sbuf, (int)((size_t)n * (size_t)nb * blk), MPI_PACKED, s.peer, LOGP_TAG_ALLTOALL, rbuf,
-                           (int)((size_t)nc * (size_t)n * blk), MPI_PACKED, r.peer, LOGP_TAG_ALLTOALL, comm,
-                           MPI_STATUS_IGNORE);
+        int sr = PMPI_Sendrecv(sbuf, (int)((size_t)n * (size_t)nb * blk), MPI_PACKED, s.peer, tag,
+                               rbuf, (int)((size_t)nc * (size_t)n * blk), MPI_PACKED, r.peer, tag, comm,
+                               MPI_STATUS_IGNORE);
+        rc = rc == MPI_SUCCESS ? sr : rc;
         for (int j = 0; j < nc && rc == MPI_SUCCESS; j++) /* [source j of c][destination x of a] */
             for (int x = 0; x < n; x++)
                 memcpy(logp_agg_block(out, P, blk, x, logp_topo_member(t, c, j)),
@@ -152,10 +159,13 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
     }
     /* 3. scatter: the sends that close the schedule */
     nreq = 0;
-    for (; i < v->nops && rc == MPI_SUCCESS; i++) {
+    for (; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
-        rc = PMPI_Isend(logp_agg_block(out, P, blk, logp_topo_index(t, op.peer), 0), (int)all, MPI_PACKED, op.peer,
-                        LOGP_TAG_ALLTOALL, comm, &req[nreq++]);
+        int x = PMPI_Isend(logp_agg_block(out, P, blk, logp_topo_index(t, op.peer), 0), (int)all, MPI_PACKED, op.peer,
+                           tag, comm, &req[nreq]);
+        if (x == MPI_SUCCESS)
+            nreq++;
+        rc = rc == MPI_SUCCESS ? x : rc;
     }
     if (rc == MPI_SUCCESS)
         rc = logp_agg_unpack(logp_agg_block(out, P, blk, me, 0), blk, P, recvbuf, rcount, rtype, comm);
@@ -166,7 +176,7 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
 }
 
 int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v,
+                                 MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v,
                                  logp_scratch_t *scratch)
 {
     const logp_topo_t *t = &v->s->topo;
@@ -189,12 +199,13 @@ int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype s
             logp_view_init(&rv, &ring, 0, v->rank, 1) != LOGP_OK)
             return MPI_ERR_INTERN;
         int rc = logp_coll_alltoall_direct(sendbuf == recvbuf ? MPI_IN_PLACE : sendbuf, scount, stype, recvbuf,
-                                           rcount, rtype, comm, &rv, scratch);
+                                           rcount, rtype, comm, tag, &rv, scratch);
         logp_sched_free(&ring);
         return rc;
     }
     logp_op_t first = logp_view_op(v, 0);
+    /* a member: two operations, the first a send to its leader on its node */
     if (v->nops == 2 && first.kind == LOGP_OP_SEND && logp_topo_node(t, first.peer) == logp_topo_node(t, v->rank))
-        return /* a member: its leader is on its node */ logp_agg_member(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, comm, v, scratch);
-    return logp_agg_leader(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, nmax, comm, v, scratch);
+        return logp_agg_member(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, comm, tag, v, scratch);
+    return logp_agg_leader(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, nmax, comm, tag, v, scratch);
 }

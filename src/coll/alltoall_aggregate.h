@@ -16,7 +16,7 @@
  * the rows.  Falls back to the ring (on every rank alike) when a message
  * would exceed INT_MAX bytes.  Returns an MPI error code. */
 int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v,
+                                 MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v,
                                  logp_scratch_t *scratch);
 
 #endif

@@ -20,7 +20,7 @@
 #include "buffer.h"
 
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v,
+                                 MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v,
                                  logp_scratch_t *scratch)
 {
     int rank = v->rank, P = v->s->P, rsize, rc = MPI_SUCCESS;
@@ -48,7 +48,7 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
         const char *src = (const char *)sendbuf + (MPI_Aint)((rank + j) % P) * scount * sext;
         rc = PMPI_Pack(src, scount, stype, slots + (size_t)j * blk, (int)blk, &pos, comm);
     }
-    for (int i = 0; i + 1 < v->nops && rc == MPI_SUCCESS; i += 2) {
+    for (int i = 0; i + 1 < v->nops; i += 2) { /* every step, even after an error: no peer waits forever */
         logp_op_t s = logp_view_op(v, i), r = logp_view_op(v, i + 1);
         int bit = 1 << s.arg, nb = 0;
         for (int j = bit; j < P; j++)
@@ -58,9 +58,10 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
          * faster than a contiguous derived type of the same size */
         size_t bytes = (size_t)nb * blk;
         int fits = bytes <= (size_t)INT_MAX;
-        rc = PMPI_Sendrecv(out, fits ? (int)bytes : nb, fits ? MPI_BYTE : block, s.peer, LOGP_TAG_ALLTOALL, in,
-                           fits ? (int)bytes : nb, fits ? MPI_BYTE : block, r.peer, LOGP_TAG_ALLTOALL, comm,
-                           MPI_STATUS_IGNORE);
+        int x = PMPI_Sendrecv(out, fits ? (int)bytes : nb, fits ? MPI_BYTE : block, s.peer, tag, in,
+                              fits ? (int)bytes : nb, fits ? MPI_BYTE : block, r.peer, tag, comm,
+                              MPI_STATUS_IGNORE);
+        rc = rc == MPI_SUCCESS ? x : rc;
         nb = 0;
         for (int j = bit; j < P && rc == MPI_SUCCESS; j++)
             if (j & bit)

@@ -14,7 +14,7 @@
  * about twice the receive buffer; never O(P^2) blocks.  Returns an MPI
  * error code. */
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                                 MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v,
+                                 MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v,
                                  logp_scratch_t *scratch);
 
 #endif

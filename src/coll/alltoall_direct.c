@@ -22,7 +22,7 @@ static int logp_direct_flush(MPI_Request *req, int *n, int rc)
 }
 
 int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                              MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v, logp_scratch_t *scratch)
+                              MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch)
 {
     int rank = v->rank, P = v->s->P, rc = MPI_SUCCESS;
     MPI_Aint lb, sext, rext;
@@ -33,7 +33,7 @@ int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype styp
         if (saved == NULL)
             return MPI_ERR_NO_MEM;
         sendbuf = logp_buffer_base(saved, rtype);
-        rc = logp_buffer_copy(recvbuf, rcount * P, rtype, (void *)sendbuf, rcount * P, rtype, comm);
+        rc = logp_buffer_copy(recvbuf, rcount * P, rtype, (void *)sendbuf, rcount * P, rtype, comm, tag);
         scount = rcount;
         stype = rtype;
     }
@@ -43,25 +43,27 @@ int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype styp
     char *rb = recvbuf;
     if (rc == MPI_SUCCESS)
         rc = logp_buffer_copy(sb + (MPI_Aint)rank * scount * sext, scount, stype, rb + (MPI_Aint)rank * rcount * rext,
-                              rcount, rtype, comm);
+                              rcount, rtype, comm, tag);
     MPI_Request req[LOGP_DIRECT_WINDOW];
     int nreq = 0, phase = -1;
-    for (int i = 0; i < v->nops && rc == MPI_SUCCESS; i++) {
+    /* every operation is started even after an error: no peer waits forever */
+    for (int i = 0; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
         if (op.arg != phase || nreq == LOGP_DIRECT_WINDOW) {
             rc = logp_direct_flush(req, &nreq, rc);
             phase = op.arg;
-            if (rc != MPI_SUCCESS)
-                break;
         }
+        int r;
         if (op.kind == LOGP_OP_SEND)
-            rc = PMPI_Isend(sb + (MPI_Aint)op.peer * scount * sext, scount, stype, op.peer, LOGP_TAG_ALLTOALL, comm,
-                            &req[nreq]);
+            r = PMPI_Isend(sb + (MPI_Aint)op.peer * scount * sext, scount, stype, op.peer, tag, comm,
+                           &req[nreq]);
         else
-            rc = PMPI_Irecv(rb + (MPI_Aint)op.peer * rcount * rext, rcount, rtype, op.peer, LOGP_TAG_ALLTOALL, comm,
-                            &req[nreq]);
-        if (rc == MPI_SUCCESS)
+            r = PMPI_Irecv(rb + (MPI_Aint)op.peer * rcount * rext, rcount, rtype, op.peer, tag, comm,
+                           &req[nreq]);
+        if (r == MPI_SUCCESS)
             nreq++;
+        else if (rc == MPI_SUCCESS)
+            rc = r;
     }
     rc = logp_direct_flush(req, &nreq, rc); /* complete what was started, even after an error */
     if (saved)

@@ -16,7 +16,7 @@
  * LOGP_DIRECT_WINDOW at a time, so large blocks cannot deadlock.  Returns
  * an MPI error code. */
 int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-                              MPI_Datatype rtype, MPI_Comm comm, const logp_view_t *v, logp_scratch_t *scratch);
+                              MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch);
 
 /* Requests a direct all-to-all keeps in flight. */
 #define LOGP_DIRECT_WINDOW 64

@@ -9,6 +9,6 @@
 /* Runs this rank's operations `v` of a broadcast tree on the private
  * communicator `comm`: receive from the parent, then nonblocking sends to
  * the children in the schedule's order.  Returns an MPI error code. */
-int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, const logp_view_t *v);
+int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int tag, const logp_view_t *v);
 
 #endif

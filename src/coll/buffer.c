@@ -33,34 +33,37 @@ int logp_buffer_alloc(logp_buffer_t *b, int count, MPI_Datatype dt)
 
 void *logp_scratch_get(logp_scratch_t *s, size_t bytes)
 {
-    if (s == NULL || s->busy || bytes > LOGP_SCRATCH_KEEP)
+    if (s == NULL || bytes > LOGP_SCRATCH_KEEP || __atomic_exchange_n(&s->busy, 1, __ATOMIC_ACQUIRE))
         return malloc(bytes > 0 ? bytes : 1);
     if (s->size < bytes) {
         free(s->mem);
         s->size = 0;
         s->mem = malloc(bytes);
-        if (s->mem == NULL)
+        if (s->mem == NULL) {
+            __atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE);
             return NULL;
+        }
         s->size = bytes;
     }
-    s->busy = 1;
     return s->mem;
 }
 
 void logp_scratch_put(logp_scratch_t *s, void *p)
 {
-    if (s != NULL && s->busy && p == s->mem)
-        s->busy = 0;
+    if (s != NULL && p != NULL && p == s->mem)
+        __atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE);
     else
         free(p);
 }
 
 void logp_scratch_free(logp_scratch_t *s)
 {
+    if (__atomic_exchange_n(&s->busy, 1, __ATOMIC_ACQUIRE))
+        return; /* in use: kept */
     free(s->mem);
     s->mem = NULL;
     s->size = 0;
-    s->busy = 0;
+    __atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE);
 }
 
 void logp_buffer_free(logp_buffer_t *b)
@@ -83,7 +86,7 @@ static int logp_buffer_contiguous(int count, MPI_Datatype dt, size_t *bytes)
 }
 
 int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount, MPI_Datatype rt,
-                     MPI_Comm comm)
+                     MPI_Comm comm, int tag)
 {
     size_t sb, rb;
     if (src == dst && st == rt && scount == rcount)
@@ -94,6 +97,6 @@ int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, in
     }
     int me;
     PMPI_Comm_rank(comm, &me);
-    return PMPI_Sendrecv(src, scount, st, me, LOGP_TAG_COPY, dst, rcount, rt, me, LOGP_TAG_COPY, comm,
+    return PMPI_Sendrecv(src, scount, st, me, tag, dst, rcount, rt, me, tag, comm,
                          MPI_STATUS_IGNORE);
 }

@@ -10,14 +10,16 @@
 /* Relative speed of the node called `host` (a tuning-file lookup). */
 typedef double (*logp_layout_speed_fn_t)(const char *host, void *ctx);
 
-/* Collective over `comm`: every rank gets the same layout.  A rank's node
- * is its MPI_COMM_WORLD rank / ranks_per_node when ranks_per_node > 0 (the
- * override that makes one machine look like several nodes, named "nodeK"),
- * else its shared-memory group (MPI_Comm_split_type, named by the
- * processor name).  `speed_of` (NULL: all 1) gives each node's speed from
- * that name.  On failure (out of memory, an MPI error) *topo is the
- * uniform layout with `inter` and the MPI error code is returned. */
-int logp_layout_discover(MPI_Comm comm, int ranks_per_node, logp_layout_speed_fn_t speed_of, void *ctx,
-                         const logp_params_t *intra, const logp_params_t *inter, logp_topo_t *topo);
+/* Collective over `comm` (an allreduce and an allgather, no new
+ * communicator): every rank gets the same layout.  A rank's node is
+ * global_rank / ranks_per_node when ranks_per_node > 0 (the override that
+ * makes one machine look like several nodes, named "nodeK"; global_rank:
+ * its MPI_COMM_WORLD rank), else its processor name (MPI_Get_processor_name:
+ * the ranks of one host share it).  `speed_of` (NULL: all 1) gives each
+ * node's speed from that name.  On failure (out of memory, an MPI error)
+ * *topo is the uniform layout with `inter` and the MPI error code is
+ * returned (the same on every rank). */
+int logp_layout_discover(MPI_Comm comm, int global_rank, int ranks_per_node, logp_layout_speed_fn_t speed_of,
+                         void *ctx, const logp_params_t *intra, const logp_params_t *inter, logp_topo_t *topo);
 
 #endif

@@ -4,12 +4,14 @@
  * keeps an accumulator that covers a contiguous range of ranks; results
  * from children are put before it (PREPEND) or after it (APPEND) as the
  * schedule says, so the combination order is the rank order
- * (non-commutative operators). */
+ * (non-commutative operators).  After an error a rank still does the rest
+ * of its part (its parent gets what it has), so no peer waits forever;
+ * the first error is returned. */
 #include "reduce.h"
 
 #include "buffer.h"
 
-int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int tag,
                      const logp_view_t *v, logp_scratch_t *scratch)
 {
     int rc, commute = v->commutative; /* the view was made for this operator */
@@ -20,40 +22,42 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         return MPI_ERR_NO_MEM;
     void *acc = logp_buffer_base(mem, dt), *tmp = logp_buffer_base(mem + span, dt);
     rc = MPI_SUCCESS;
-    int n = v->nops;
-    for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+    for (int i = 0; i < v->nops; i++) {
         logp_op_t o = logp_view_op(v, i);
+        int r = MPI_SUCCESS;
         switch (o.kind) {
         case LOGP_OP_INIT_OWN:
-            rc = logp_buffer_copy(own, count, dt, acc, count, dt, comm);
+            r = logp_buffer_copy(own, count, dt, acc, count, dt, comm, tag);
             break;
         case LOGP_OP_REDUCE_OWN:
-            rc = PMPI_Reduce_local(own, acc, count, dt, op); /* acc = own op acc */
+            r = PMPI_Reduce_local(own, acc, count, dt, op); /* acc = own op acc */
             break;
         case LOGP_OP_RECV:
-            rc = PMPI_Recv(o.arg == LOGP_RECV_RESULT ? recvbuf : acc, count, dt, o.peer, LOGP_TAG_REDUCE, comm,
-                           MPI_STATUS_IGNORE);
+            r = PMPI_Recv(o.arg == LOGP_RECV_RESULT ? recvbuf : acc, count, dt, o.peer, tag, comm,
+                          MPI_STATUS_IGNORE);
             break;
         case LOGP_OP_RECV_REDUCE:
-            rc = PMPI_Recv(tmp, count, dt, o.peer, LOGP_TAG_REDUCE, comm, MPI_STATUS_IGNORE);
-            if (rc != MPI_SUCCESS)
-                break;
+            r = PMPI_Recv(tmp, count, dt, o.peer, tag, comm, MPI_STATUS_IGNORE);
+            if (r != MPI_SUCCESS || rc != MPI_SUCCESS)
+                break; /* nothing sound to combine */
             if (commute || o.arg == LOGP_SIDE_PREPEND) {
-                rc = PMPI_Reduce_local(tmp, acc, count, dt, op); /* acc = in op acc */
+                r = PMPI_Reduce_local(tmp, acc, count, dt, op); /* acc = in op acc */
             } else {
-                rc = PMPI_Reduce_local(acc, tmp, count, dt, op); /* in = acc op in */
+                r = PMPI_Reduce_local(acc, tmp, count, dt, op); /* in = acc op in */
                 void *swap = acc;
                 acc = tmp;
                 tmp = swap;
             }
             break;
         case LOGP_OP_SEND:
-            rc = PMPI_Send(acc, count, dt, o.peer, LOGP_TAG_REDUCE, comm);
+            r = PMPI_Send(acc, count, dt, o.peer, tag, comm);
             break;
         }
+        if (rc == MPI_SUCCESS)
+            rc = r;
     }
     if (rc == MPI_SUCCESS && v->rank == v->root && v->tree_root == v->root)
-        rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm);
+        rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm, tag);
     logp_scratch_put(scratch, mem);
     return rc;
 }

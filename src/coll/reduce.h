@@ -13,7 +13,7 @@
  * (v->commutative must describe `op`).  sendbuf may
  * be MPI_IN_PLACE at the root.  Staging (two buffers of the message's
  * span) comes from `scratch` (may be NULL).  Returns an MPI error code. */
-int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int tag,
                      const logp_view_t *v, logp_scratch_t *scratch);
 
 #endif

@@ -15,25 +15,40 @@ static void logp_env_algos(logp_coll_t coll, char *buf, size_t n)
         }
 }
 
-static int logp_env_level(const char *var, const char *v, int max, logp_env_t *env, int quiet)
+/* Appends one line to msgs. */
+static void logp_env_say(char *msgs, size_t n, const char *fmt, const char *var, const char *v, const char *what)
+{
+    size_t len = strlen(msgs);
+    if (len + 1 < n) {
+        snprintf(msgs + len, n - len, fmt, var, v, what);
+        len = strlen(msgs);
+        if (len + 1 < n) {
+            msgs[len] = '\n';
+            msgs[len + 1] = '\0';
+        }
+    }
+}
+
+static int logp_env_level(const char *var, const char *v, int max, logp_env_t *env, char *msgs, size_t n)
 {
     if (v == NULL || *v == '\0')
         return 0;
-    char *end;
+    char *end, range[32];
     long x = strtol(v, &end, 10);
     if (*end != '\0' || x < 0 || x > max) {
-        if (!quiet)
-            fprintf(stderr, "pmpi-logp: %s=%s: expected an integer 0..%d; ignored\n", var, v, max);
+        snprintf(range, sizeof range, "0..%d", max);
+        logp_env_say(msgs, n, "%s=%s: expected an integer %s; ignored", var, v, range);
         env->errors++;
         return 0;
     }
     return (int)x;
 }
 
-void logp_env_read(logp_env_t *env, int quiet)
+void logp_env_read(logp_env_t *env, char *msgs, size_t n)
 {
     static const char *const vars[LOGP_COLL_COUNT] = {"PMPI_LOGP_BCAST", "PMPI_LOGP_REDUCE", "PMPI_LOGP_ALLTOALL"};
     memset(env, 0, sizeof(*env));
+    msgs[0] = '\0';
     for (int c = 0; c < LOGP_COLL_COUNT; c++) {
         const char *v = getenv(vars[c]);
         env->forced[c] = LOGP_ALGO_COUNT;
@@ -41,19 +56,18 @@ void logp_env_read(logp_env_t *env, int quiet)
             continue;
         env->forced[c] = logp_algo_lookup((logp_coll_t)c, v);
         if (env->forced[c] == LOGP_ALGO_COUNT) {
-            char known[256];
+            char known[256], what[320];
             logp_env_algos((logp_coll_t)c, known, sizeof(known));
-            if (!quiet)
-                fprintf(stderr, "pmpi-logp: %s=%s: not a %s algorithm (known:%s); ignored\n", vars[c], v,
-                        logp_coll_name((logp_coll_t)c), known);
+            snprintf(what, sizeof what, "not a %s algorithm (known:%s)", logp_coll_name((logp_coll_t)c), known);
+            logp_env_say(msgs, n, "%s=%s: %s; ignored", vars[c], v, what);
             env->errors++;
         }
     }
-    env->verbose = logp_env_level("PMPI_LOGP_VERBOSE", getenv("PMPI_LOGP_VERBOSE"), 2, env, quiet);
-    env->strict = logp_env_level("PMPI_LOGP_STRICT", getenv("PMPI_LOGP_STRICT"), 1, env, quiet);
+    env->verbose = logp_env_level("PMPI_LOGP_VERBOSE", getenv("PMPI_LOGP_VERBOSE"), 2, env, msgs, n);
+    env->strict = logp_env_level("PMPI_LOGP_STRICT", getenv("PMPI_LOGP_STRICT"), 1, env, msgs, n);
     env->ranks_per_node = logp_env_level("PMPI_LOGP_RANKS_PER_NODE", getenv("PMPI_LOGP_RANKS_PER_NODE"), 1 << 20,
-                                         env, quiet);
-    env->dispatch = logp_env_level("PMPI_LOGP_DISPATCH", getenv("PMPI_LOGP_DISPATCH"), 1, env, quiet);
+                                         env, msgs, n);
+    env->dispatch = logp_env_level("PMPI_LOGP_DISPATCH", getenv("PMPI_LOGP_DISPATCH"), 1, env, msgs, n);
     env->tuning = getenv("PMPI_LOGP_TUNING");
     env->report = getenv("PMPI_LOGP_REPORT");
     if (env->tuning && *env->tuning == '\0')

@@ -2,6 +2,8 @@
 #ifndef LOGP_SHIM_ENV_H
 #define LOGP_SHIM_ENV_H
 
+#include <stddef.h>
+
 #include "../model/algo.h"
 
 typedef struct logp_env {
@@ -15,9 +17,9 @@ typedef struct logp_env {
     int errors;                          /* number of invalid settings found */
 } logp_env_t;
 
-/* Reads the environment into *env.  An invalid value is reported on stderr
- * (when `quiet` is zero) with what is accepted, counted in env->errors and
- * ignored. */
-void logp_env_read(logp_env_t *env, int quiet);
+/* Reads the environment into *env.  An invalid value is ignored, counted
+ * in env->errors and described (what is accepted) in a line appended to
+ * msgs (n bytes; the caller decides who prints it). */
+void logp_env_read(logp_env_t *env, char *msgs, size_t n);
 
 #endif

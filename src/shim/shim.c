@@ -1,7 +1,16 @@
 /* The PMPI wrappers: MPI_Bcast, MPI_Reduce, MPI_Alltoall and the lifecycle
  * calls.  Thin: check that the call is one we can run (else PMPI, so the
  * MPI library reports erroneous arguments as it always does), look up the
- * communicator's decision, run the plan on the private communicator. */
+ * communicator's decision, run the rank's operations on the private
+ * communicator, and raise an error that comes back on the application's
+ * communicator with its current error handler.
+ *
+ * Local checks before any traffic send erroneous calls to the MPI library
+ * unchanged: NULL buffers with a nonzero count, a predefined operator on a
+ * predefined datatype it is not defined for.  When only some ranks fail
+ * such a check (a NULL buffer at the root only), those ranks get the MPI
+ * library's error at once and the others wait for them, exactly as when
+ * the MPI library runs alone (it checks locally too). */
 #include <limits.h>
 #include <stdio.h>
 
@@ -37,6 +46,81 @@ static int logp_shim_type_size(MPI_Datatype dt, int *size)
     if (rc == MPI_SUCCESS && i < n)
         logp_shim_basic_size[i] = *size;
     return rc;
+}
+
+/* The predefined datatypes by the operators defined on them (MPI standard,
+ * "Predefined Reduction Operations"): a predefined operator on a listed
+ * type outside its groups goes to the MPI library, which reports it. */
+enum { LOGP_T_INT = 1, LOGP_T_FINT = 2, LOGP_T_FLOAT = 4, LOGP_T_LOGICAL = 8, LOGP_T_COMPLEX = 16, LOGP_T_BYTE = 32,
+       LOGP_T_PAIR = 64 };
+
+static unsigned logp_shim_type_group(MPI_Datatype dt)
+{
+    static const struct {
+        MPI_Datatype dt;
+        unsigned group;
+    } types[] = {
+        {MPI_INT, LOGP_T_INT}, {MPI_LONG, LOGP_T_INT}, {MPI_SHORT, LOGP_T_INT}, {MPI_UNSIGNED_SHORT, LOGP_T_INT},
+        {MPI_UNSIGNED, LOGP_T_INT}, {MPI_UNSIGNED_LONG, LOGP_T_INT}, {MPI_LONG_LONG, LOGP_T_INT},
+        {MPI_UNSIGNED_LONG_LONG, LOGP_T_INT}, {MPI_SIGNED_CHAR, LOGP_T_INT}, {MPI_UNSIGNED_CHAR, LOGP_T_INT},
+        {MPI_INT8_T, LOGP_T_INT}, {MPI_INT16_T, LOGP_T_INT}, {MPI_INT32_T, LOGP_T_INT}, {MPI_INT64_T, LOGP_T_INT},
+        {MPI_UINT8_T, LOGP_T_INT}, {MPI_UINT16_T, LOGP_T_INT}, {MPI_UINT32_T, LOGP_T_INT}, {MPI_UINT64_T, LOGP_T_INT},
+        {MPI_INTEGER, LOGP_T_FINT}, {MPI_FLOAT, LOGP_T_FLOAT}, {MPI_DOUBLE, LOGP_T_FLOAT},
+        {MPI_LONG_DOUBLE, LOGP_T_FLOAT}, {MPI_REAL, LOGP_T_FLOAT}, {MPI_DOUBLE_PRECISION, LOGP_T_FLOAT},
+        {MPI_LOGICAL, LOGP_T_LOGICAL}, {MPI_C_BOOL, LOGP_T_LOGICAL}, {MPI_COMPLEX, LOGP_T_COMPLEX},
+        {MPI_C_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_C_FLOAT_COMPLEX, LOGP_T_COMPLEX}, {MPI_BYTE, LOGP_T_BYTE},
+        {MPI_FLOAT_INT, LOGP_T_PAIR}, {MPI_DOUBLE_INT, LOGP_T_PAIR}, {MPI_LONG_INT, LOGP_T_PAIR},
+        {MPI_2INT, LOGP_T_PAIR}, {MPI_SHORT_INT, LOGP_T_PAIR}, {MPI_LONG_DOUBLE_INT, LOGP_T_PAIR},
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (types[i].dt == dt)
+            return types[i].group;
+    return 0; /* derived or not listed: no check */
+}
+
+/* Nonzero if a predefined `op` on dt is the MPI library's to judge: a
+ * listed type the operator is not defined on (MPICH returns MPI_ERR_OP on
+ * every rank before any traffic), or a derived type (predefined operators
+ * are defined on predefined types only; some libraries extend that, and
+ * then the call runs there as it would without the shim). */
+static int logp_shim_op_native(MPI_Op op, MPI_Datatype dt)
+{
+    static const struct {
+        MPI_Op op;
+        unsigned groups;
+    } ops[] = {
+        {MPI_MAX, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT},
+        {MPI_MIN, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT},
+        {MPI_SUM, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT | LOGP_T_COMPLEX},
+        {MPI_PROD, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT | LOGP_T_COMPLEX},
+        {MPI_LAND, LOGP_T_INT | LOGP_T_LOGICAL}, {MPI_LOR, LOGP_T_INT | LOGP_T_LOGICAL},
+        {MPI_LXOR, LOGP_T_INT | LOGP_T_LOGICAL}, {MPI_BAND, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE},
+        {MPI_BOR, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE}, {MPI_BXOR, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE},
+        {MPI_MAXLOC, LOGP_T_PAIR}, {MPI_MINLOC, LOGP_T_PAIR},
+    };
+    size_t i = 0;
+    while (i < sizeof ops / sizeof ops[0] && ops[i].op != op)
+        i++;
+    if (i == sizeof ops / sizeof ops[0])
+        return 0; /* a user operator: defined on whatever it is given */
+    unsigned group = logp_shim_type_group(dt);
+    if (group)
+        return (ops[i].groups & group) == 0;
+    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
+    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner);
+    return combiner != MPI_COMBINER_NAMED;
+}
+
+/* Nonzero if buf is a NULL buffer the MPI library rejects: with a
+ * predefined datatype (NULL is MPI_BOTTOM in MPICH, legal with a derived
+ * datatype of absolute addresses). */
+static int logp_shim_null(const void *buf, MPI_Datatype dt)
+{
+    if (buf != NULL)
+        return 0;
+    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
+    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner);
+    return combiner == MPI_COMBINER_NAMED;
 }
 
 /* Every predefined reduction operator commutes (MPI standard, 5.9.2): no
@@ -86,6 +170,16 @@ static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, logp_deci
                 logp_algo_name(d->algo));
 }
 
+/* An error of ours goes to the application's communicator and its current
+ * error handler (which may abort, as the MPI library's would), then back
+ * to the caller. */
+static int logp_shim_error(const logp_comm_state_t *st, int rc)
+{
+    if (rc != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(st->comm, rc);
+    return rc;
+}
+
 LOGP_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     int rc = PMPI_Init(argc, argv);
@@ -109,6 +203,16 @@ LOGP_EXPORT int MPI_Finalize(void)
     return PMPI_Finalize();
 }
 
+#if MPI_VERSION >= 4
+/* MPI-4 Sessions: the end of the shim's run when the application ends its
+ * session (there may be no MPI_Finalize), then the MPI library's. */
+LOGP_EXPORT int MPI_Session_finalize(MPI_Session *session)
+{
+    logp_state_end();
+    return PMPI_Session_finalize(session);
+}
+#endif
+
 LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
@@ -120,11 +224,13 @@ LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int ro
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     logp_view_t v;
-    int rc, ours = d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, 1) == LOGP_OK;
+    /* local checks after the decision: every rank has made it */
+    int rc, ours = d->algo != LOGP_ALGO_NATIVE && !logp_shim_null(buffer, datatype) &&
+                   logp_view_init(&v, &d->sched, root, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
     if (ours)
-        rc = logp_coll_bcast(buffer, count, datatype, st->pcomm, &v);
+        rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v));
     else
         rc = PMPI_Bcast(buffer, count, datatype, root, comm);
     logp_shim_account(st, LOGP_COLL_BCAST, d, bytes, t0);
@@ -138,9 +244,8 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
     size_t bytes;
     logp_comm_state_t *st;
     int commutative = 0;
-    if (!logp_shim_bytes(comm, count, datatype, &bytes) || op == MPI_OP_NULL ||
+    if (!logp_shim_bytes(comm, count, datatype, &bytes) || op == MPI_OP_NULL || logp_shim_op_native(op, datatype) ||
         (st = logp_shim_state(comm)) == NULL || root < 0 || root >= st->size ||
-        (sendbuf == MPI_IN_PLACE && st->rank != root) || (sendbuf == recvbuf && st->rank == root) ||
         logp_shim_commutative(op, &commutative) != MPI_SUCCESS)
         return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     /* MPICH 4.0.2 crashes in its reduce-scatter-gather path (commutative,
@@ -151,11 +256,16 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
     logp_view_t v;
-    int rc, ours = d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, commutative) == LOGP_OK;
+    /* local checks after the decision: every rank has made it */
+    int local_ok = !logp_shim_null(sendbuf, datatype) && !(sendbuf == MPI_IN_PLACE && st->rank != root) &&
+                   !(st->rank == root && (logp_shim_null(recvbuf, datatype) || sendbuf == recvbuf));
+    int rc, ours = d->algo != LOGP_ALGO_NATIVE && local_ok &&
+                   logp_view_init(&v, &d->sched, root, st->rank, commutative) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_REDUCE, st->size, logp_dispatch_now() - entry);
     if (ours)
-        rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, &v, &st->scratch);
+        rc = logp_shim_error(st, logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v,
+                                                  logp_state_scratch()));
     else
         rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, bytes, t0);
@@ -179,12 +289,15 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
     double t0 = PMPI_Wtime();
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
     logp_view_t v;
-    int rc, ours = d->algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, 0, st->rank, 1) == LOGP_OK;
+    /* local checks after the decision: every rank has made it */
+    int rc, ours = d->algo != LOGP_ALGO_NATIVE && !logp_shim_null(sendbuf, sendtype) &&
+                   !logp_shim_null(recvbuf, recvtype) &&
+                   logp_view_init(&v, &d->sched, 0, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
     if (ours)
-        rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, &v,
-                                &st->scratch);
+        rc = logp_shim_error(st, logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                                    st->pcomm, st->tag, &v, logp_state_scratch()));
     else
         rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     logp_shim_account(st, LOGP_COLL_ALLTOALL, d, bytes, t0);

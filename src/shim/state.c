@@ -1,11 +1,16 @@
-/* Per-communicator state: private duplicate, agreed configuration, decision
- * and plan caches, statistics.  Freed by the attribute's delete callback
+/* Per-communicator state: agreed configuration and layout, decisions with
+ * their schedules, the private duplicate (made at the communicator's first
+ * collective; when none can be had, the communicator stays on the MPI
+ * library), statistics.  Freed by the attribute's delete callback
  * when the communicator is freed; private communicators are all released
- * when MPI_COMM_SELF's attributes are deleted at the start of MPI_Finalize
- * (this also covers mpi_f08 callers, whose MPI_Finalize we do not see). */
+ * by logp_state_end at the start of MPI_Finalize (MPI_COMM_SELF's delete
+ * callback, which mpi_f08 callers reach too) or at MPI_Session_finalize.
+ *
+ * Locks: logp_lock guards the registry of live states only and is never
+ * held across an MPI call (an MPI call may run an error handler or a
+ * delete callback that comes back here). */
 #include "state.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +23,7 @@
 #include "../config/config.h"
 #include "../select/select.h"
 #include "dispatch.h"
+#include "report.h"
 
 static pthread_once_t logp_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t logp_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -25,47 +31,108 @@ static int logp_comm_key = MPI_KEYVAL_INVALID;
 static int logp_self_key = MPI_KEYVAL_INVALID;
 static logp_env_t logp_env;
 static logp_comm_state_t *logp_live; /* registry, under logp_lock */
-static int logp_finalizing;
-static int logp_world_rank = -1;
+static int logp_ended;               /* logp_state_end ran; under logp_lock */
+static int logp_world_rank = -1;     /* -1: no MPI_COMM_WORLD (MPI-4 Sessions) */
+static int logp_world_size;
 static logp_config_t logp_cfg; /* the tuning file, empty if none or invalid */
 static char logp_cfg_path[1024];
+static char logp_problems[2048];    /* this rank's configuration errors, "" if none */
+static unsigned long long logp_problems_hash;
+static int logp_problems_told;      /* printed by this rank */
+static logp_scratch_t logp_scratch; /* the executors' staging memory, one per process */
+
+/* Private communicators, one per group of processes (in rank order): a
+ * duplicate costs the MPI library a context id, of which MPICH has about
+ * 2,000, so one serves every application communicator of its group (each
+ * with its own tag).  Kept until the end of the run; under logp_lock. */
+typedef struct logp_private {
+    MPI_Group group;
+    MPI_Comm comm;
+    struct logp_private *next;
+} logp_private_t;
+
+static logp_private_t *logp_privates;
+static long logp_comm_ids;   /* communicators this process has given a tag */
+static int logp_tag_range = 32767 - LOGP_TAG_FIRST; /* tags available (MPI_TAG_UB) */
 
 #ifndef LOGP_TUNING_DEFAULT
 #define LOGP_TUNING_DEFAULT "/usr/local/share/pmpi-logp/default.conf"
 #endif
+#ifndef LOGP_TUNING_SITE
+#define LOGP_TUNING_SITE "/usr/local/etc/pmpi-logp.conf"
+#endif
 
-/* Strict mode: abort the job over a configuration error.  Rank 0 has
- * printed the reason; the others wait a moment first, so that their abort
- * cannot kill rank 0 before the launcher has forwarded its message (seen:
- * the message lost in about one run of six), and rank 0 gives the launcher
- * a moment too. */
-static void logp_state_abort(int rank)
+static uint64_t logp_hash(const void *p, size_t n, uint64_t h)
 {
-    struct timespec wait = {rank == 0 ? 0 : 1, rank == 0 ? 200000000L : 0};
-    nanosleep(&wait, NULL);
-    PMPI_Abort(MPI_COMM_WORLD, 1);
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 1099511628211ull;
+    return h;
 }
 
-/* PMPI_LOGP_TUNING, else the installed default if present, else nothing
- * (built-in defaults).  A bad file is reported with file:line and ignored
- * as a whole (strict mode: abort). */
-static void logp_state_load_tuning(int rank)
+/* Prints this rank's configuration errors once, with its rank and host in
+ * front unless it is rank 0 (whose errors everyone shares as a rule). */
+static void logp_state_tell(int rank)
+{
+    if (logp_problems[0] == '\0' || logp_problems_told)
+        return;
+    logp_problems_told = 1;
+    char host[MPI_MAX_PROCESSOR_NAME] = "?";
+    int len = 0;
+    if (rank != 0)
+        PMPI_Get_processor_name(host, &len);
+    for (char *line = logp_problems, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        if (rank == 0)
+            fprintf(stderr, "pmpi-logp: %.*s\n", (int)(end - line), line);
+        else
+            fprintf(stderr, "pmpi-logp: rank %d (%s): %.*s\n", rank, host, (int)(end - line), line);
+    }
+}
+
+/* Strict mode: abort the job over a configuration error, after saying
+ * why.  Rank 0 gives the launcher a moment to forward its message; the
+ * others wait longer, so that their abort cannot kill rank 0 first (seen:
+ * the message lost in about one run of six). */
+static void logp_state_abort(MPI_Comm comm, int rank)
+{
+    logp_state_tell(rank);
+    if (rank == 0)
+        fprintf(stderr, "pmpi-logp: PMPI_LOGP_STRICT=1: aborting on the configuration errors above\n");
+    struct timespec wait = {rank == 0 ? 0 : 1, rank == 0 ? 200000000L : 0};
+    nanosleep(&wait, NULL);
+    PMPI_Abort(comm, 1);
+}
+
+/* Appends one line to this rank's configuration errors. */
+static void logp_state_problem(const char *what)
+{
+    size_t n = strlen(logp_problems);
+    snprintf(logp_problems + n, sizeof logp_problems - n, "%s\n", what);
+    logp_problems_hash = logp_hash(what, strlen(what), logp_problems_hash ? logp_problems_hash : 1469598103934665603ull);
+}
+
+static int logp_state_readable(const char *path)
+{
+    return path && access(path, R_OK) == 0;
+}
+
+/* PMPI_LOGP_TUNING, else the site's file (never overwritten by make
+ * install), else the installed default, else nothing (built-in
+ * defaults).  A bad file is ignored as a whole. */
+static void logp_state_load_tuning(void)
 {
     const char *path = logp_env.tuning;
-    FILE *probe;
-    if (path == NULL && (probe = fopen(LOGP_TUNING_DEFAULT, "r")) != NULL) {
-        fclose(probe);
-        path = LOGP_TUNING_DEFAULT;
-    }
+    if (path == NULL)
+        path = logp_state_readable(LOGP_TUNING_SITE) ? LOGP_TUNING_SITE
+               : logp_state_readable(LOGP_TUNING_DEFAULT) ? LOGP_TUNING_DEFAULT : NULL;
     if (path == NULL)
         return;
-    char err[640];
+    char err[640], line[800];
     if (logp_config_load(&logp_cfg, path, err, sizeof err) != 0) {
-        if (rank == 0)
-            fprintf(stderr, "pmpi-logp: %s\npmpi-logp: %s\n", err,
-                    logp_env.strict ? "PMPI_LOGP_STRICT=1: aborting" : "ignoring this tuning file: built-in defaults");
-        if (logp_env.strict)
-            logp_state_abort(rank);
+        snprintf(line, sizeof line, "%s\n%s", err,
+                 logp_env.strict ? "PMPI_LOGP_STRICT=1: aborting" : "ignoring this tuning file: built-in defaults");
+        logp_state_problem(line);
         return;
     }
     snprintf(logp_cfg_path, sizeof logp_cfg_path, "%s", path);
@@ -82,7 +149,6 @@ static void logp_state_release(logp_comm_state_t *st)
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         logp_sched_free(&st->fallback[c].sched);
     logp_topo_free(&st->topo);
-    logp_scratch_free(&st->scratch);
     free(st);
 }
 
@@ -97,40 +163,37 @@ static void logp_state_unlink(logp_comm_state_t *st)
     st->prev = st->next = NULL;
 }
 
-/* Appends the run report of one communicator to PMPI_LOGP_REPORT, if set
- * (rank 0 of it writes; times are rank 0's own: the root's view of a bcast,
- * everyone's for alltoall).  One write per communicator, O_APPEND: blocks
- * of different processes do not interleave. */
+/* The report block of one communicator (rank 0 of it adds it; times are
+ * rank 0's own: the root's view of a bcast, everyone's for alltoall). */
 static void logp_state_report(const logp_comm_state_t *st)
 {
-    if (logp_env.report == NULL || st->rank != 0 || !st->usable)
+    if (logp_env.report == NULL || st->rank != 0)
         return;
-    char buf[16384];
+    logp_text_t t = {0};
     const logp_params_t *rep = logp_topo_rep(&st->topo);
-    size_t n = 0;
-    n += (size_t)snprintf(buf + n, sizeof buf - n, "comm %s P=%d nodes=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus "
-                          "G=%.3gns/B gamma=%.3gns/B\n", st->name, st->size, st->topo.nnodes, st->matched,
-                          rep->L * 1e6, rep->o * 1e6, rep->g * 1e6, rep->G * 1e9, rep->gamma * 1e9);
-    for (int i = 0; i < LOGP_COLL_COUNT * LOGP_STATE_SLOTS && n < sizeof buf - 256; i++) {
+    logp_text_printf(&t, "comm %s P=%d nodes=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B gamma=%.3gns/B%s\n",
+                     st->name, st->size, st->topo.nnodes, st->matched, rep->L * 1e6, rep->o * 1e6, rep->g * 1e6,
+                     rep->G * 1e9, rep->gamma * 1e9,
+                     st->no_private ? " (no private communicator could be had: MPI library only)" : "");
+    for (int i = 0; i < LOGP_COLL_COUNT * LOGP_STATE_SLOTS; i++) {
         const logp_decision_t *d = st->decisions[i / LOGP_STATE_SLOTS][i % LOGP_STATE_SLOTS];
         if (d == NULL || d->stat.calls == 0)
             continue;
         double mean = d->stat.time / (double)d->stat.calls, pred = d->stat.predicted / (double)d->stat.calls;
-        n += (size_t)snprintf(buf + n, sizeof buf - n,
-                              "  %-8s %9zu-%-9zu %-15s calls %7lu  bytes %12.0f  total %10.1f us  mean %9.2f us  "
-                              "predicted %9.2f us  measured/predicted %6.2f\n",
-                              logp_coll_name(d->coll), (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1,
-                              logp_algo_name(d->algo), d->stat.calls, d->stat.bytes, d->stat.time * 1e6, mean * 1e6,
-                              pred * 1e6, pred > 0 ? mean / pred : 0.0);
+        logp_text_printf(&t,
+                         "  %-8s %9zu-%-9zu %-15s calls %7lu  bytes %12.0f  total %10.1f us  mean %9.2f us  "
+                         "predicted %9.2f us  measured/predicted %6.2f\n",
+                         logp_coll_name(d->coll), (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1,
+                         logp_algo_name(d->algo), d->stat.calls, d->stat.bytes, d->stat.time * 1e6, mean * 1e6,
+                         pred * 1e6, pred > 0 ? mean / pred : 0.0);
     }
-    int fd = open(logp_env.report, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd < 0 || write(fd, buf, n) < 0)
-        perror("pmpi-logp: PMPI_LOGP_REPORT");
-    if (fd >= 0)
-        close(fd);
+    logp_report_add(&t);
+    logp_text_free(&t);
 }
 
-static unsigned long logp_state_gen;
+static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra);
+
+static unsigned long logp_state_gen; /* bumped when a state goes: cached lookups are stale */
 
 static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
 {
@@ -138,58 +201,97 @@ static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
     (void)key;
     (void)extra;
     logp_comm_state_t *st = value;
-    __atomic_add_fetch(&logp_state_gen, 1, __ATOMIC_RELEASE); /* forget cached lookups */
+    __atomic_add_fetch(&logp_state_gen, 1, __ATOMIC_RELEASE);
     pthread_mutex_lock(&logp_lock);
+    int ended = logp_ended;
     logp_state_unlink(st);
     pthread_mutex_unlock(&logp_lock);
-    if (st->pcomm != MPI_COMM_NULL && !logp_finalizing) {
-        logp_state_report(st); /* freed by the application before the end */
-        PMPI_Comm_free(&st->pcomm);
-    }
+    if (!ended) /* freed by the application before the end */
+        logp_state_report(st);
     logp_state_release(st);
     return MPI_SUCCESS;
 }
 
-/* Start of MPI_Finalize: write the run report, release every private
- * communicator while MPI is fully usable; states stay until their
- * communicator's callback. */
+void logp_state_end(void)
+{
+    pthread_mutex_lock(&logp_lock);
+    if (logp_ended) {
+        pthread_mutex_unlock(&logp_lock);
+        return;
+    }
+    logp_ended = 1;
+    int n = 0;
+    for (logp_comm_state_t *st = logp_live; st; st = st->next)
+        n++;
+    logp_comm_state_t **all = malloc(sizeof(*all) * (size_t)(n > 0 ? n : 1));
+    n = 0;
+    for (logp_comm_state_t *st = logp_live; st && all; st = st->next) {
+        all[n++] = st;
+        st->usable = 0; /* from now on everything goes to the MPI library */
+    }
+    pthread_mutex_unlock(&logp_lock);
+    for (int i = 0; i < n; i++)
+        logp_state_report(all[i]);
+    free(all);
+    pthread_mutex_lock(&logp_lock);
+    logp_private_t *priv = logp_privates;
+    logp_privates = NULL;
+    pthread_mutex_unlock(&logp_lock);
+    while (priv) {
+        logp_private_t *next = priv->next;
+        PMPI_Comm_free(&priv->comm);
+        PMPI_Group_free(&priv->group);
+        free(priv);
+        priv = next;
+    }
+    __atomic_add_fetch(&logp_state_gen, 1, __ATOMIC_RELEASE);
+    logp_report_write(logp_env.report, logp_world_rank <= 0, logp_world_size,
+                      logp_cfg_path[0] ? logp_cfg_path : NULL);
+    if (logp_world_rank == 0)
+        logp_dispatch_print();
+    logp_scratch_free(&logp_scratch);
+}
+
+/* Start of MPI_Finalize. */
 static int logp_self_delete(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm;
     (void)key;
     (void)value;
     (void)extra;
-    pthread_mutex_lock(&logp_lock);
-    for (logp_comm_state_t *st = logp_live; st; st = st->next) {
-        logp_state_report(st);
-        if (st->pcomm != MPI_COMM_NULL)
-            PMPI_Comm_free(&st->pcomm);
-        st->usable = 0;
-    }
-    logp_finalizing = 1;
-    pthread_mutex_unlock(&logp_lock);
-    if (logp_world_rank == 0) /* asked at set-up: SMPI's world is gone by now */
-        logp_dispatch_print();
+    logp_state_end();
     return MPI_SUCCESS;
 }
 
 static void logp_state_once(void)
 {
-    int rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    logp_world_rank = rank;
-    logp_env_read(&logp_env, rank != 0);
-    if (logp_env.errors > 0 && logp_env.strict) {
-        if (rank == 0)
-            fprintf(stderr, "pmpi-logp: PMPI_LOGP_STRICT=1: aborting on the configuration errors above\n");
-        logp_state_abort(rank);
+    int initialized = 0, finalized = 0;
+    PMPI_Initialized(&initialized);
+    PMPI_Finalized(&finalized);
+    if (initialized && !finalized) { /* MPI_Init was called: there is a world */
+        PMPI_Comm_rank(MPI_COMM_WORLD, &logp_world_rank);
+        PMPI_Comm_size(MPI_COMM_WORLD, &logp_world_size);
     }
-    logp_state_load_tuning(rank);
+    char msgs[1024] = "";
+    logp_env_read(&logp_env, msgs, sizeof msgs);
+    for (char *line = msgs, *end; *line && (end = strchr(line, '\n')); line = end + 1) {
+        *end = '\0';
+        logp_state_problem(line);
+    }
+    logp_state_load_tuning();
     if (logp_env.dispatch)
         logp_dispatch_enable();
+    /* rank 0 tells at once; the others when the ranks turn out to differ
+     * (logp_state_agree), or before a strict abort */
+    if (logp_world_rank == 0)
+        logp_state_tell(0);
+    if (logp_problems[0] && logp_env.strict && logp_world_rank >= 0)
+        logp_state_abort(MPI_COMM_WORLD, logp_world_rank);
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_comm_delete, &logp_comm_key, NULL);
-    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_self_delete, &logp_self_key, NULL);
-    PMPI_Comm_set_attr(MPI_COMM_SELF, logp_self_key, NULL);
+    if (logp_world_rank >= 0) {
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_self_delete, &logp_self_key, NULL);
+        PMPI_Comm_set_attr(MPI_COMM_SELF, logp_self_key, NULL);
+    }
 }
 
 void logp_state_setup(void)
@@ -202,32 +304,95 @@ const logp_env_t *logp_state_env(void)
     return &logp_env;
 }
 
-static uint64_t logp_hash(const void *p, size_t n, uint64_t h)
+logp_scratch_t *logp_state_scratch(void)
 {
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ c[i]) * 1099511628211ull;
-    return h;
+    return &logp_scratch;
 }
 
-/* Every rank must take the same decisions: check that the configuration
- * agrees (environment and files can differ between nodes); if not, the
- * whole communicator stays native. */
-static void logp_state_agree(logp_comm_state_t *st)
+/* Every rank must take the same decisions: one allreduce checks that the
+ * configuration and the layout agree (environment and files can differ
+ * between nodes), that every rank could make its state (`ok`), whether
+ * every rank already has a private communicator for the group (`found`:
+ * all or none, else none is used), and whether the ranks' configuration
+ * errors differ (then each tells its own); *id becomes the largest of the
+ * ranks' ids, the communicator's id.  Returns nonzero if the communicator
+ * can use our algorithms. */
+static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int found, long *id)
 {
     uint64_t h = logp_hash(&st->topo.intra, sizeof(st->topo.intra), 1469598103934665603ull);
     h = logp_hash(&st->topo.inter, sizeof(st->topo.inter), h);
     h = logp_hash(&st->topo.nnodes, sizeof(st->topo.nnodes), h); /* a rank whose layout failed */
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
-    long v[4] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff)}, r[4];
-    if (PMPI_Allreduce(v, r, 4, MPI_LONG, MPI_MAX, st->pcomm) != MPI_SUCCESS || r[0] != -r[2] || r[1] != -r[3]) {
+    uint64_t e = logp_problems_hash;
+    long v[10] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
+                  (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id},
+         r[10];
+    if (PMPI_Allreduce(v, r, 10, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
+        return 0;
+    *id = r[9]; /* the same on every rank: a tag for this communicator */
+    if (r[4] != -r[5]) /* configuration errors differ between ranks: each says its own */
+        logp_state_tell(st->rank);
+    if (r[6])
+        return 0; /* a rank could not make its state */
+    st->no_private = r[7] != -r[8]; /* some have a private communicator for the group, some not: none is used */
+    if (r[0] != -r[2] || r[1] != -r[3]) {
         if (st->rank == 0)
             fprintf(stderr, "pmpi-logp: %s: ranks disagree on the configuration; using the MPI library's "
                             "collectives on this communicator\n", st->name);
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             st->configured[c] = LOGP_ALGO_NATIVE;
     }
+    return 1;
+}
+
+/* The private communicator of comm's group, if this process has one. */
+static MPI_Comm logp_state_find_private(MPI_Group group)
+{
+    MPI_Comm found = MPI_COMM_NULL;
+    pthread_mutex_lock(&logp_lock); /* comparing groups cannot call back here */
+    for (logp_private_t *p = logp_privates; p && found == MPI_COMM_NULL; p = p->next) {
+        int same = MPI_UNEQUAL;
+        if (PMPI_Group_compare(p->group, group, &same) == MPI_SUCCESS && same == MPI_IDENT)
+            found = p->comm;
+    }
+    pthread_mutex_unlock(&logp_lock);
+    return found;
+}
+
+/* Duplicates the application's communicator for our traffic, without
+ * letting a failure (out of context ids) reach its error handler; our
+ * errors come back to us as codes (MPI_ERRORS_RETURN).  Registers it for
+ * the group.  Nonzero on success. */
+static int logp_state_private(logp_comm_state_t *st)
+{
+    MPI_Errhandler user = MPI_ERRHANDLER_NULL;
+    MPI_Comm dup = MPI_COMM_NULL;
+    logp_private_t *p = malloc(sizeof(*p));
+    int have = PMPI_Comm_get_errhandler(st->comm, &user) == MPI_SUCCESS;
+    if (have)
+        PMPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN);
+    int rc = PMPI_Comm_dup(st->comm, &dup); /* collective: every rank is here (the agreement said none has one) */
+    if (have) {
+        PMPI_Comm_set_errhandler(st->comm, user);
+        PMPI_Errhandler_free(&user);
+    }
+    if (rc != MPI_SUCCESS || p == NULL) {
+        if (dup != MPI_COMM_NULL)
+            PMPI_Comm_free(&dup);
+        free(p);
+        return 0;
+    }
+    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_name(dup, "pmpi-logp private");
+    PMPI_Comm_group(dup, &p->group);
+    p->comm = dup;
+    pthread_mutex_lock(&logp_lock);
+    p->next = logp_privates;
+    logp_privates = p;
+    pthread_mutex_unlock(&logp_lock);
+    st->pcomm = dup;
+    return 1;
 }
 
 static double logp_state_host_speed(const char *host, void *ctx)
@@ -238,10 +403,13 @@ static double logp_state_host_speed(const char *host, void *ctx)
 
 static logp_comm_state_t *logp_state_create(MPI_Comm comm)
 {
-    logp_comm_state_t *st = calloc(1, sizeof(*st));
-    if (st == NULL)
-        return NULL;
     int inter = 0, len = 0;
+    logp_comm_state_t spare, *st = calloc(1, sizeof(*st)), *mine = st;
+    if (st == NULL) { /* still take part in the collectives below, then say so */
+        memset(&spare, 0, sizeof spare);
+        st = &spare;
+    }
+    st->comm = comm;
     st->pcomm = MPI_COMM_NULL;
     PMPI_Comm_test_inter(comm, &inter);
     PMPI_Comm_size(comm, &st->size);
@@ -258,20 +426,57 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     logp_config_resolve(&logp_cfg, &facts, &res_inter);
     st->ranks_per_node = logp_env.ranks_per_node > 0 ? logp_env.ranks_per_node : res_inter.ranks_per_node;
     st->topo = logp_topo_uniform(st->size, &res_inter.params);
-    if (!inter && !logp_finalizing && PMPI_Comm_dup(comm, &st->pcomm) == MPI_SUCCESS) {
-        PMPI_Comm_set_name(st->pcomm, "pmpi-logp private");
-        st->usable = 1;
-        logp_layout_discover(st->pcomm, st->ranks_per_node, logp_state_host_speed, NULL, &res_intra.params,
-                             &res_inter.params, &st->topo);
+    pthread_mutex_lock(&logp_lock);
+    int ended = logp_ended;
+    pthread_mutex_unlock(&logp_lock);
+    if (!inter && !ended) { /* the same on every rank: no collective otherwise */
+        logp_layout_discover(comm, logp_world_rank >= 0 ? logp_world_rank : st->rank, st->ranks_per_node,
+                             logp_state_host_speed, NULL, &res_intra.params, &res_inter.params, &st->topo);
         facts.intra_node = st->topo.nnodes == 1;
+        const logp_resolved_t *res = facts.intra_node ? &res_intra : &res_inter;
+        snprintf(st->matched, sizeof st->matched, "%s", res->matched);
+        st->chain_k = res->chain_k;
+        for (int c = 0; c < LOGP_COLL_COUNT; c++)
+            st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : res->algo[c];
+        /* The private communicator is found or made here, at the first
+         * call on the communicator, which every rank reaches alike whatever
+         * its arguments: a later collective (one per size class) would hang
+         * when ranks of an erroneous call pass different sizes. */
+        MPI_Group group = MPI_GROUP_NULL;
+        PMPI_Comm_group(comm, &group);
+        st->pcomm = logp_state_find_private(group);
+        /* an id reserved here, the largest of the ranks' agreed: distinct
+         * from this process's other communicators' */
+        long id = __atomic_fetch_add(&logp_comm_ids, 1, __ATOMIC_RELAXED), next;
+        st->usable = logp_state_agree(st, comm, mine != NULL, st->pcomm != MPI_COMM_NULL, &id);
+        while ((next = __atomic_load_n(&logp_comm_ids, __ATOMIC_RELAXED)) <= id &&
+               !__atomic_compare_exchange_n(&logp_comm_ids, &next, id + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            ;
+        if (st->usable && !st->no_private && st->pcomm == MPI_COMM_NULL) { /* nobody has one: all make it */
+            int made = logp_state_private(st), all = 0;
+            if (PMPI_Allreduce(&made, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS || !all)
+                st->no_private = 1; /* a made one stays registered for later communicators of the group */
+        }
+        if (st->no_private)
+            st->pcomm = MPI_COMM_NULL;
+        if (st->pcomm != MPI_COMM_NULL && logp_tag_range == 32767 - LOGP_TAG_FIRST) {
+            int *ub = NULL, flag = 0; /* the tags this MPI offers */
+            if (PMPI_Comm_get_attr(st->pcomm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && *ub > LOGP_TAG_FIRST)
+                logp_tag_range = *ub - LOGP_TAG_FIRST;
+        }
+        st->tag = LOGP_TAG_FIRST + (int)(id % logp_tag_range);
+        PMPI_Group_free(&group);
+        if (st->no_private && st->rank == 0 && logp_env.verbose >= 1)
+            fprintf(stderr, "pmpi-logp: %s: no private communicator could be made (too many communicators?); "
+                            "the MPI library's collectives on this communicator\n", st->name);
+        if (logp_problems[0] && logp_env.strict) /* no world to abort at set-up (Sessions): now */
+            logp_state_abort(comm, st->rank);
     }
-    const logp_resolved_t res = facts.intra_node ? res_intra : res_inter;
-    snprintf(st->matched, sizeof st->matched, "%s", res.matched);
-    st->chain_k = res.chain_k;
-    for (int c = 0; c < LOGP_COLL_COUNT; c++)
-        st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : res.algo[c];
-    if (st->usable)
-        logp_state_agree(st);
+    if (mine == NULL) {
+        logp_topo_free(&st->topo);
+        return NULL;
+    }
+    st = mine;
     const logp_params_t *rep = logp_topo_rep(&st->topo);
     if (logp_env.verbose >= 1 && st->rank == 0 && st->usable)
         fprintf(stderr,
@@ -279,7 +484,8 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
                 "gamma=%.3gns/B; bcast=%s reduce=%s alltoall=%s\n",
                 st->name, st->size, st->topo.nnodes, st->topo.nnodes == 1 ? "" : "s",
                 st->ranks_per_node > 0 ? " by ranks_per_node" : "", logp_cfg_path[0] ? logp_cfg_path : "none",
-                res.matched, rep->L * 1e6, rep->o * 1e6, rep->g * 1e6, rep->G * 1e9, rep->gamma * 1e9, logp_algo_name(st->configured[0]), logp_algo_name(st->configured[1]),
+                st->matched, rep->L * 1e6, rep->o * 1e6, rep->g * 1e6, rep->G * 1e9, rep->gamma * 1e9,
+                logp_algo_name(st->configured[0]), logp_algo_name(st->configured[1]),
                 logp_algo_name(st->configured[2]));
     pthread_mutex_lock(&logp_lock);
     st->next = logp_live;
@@ -294,10 +500,10 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
 /* The last communicator a thread used and its state: most programs call
  * collectives on one communicator, and the attribute lookup is the
  * costliest step of a call (a PMPI call; under SMPI several
- * microseconds).  A communicator's delete callback bumps the generation,
- * which invalidates every thread's entry (handles are reused).  Under SMPI
- * ranks may share a thread, but each has its own copy of the shim's
- * globals: a plain variable there. */
+ * microseconds).  A state's end bumps the generation, which invalidates
+ * every thread's entry (handles are reused).  Under SMPI ranks may share a
+ * thread, but each has its own copy of the shim's globals: a plain
+ * variable there. */
 typedef struct {
     MPI_Comm comm;
     logp_comm_state_t *st;
@@ -337,14 +543,6 @@ static int logp_size_class(size_t bytes)
     return c;
 }
 
-/* Every rank of the communicator learns whether all of them could build
- * what they decided (the decision itself is deterministic). */
-static int logp_state_all_ok(logp_comm_state_t *st, int ok)
-{
-    int all = 0;
-    return PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, st->pcomm) == MPI_SUCCESS && all;
-}
-
 static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
                                               int unsafe)
 {
@@ -359,21 +557,27 @@ static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t
     double predicted = -1.0;
     logp_sched_t sched = {0};
     double t0 = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
-    int ok = d != NULL && logp_select_decide(st->configured[coll], &q, &algo, &sched, &predicted) == LOGP_OK;
+    int built = d != NULL && logp_select_decide(st->configured[coll], &q, &algo, &sched, &predicted) == LOGP_OK;
     if (logp_dispatch_on())
         logp_dispatch_decided(coll, logp_dispatch_now() - t0);
-    if (!logp_state_all_ok(st, ok)) {
-        /* some rank could not build it: the same fallback everywhere, one
-         * that needs no memory (binomial, ring) where native is unsafe */
+    /* No collective here: with erroneous sizes, ranks can be in different
+     * classes.  A rank that could not build its schedule (out of memory)
+     * takes one that needs no memory where native is known to fail, else
+     * native (its peers may then wait: the one case not agreed). */
+    if (!built || (algo != LOGP_ALGO_NATIVE && st->pcomm == MPI_COMM_NULL)) {
         logp_sched_free(&sched);
-        algo = unsafe ? (coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL) : LOGP_ALGO_NATIVE;
+        algo = unsafe && st->pcomm != MPI_COMM_NULL ? (coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL)
+                                                    : LOGP_ALGO_NATIVE;
         if (algo != LOGP_ALGO_NATIVE)
             logp_sched_build(&sched, coll, algo, mid, &st->topo, NULL);
         predicted = -1.0;
-        if (d == NULL) {
-            d = &st->fallback[coll];
-            logp_sched_free(&d->sched);
-        }
+    }
+    if (d == NULL) {
+        d = &st->fallback[coll];
+        logp_sched_free(&d->sched);
+        memset(d, 0, sizeof(*d));
+    } else {
+        st->decisions[coll][(sc * 2 + commutative) * 2 + unsafe] = d;
     }
     d->coll = coll;
     d->sclass = sc;
@@ -382,8 +586,6 @@ static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t
     d->algo = algo;
     d->predicted = predicted;
     d->sched = sched;
-    if (d != &st->fallback[coll])
-        st->decisions[coll][(sc * 2 + commutative) * 2 + unsafe] = d;
     if (logp_env.verbose >= 1 && st->rank == 0)
         fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s (configured %s, predicted %.3g us)\n",
                 st->name, st->size, logp_coll_name(coll), (size_t)1 << sc, ((size_t)2 << sc) - 1,

@@ -5,7 +5,6 @@
 #include <mpi.h>
 
 #include "../model/algo.h"
-#include "../model/params.h"
 #include "../coll/buffer.h"
 #include "../model/sched.h"
 #include "../model/topo.h"
@@ -35,8 +34,15 @@ typedef struct logp_decision {
 } logp_decision_t;
 
 typedef struct logp_comm_state {
-    int usable;   /* 0: everything goes to PMPI (intercommunicator, setup failed) */
-    MPI_Comm pcomm; /* private duplicate: all our traffic */
+    int usable;     /* 0: everything goes to PMPI (intercommunicator, finalized) */
+    MPI_Comm comm;  /* the application's communicator: errors are raised on it */
+    MPI_Comm pcomm; /* private communicator for our traffic: a duplicate of
+                       the first communicator with this group, shared by
+                       every communicator of the group (MPI_COMM_NULL: none
+                       could be had) */
+    int tag;        /* this communicator's tag on pcomm */
+    int no_private; /* no private communicator: the MPI library's
+                       collectives only (every rank alike) */
     int size, rank;
     char name[MPI_MAX_OBJECT_NAME];
     logp_topo_t topo;     /* the machine: nodes, speeds, intra/inter-node parameters
@@ -47,31 +53,39 @@ typedef struct logp_comm_state {
     logp_decision_t *decisions[LOGP_COLL_COUNT][LOGP_STATE_SLOTS]; /* NULL until decided */
     logp_decision_t fallback[LOGP_COLL_COUNT]; /* a decision that could not be allocated */
     char matched[256]; /* tuning sections that apply */
-    logp_scratch_t scratch; /* reusable staging memory of the executors */
     struct logp_comm_state *prev, *next; /* registry of live states */
 } logp_comm_state_t;
 
-/* Process-wide set-up (environment, attribute keys, end-of-run hook on
- * MPI_COMM_SELF); idempotent and thread-safe.  Needs MPI initialised. */
+/* Process-wide set-up (environment, tuning file, attribute keys, end-of-run
+ * hook on MPI_COMM_SELF when MPI_Init was called); idempotent and
+ * thread-safe.  Works without MPI_COMM_WORLD (MPI-4 Sessions). */
 void logp_state_setup(void);
 
 /* The environment read by logp_state_setup. */
 const logp_env_t *logp_state_env(void);
 
-/* State of `comm`, created at the first call (collective over comm: all
- * ranks call it from the same collective).  Never NULL after MPI_Init except
- * on allocation failure; check ->usable. */
+/* State of `comm`, created at its first call (collective over comm: all
+ * ranks call it from the same collective).  NULL only on allocation
+ * failure; check ->usable. */
 logp_comm_state_t *logp_state_get(MPI_Comm comm);
 
 /* Decision for a call: the algorithm, its schedule and predicted time,
  * and the statistics of the calls that took it.  O(1) once the call's
  * class is decided; the first call of a class decides (pricing the
- * candidates, building the schedule) and agrees with the other ranks in
- * one small collective, so that a rank that could not build the schedule
- * sends every rank to the same fallback.  Prints it once when verbose.
- * NULL only if the decision itself cannot be allocated (then on every
- * rank: the agreement covers it): run native. */
+ * candidates, building the schedule), locally: every rank decides alike
+ * from the same arguments, and no collective is made (ranks of an
+ * erroneous call may pass sizes of different classes).  Prints it once
+ * when verbose.  Never NULL. */
 logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
                                    int unsafe);
+
+/* Staging memory of the executors: one region per process, at most
+ * LOGP_SCRATCH_KEEP kept between calls (coll/buffer.h). */
+logp_scratch_t *logp_state_scratch(void);
+
+/* Ends the shim's run (report, private communicators): what MPI_COMM_SELF's
+ * delete callback does at MPI_Finalize; for MPI-4 Sessions, called from
+ * MPI_Session_finalize.  Idempotent. */
+void logp_state_end(void);
 
 #endif

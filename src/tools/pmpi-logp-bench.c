@@ -60,13 +60,13 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
     switch (coll) {
     case LOGP_COLL_BCAST:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Bcast(a, count, MPI_DOUBLE, 0, user)
-                                        : logp_coll_bcast(a, count, MPI_DOUBLE, comm, v);
+                                        : logp_coll_bcast(a, count, MPI_DOUBLE, comm, LOGP_TAG_FIRST, v);
     case LOGP_COLL_REDUCE:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, g_sum, 0, user)
-                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, v, &g_scratch);
+                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, LOGP_TAG_FIRST, v, &g_scratch);
     default:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
-                                        : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, v,
+                                        : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, LOGP_TAG_FIRST, v,
                                                              &g_scratch);
     }
 }
@@ -286,7 +286,7 @@ int main(int argc, char **argv)
     MPI_Comm comm;
     PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
     logp_topo_t topo;
-    logp_layout_discover(comm, rpn > 0 ? rpn : r_inter.ranks_per_node, logp_bench_host_speed, &cfg, &r.params,
+    logp_layout_discover(comm, g_rank, rpn > 0 ? rpn : r_inter.ranks_per_node, logp_bench_host_speed, &cfg, &r.params,
                          &r_inter.params, &topo);
     g_topo = &topo;
     if (topo.nnodes > 1)

@@ -1,0 +1,33 @@
+/* The run report (PMPI_LOGP_REPORT): collected in memory, written once per
+ * process at the end of the run. */
+#ifndef LOGP_SHIM_REPORT_H
+#define LOGP_SHIM_REPORT_H
+
+#include <stddef.h>
+
+/* Text that grows as needed: every line is kept (no fixed buffer to
+ * truncate or overrun); `lost` counts lines an allocation failure dropped. */
+typedef struct logp_text {
+    char *buf;
+    size_t len, cap;
+    unsigned long lost;
+} logp_text_t;
+
+/* Appends printf-formatted text; on allocation failure counts it in lost. */
+void logp_text_printf(logp_text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Releases the text. */
+void logp_text_free(logp_text_t *t);
+
+/* Adds a communicator's block to the process's report (thread-safe). */
+void logp_report_add(const logp_text_t *block);
+
+/* Writes the process's report to `path` in one append, opened with
+ * O_NOFOLLOW and only if it is a regular file (or a new one): a symlink,
+ * FIFO, device or directory is refused with one line on stderr.  Starts
+ * with a header (date, command line, host, `ranks` and the tuning file)
+ * when `header` is nonzero.  Nothing is written if nothing was added and
+ * no header is asked for.  Idempotent: a second call writes nothing. */
+void logp_report_write(const char *path, int header, int ranks, const char *tuning);
+
+#endif
