@@ -8,6 +8,14 @@
 #include "../model/params.h"
 
 #define LOGP_CONFIG_MAX_LINE 4096 /* longer lines are an error */
+/* Sane ranges: beyond them a value is a typo, and the model's sums would
+ * lose all precision or overflow (L = 1e308 s).  More sections than this
+ * cost start-up time and memory on every rank for nothing. */
+#define LOGP_CONFIG_MAX_SECTIONS 10000
+#define LOGP_CONFIG_MAX_TIME 1.0         /* L, o, g: at most 1 s */
+#define LOGP_CONFIG_MAX_PER_BYTE 1e-3    /* G, gamma: at most 1 ms/B */
+#define LOGP_CONFIG_MAX_COUNT (1 << 20)  /* chain_k, ranks_per_node */
+#define LOGP_CONFIG_MIN_SPEED 1e-3       /* speed from 0.001 to 1000 */
 
 typedef enum logp_section_kind {
     LOGP_SECTION_DEFAULT,

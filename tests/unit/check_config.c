@@ -92,7 +92,7 @@ START_TEST(test_errors)
     expect_error("L = 1us\n", "t.conf:1:", "before any section");
     expect_error("[default]\nbcast = fastest\n", "t.conf:2:", "unknown algorithm (known: native auto");
     expect_error("[default]\nreduce = ring\n", "t.conf:2:", "unknown algorithm");
-    expect_error("[default]\nchain_k = 0\n", "t.conf:2:", "integer >= 1");
+    expect_error("[default]\nchain_k = 0\n", "t.conf:2:", "integer 1..");
     expect_error("[default]\nL\n", "t.conf:2:", "expected key = value");
     expect_error("[default]\nL =\n", "t.conf:2:", "no value");
     expect_error("[host]\n", "t.conf:1:", "unknown section");
@@ -100,8 +100,24 @@ START_TEST(test_errors)
     expect_error("[host n*]\nspeed = 0\n", "t.conf:2:", "relative speed > 0");
     expect_error("[host n*]\nspeed = fast\n", "t.conf:2:", "relative speed > 0");
     expect_error("[default]\nspeed = 2\n", "t.conf:2:", "only a [host PATTERN] section");
-    expect_error("[default]\nranks_per_node = 0\n", "t.conf:2:", "integer >= 1");
+    expect_error("[default]\nranks_per_node = 0\n", "t.conf:2:", "integer 1..");
     expect_error("[inter-node]\nranks_per_node = 4\n", "t.conf:2:", "not in [intra-node] or [inter-node]");
+    /* sane ranges: absurd values are typos, not machines */
+    expect_error("[default]\nL = 1e298s\n", "t.conf:2:", "above 1 s");
+    expect_error("[default]\ng = 1.5s\n", "t.conf:2:", "above 1 s");
+    expect_error("[default]\nG = 1B/s\n", "t.conf:2:", "above 1 ms/B");
+    expect_error("[default]\ngamma = 2ms/B\n", "t.conf:2:", "above 1 ms/B");
+    expect_error("[default]\nchain_k = 1073741824\n", "t.conf:2:", "integer 1..1048576");
+    expect_error("[default]\nranks_per_node = 2000000\n", "t.conf:2:", "integer 1..1048576");
+    expect_error("[host n*]\nspeed = 1e-300\n", "t.conf:2:", "from 0.001 to 1000");
+    expect_error("[host n*]\nspeed = 1e6\n", "t.conf:2:", "from 0.001 to 1000");
+    expect_error("[host n*]\nspeed = nan\n", "t.conf:2:", "from 0.001 to 1000");
+    /* overlaps found whatever the order: not adjacent in the file, nested,
+     * equal, and the earliest later line reported */
+    expect_error("[size 1-9]\n[size 20-30]\n[size 40-50]\n[size 25]\n", "t.conf:4:",
+                 "size range 25-25 overlaps [size 20-30] of line 2");
+    expect_error("[size 100-200]\n[size 1-2]\n[size 1-1000]\n", "t.conf:3:", "overlaps [size");
+    expect_error("[size 5]\n[default]\n[size 5]\n[size 4-6]\n", "t.conf:3:", "size range 5-5 overlaps [size 5-5] of line 1");
     /* binary garbage, and a 10 MB line */
     logp_config_t cfg;
     char err[640];
@@ -114,6 +130,31 @@ START_TEST(test_errors)
     memset(big + 10, 'x', n);
     ck_assert_int_eq(logp_config_parse(&cfg, big, n + 10, "big.conf", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "big.conf:2: line longer than"));
+    free(big);
+    /* 10 MB of disjoint [size] sections: refused at the section limit, with
+     * the line, after reading only what precedes it; at the limit itself
+     * the file is accepted (the overlap check sorts: O(n log n)) */
+    size_t cap = 10u << 20, len = 0;
+    big = malloc(cap + 64);
+    for (int k = 1; len < cap; k++)
+        len += (size_t)sprintf(big + len, "[size %d]\nL = 1us\n", k);
+    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "many.conf:20001: more than 10000 sections"));
+    len = 0;
+    for (int k = LOGP_CONFIG_MAX_SECTIONS; k >= 1; k--) /* reverse order: the sort does the work */
+        len += (size_t)sprintf(big + len, "[size %d]\n", 3 * k);
+    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), 0);
+    ck_assert_int_eq(cfg.nsections, LOGP_CONFIG_MAX_SECTIONS);
+    logp_config_free(&cfg);
+    len += (size_t)sprintf(big + len, "[size 2-3]\n"); /* one too many */
+    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "more than 10000 sections"));
+    len = 0;
+    for (int k = LOGP_CONFIG_MAX_SECTIONS - 1; k >= 1; k--)
+        len += (size_t)sprintf(big + len, "[size %d]\n", 3 * k);
+    len += (size_t)sprintf(big + len, "[size 4-6]\n"); /* overlaps [size 6], line 9998 */
+    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "many.conf:10000: size range 4-6 overlaps [size 6-6] of line 9998"));
     free(big);
     ck_assert_int_eq(logp_config_load(&cfg, "/nonexistent/pmpi-logp.conf", err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "/nonexistent/pmpi-logp.conf: cannot read"));
