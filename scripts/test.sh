@@ -13,7 +13,7 @@ status=0
 units=$(make -s print-unit-tests)
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
 for t in $units tests/check_layering.sh tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
-         tests/mpi/run_tuning.sh; do
+         tests/mpi/run_tuning.sh tests/mpi/run_errors.sh; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
 done
@@ -52,6 +52,18 @@ for n in 2 3; do
         fi
     done
 done
+# the run report with extreme tuning values (the largest the parser
+# accepts, the smallest positive ones), sanitized: no fixed-size buffer to overrun
+printf '[default]\nL = 1s\no = 1e-300s\ng = 1s\nG = 1ms/B\ngamma = 1e-300s/B\n[size 1-1073741824]\nchain_k = 1048576\nranks_per_node = 1048576\n' >"$san/extreme.conf"
+rm -f "$san/report.txt"
+if LSAN_OPTIONS="$LSAN_OPTIONS:exitcode=0" PMPI_LOGP_TUNING="$san/extreme.conf" PMPI_LOGP_REPORT="$san/report.txt" \
+    PMPI_LOGP_BCAST=binomial timeout 600 $MPIEXEC -n 2 "$san/tests/mpi/test_coll_linked" >"$san/mpi.out" 2>&1 &&
+    grep -q ' 0 failed' "$san/mpi.out" && ! grep -q 'ERROR: AddressSanitizer\|runtime error' "$san/mpi.out" &&
+    grep -q '^comm ' "$san/report.txt"; then
+    san_pass=$((san_pass + 1)); echo "sanitized run report with extreme tuning values: ok"
+else
+    san_fail=$((san_fail + 1)); echo "sanitized run report with extreme tuning values: FAIL"; tail -20 "$san/mpi.out"
+fi
 echo "sanitizers: $san_pass passed, $san_fail failed"
 [ $san_fail -eq 0 ] || status=1
 
@@ -85,8 +97,9 @@ unit=$(cat tests/unit/check_*.log 2>/dev/null | sed -n 's/.*Checks: \([0-9]*\), 
 mpi=$(sed -n 's/^MPI matrix: \([0-9]*\) cases passed, \([0-9]*\) failed.*/\1 \2/p' tests/mpi/run_mpi.sh.log)
 pre=$(sed -n 's/^preload\/relink: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_preload.sh.log)
 tun=$(sed -n 's/^tuning: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_tuning.sh.log)
-set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + san_pass )); failed=$(( $2 + $4 + $6 + $8 + san_fail ))
+err=$(sed -n 's/^errors: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_errors.sh.log)
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + san_pass )); failed=$(( $2 + $4 + $6 + $8 + ${10} + san_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]

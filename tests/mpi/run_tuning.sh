@@ -58,8 +58,28 @@ env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=fastest timeout 300 $MPIEXEC -n 2 "$tmp/he
     ko "bad environment value"
 # the probe writes a file that pmpi-logp check accepts
 timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-probe" --reps 3 --out "$tmp/probe.conf" >"$tmp/out" 2>"$tmp/err"
+rc=$?
 cat "$tmp/probe.conf"
-[ $? -eq 0 ] && "$b/pmpi-logp" check "$tmp/probe.conf" --P 2 --intra-node >"$tmp/out" 2>&1 &&
+[ $rc -eq 0 ] && "$b/pmpi-logp" check "$tmp/probe.conf" --P 2 --intra-node >"$tmp/out" 2>&1 &&
     grep -q 'valid' "$tmp/out" && ok "probe writes a valid tuning file" || { ko "probe writes a valid tuning file"; cat "$tmp/out" "$tmp/err"; }
+# huge files are refused or accepted quickly (the [size] overlap check
+# sorts; more than LOGP_CONFIG_MAX_SECTIONS sections is an error), and
+# absurd values are errors with file:line
+ms() { echo $(($(date +%s%N) / 1000000)); }
+awk 'BEGIN { for (k = 1; n < 10485760; k++) { s = sprintf("[size %d]\nL = 1us\n", k); n += length(s); printf "%s", s } }' \
+    >"$tmp/huge.conf"
+t0=$(ms); timeout 60 "$b/pmpi-logp" check "$tmp/huge.conf" --P 4 >"$tmp/out" 2>&1; rc=$?; t1=$(ms)
+echo "pmpi-logp check on $(wc -c <"$tmp/huge.conf") bytes of [size] sections: $((t1 - t0)) ms, rc=$rc"
+[ $rc -ne 0 ] && [ $((t1 - t0)) -lt 2000 ] && grep -q 'huge.conf:20001: more than 10000 sections' "$tmp/out" &&
+    ok "10 MB of [size] sections: clear error in under 2 s" || { ko "10 MB of [size] sections"; cat "$tmp/out"; }
+awk 'BEGIN { for (k = 10000; k >= 1; k--) printf "[size %d]\nalltoall = ring\n", 2 * k }' >"$tmp/many.conf"
+t0=$(ms); timeout 60 "$b/pmpi-logp" check "$tmp/many.conf" --P 4 >"$tmp/out" 2>&1; rc=$?; t1=$(ms)
+echo "pmpi-logp check on 10000 disjoint [size] sections: $((t1 - t0)) ms, rc=$rc"
+[ $rc -eq 0 ] && [ $((t1 - t0)) -lt 2000 ] && grep -q 'valid' "$tmp/out" && grep -q 'size 4-4' "$tmp/out" &&
+    ok "10000 [size] sections: accepted in under 2 s" || { ko "10000 [size] sections"; cat "$tmp/out"; }
+printf '[default]\nL = 1e298s\n' >"$tmp/absurd.conf"
+"$b/pmpi-logp" check "$tmp/absurd.conf" >"$tmp/out" 2>&1
+[ $? -ne 0 ] && grep -q 'absurd.conf:2: L = 1e298s: above 1 s' "$tmp/out" && ok "absurd value: file:line" ||
+    { ko "absurd value: file:line"; cat "$tmp/out"; }
 echo "tuning: $pass passed, $fail failed"
 [ $fail -eq 0 ]

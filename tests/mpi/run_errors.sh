@@ -1,0 +1,94 @@
+#!/bin/sh
+# Errors, resources and files (issue 16): every case of test_errors under
+# the MPI library alone and under the shim.  The shim must report what the
+# library reports (the same error class on every rank), never abort or hang
+# where the library does not (every run under a timeout), hand the
+# application's communicator to its error handler, live with 2,000
+# communicators and bounded memory, work with MPI-4 Sessions, write a full
+# report only to a regular file, and say which rank's configuration is wrong.
+: "${MPIEXEC:=mpiexec}"
+b="$(cd "${top_builddir:-.}" && pwd)"
+lib="$b/.libs/libpmpi-logp.so"
+prog="$b/tests/mpi/test_errors"
+[ -f "$lib" ] && [ -x "$prog" ] || { echo "SKIP: $lib or $prog not built"; exit 77; }
+pass=0; fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
+
+# same CASE N [ENV...]: the library alone and under the shim print the same
+# "CASE:" line, and the shim ends as the library does (no abort, no hang)
+same() {
+    c=$1; n=$2; shift 2
+    timeout 120 $MPIEXEC -n "$n" "$prog" "$c" >"$tmp/native" 2>"$tmp/native.err"; rn=$?
+    env LD_PRELOAD="$lib" "$@" timeout 120 $MPIEXEC -n "$n" "$prog" "$c" >"$tmp/shim" 2>"$tmp/shim.err"; rs=$?
+    want=$(grep "^$c:" "$tmp/native"); got=$(grep "^$c:" "$tmp/shim")
+    if [ -n "$want" ] && [ "$want" = "$got" ] && { [ $rn -ne 0 ] || [ $rs -eq 0 ]; } && [ $rs -ne 124 ]; then
+        ok "$c n=$n: $got"
+    else
+        ko "$c n=$n: library '$want' (exit $rn), shim '$got' (exit $rs)"; tail -5 "$tmp/shim.err"
+    fi
+}
+
+same bcast-uncommitted 4 PMPI_LOGP_BCAST=flat
+same bcast-null 4 PMPI_LOGP_BCAST=flat
+same reduce-null-root 3 PMPI_LOGP_REDUCE=binomial
+same alltoall-null 3 PMPI_LOGP_ALLTOALL=ring
+same reduce-byte-sum 3 PMPI_LOGP_REDUCE=binomial
+same truncate-late-handler 2 PMPI_LOGP_BCAST=binomial
+same handler-comm 2 PMPI_LOGP_BCAST=binomial
+grep -q "handler called yes, with the application's communicator" "$tmp/shim" && ok "handler sees the application's communicator" ||
+    ko "handler sees the application's communicator"
+same finalize-from-handler 2 PMPI_LOGP_BCAST=binomial
+# 2,000 live communicators, our algorithm forced on each (MPICH has about
+# 2,000 context ids: communicators of one group share one private
+# communicator, each with its own tag)
+same many-comms 2 PMPI_LOGP_BCAST=binomial
+for n in 1 2 3 4; do
+    env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=binomial PMPI_LOGP_REDUCE=chain PMPI_LOGP_ALLTOALL=ring timeout 120 \
+        $MPIEXEC -n $n "$prog" sessions >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 0 ] && grep -q "sessions: results correct" "$tmp/out" && ok "MPI-4 Sessions n=$n" ||
+        { ko "MPI-4 Sessions n=$n (exit $rc)"; tail -3 "$tmp/err"; }
+done
+# memory: 40 live communicators with 8 MiB collectives on each stay within
+# 1.5x of the library alone plus the shim's staging bound (16 MiB)
+timeout 300 $MPIEXEC -n 2 "$prog" rss >"$tmp/native" 2>&1
+env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=binomial PMPI_LOGP_REDUCE=binomial timeout 300 $MPIEXEC -n 2 "$prog" rss \
+    >"$tmp/shim" 2>&1
+kn=$(sed -n 's/^rss: max RSS \([0-9]*\) KB/\1/p' "$tmp/native"); ks=$(sed -n 's/^rss: max RSS \([0-9]*\) KB/\1/p' "$tmp/shim")
+if [ -n "$kn" ] && [ -n "$ks" ] && [ "$ks" -le $((kn * 3 / 2 + 16384)) ]; then ok "memory: $ks KB under the shim, $kn KB alone"
+else ko "memory: $ks KB under the shim, $kn KB alone"; fi
+# the report: every decision (300), one block per process, written once
+env LD_PRELOAD="$lib" PMPI_LOGP_REPORT="$tmp/report.txt" timeout 300 $MPIEXEC -n 2 "$prog" decisions >/dev/null 2>&1
+nd=$(grep -c '^  \(bcast\|reduce\) ' "$tmp/report.txt" 2>/dev/null)
+[ "$nd" = 300 ] && [ "$(grep -c '^==== pmpi-logp run report' "$tmp/report.txt")" = 1 ] &&
+    ok "report: all 300 decisions, one header" || ko "report: $nd decisions"
+echo precious >"$tmp/target"; ln -s "$tmp/target" "$tmp/link"
+env LD_PRELOAD="$lib" PMPI_LOGP_REPORT="$tmp/link" timeout 120 $MPIEXEC -n 2 "$prog" plain >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && [ "$(cat "$tmp/target")" = precious ] && grep -q "symbolic link (refused)" "$tmp/err" &&
+    ok "report: a symbolic link is refused" || ko "report: a symbolic link is refused"
+mkfifo "$tmp/fifo"
+env LD_PRELOAD="$lib" PMPI_LOGP_REPORT="$tmp/fifo" timeout 120 $MPIEXEC -n 2 "$prog" plain >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "results correct" "$tmp/out" && ok "report: a FIFO does not hang the run" ||
+    ko "report: a FIFO does not hang the run (exit $rc)"
+env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/fifo" timeout 120 $MPIEXEC -n 2 "$prog" plain >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "results correct" "$tmp/out" && grep -q "not a regular file" "$tmp/err" &&
+    ok "tuning: a FIFO is refused, no hang" || { ko "tuning: a FIFO is refused, no hang (exit $rc)"; tail -3 "$tmp/err"; }
+# a bad setting on rank 1 only: reported with the rank in front, and under
+# PMPI_LOGP_STRICT=1 the job stops with that reason
+timeout 120 $MPIEXEC -n 1 env LD_PRELOAD="$lib" "$prog" plain : -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=bogus \
+    "$prog" plain >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "rank 1 (.*): PMPI_LOGP_BCAST=bogus" "$tmp/err" && ok "a bad setting on rank 1 is reported" ||
+    { ko "a bad setting on rank 1 is reported (exit $rc)"; cat "$tmp/err"; }
+timeout 120 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_STRICT=1 "$prog" plain : -n 1 env LD_PRELOAD="$lib" \
+    PMPI_LOGP_STRICT=1 PMPI_LOGP_BCAST=bogus "$prog" plain >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "rank 1 (.*): PMPI_LOGP_BCAST=bogus" "$tmp/err" &&
+    ok "strict mode stops with rank 1's reason" || { ko "strict mode stops with rank 1's reason (exit $rc)"; cat "$tmp/err"; }
+echo "errors: $pass passed, $fail failed"
+[ $fail -eq 0 ]

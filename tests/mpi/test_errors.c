@@ -1,0 +1,248 @@
+/* Erroneous calls, resources and odd set-ups (issue 16): one case per run,
+ *   mpiexec -n N test_errors CASE
+ * run with and without the shim by tests/mpi/run_errors.sh, which compares
+ * what rank 0 prints ("CASE: ..." lines) and that nothing hangs or aborts
+ * where the MPI library alone does not.  Every case sets MPI_ERRORS_RETURN
+ * where it expects an error and prints the error class it got. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static int g_rank, g_size;
+
+static const char *cls_name(int rc)
+{
+    int c = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &c);
+    switch (c) {
+    case MPI_SUCCESS: return "MPI_SUCCESS";
+    case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
+    case MPI_ERR_TYPE: return "MPI_ERR_TYPE";
+    case MPI_ERR_OP: return "MPI_ERR_OP";
+    case MPI_ERR_TRUNCATE: return "MPI_ERR_TRUNCATE";
+    case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
+    case MPI_ERR_ARG: return "MPI_ERR_ARG";
+    default: return "other";
+    }
+}
+
+/* Every rank's class, printed by rank 0 in rank order. */
+static void report(const char *what, int rc)
+{
+    char mine[32], *all = malloc(32 * (size_t)g_size);
+    snprintf(mine, sizeof mine, "%s", cls_name(rc));
+    MPI_Gather(mine, 32, MPI_CHAR, all, 32, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (g_rank == 0) {
+        printf("%s:", what);
+        for (int r = 0; r < g_size; r++)
+            printf(" %s", all + 32 * r);
+        printf("\n");
+    }
+    free(all);
+}
+
+static int seen_handler;
+static MPI_Comm seen_comm;
+static char seen_name[MPI_MAX_OBJECT_NAME];
+
+static void handler(MPI_Comm *comm, int *code, ...)
+{
+    (void)code;
+    int len = 0;
+    seen_handler++;
+    seen_comm = *comm;
+    MPI_Comm_get_name(*comm, seen_name, &len);
+}
+
+/* A handler that runs a collective on the communicator it is handed. */
+static void handler_collective(MPI_Comm *comm, int *code, ...)
+{
+    (void)code;
+    int x = 1;
+    seen_handler++;
+    MPI_Bcast(&x, 1, MPI_INT, 0, *comm);
+}
+
+int main(int argc, char **argv)
+{
+    const char *c = argc > 1 ? argv[1] : "";
+    if (strcmp(c, "sessions") == 0) { /* MPI-4 Sessions: no MPI_Init */
+#if MPI_VERSION >= 4
+        MPI_Session s;
+        MPI_Group g;
+        MPI_Comm comm;
+        MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
+        MPI_Group_from_session_pset(s, "mpi://WORLD", &g);
+        MPI_Comm_create_from_group(g, "org.pmpi-logp.test", MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm);
+        int rank, size, ok = 1;
+        MPI_Comm_rank(comm, &rank);
+        MPI_Comm_size(comm, &size);
+        double v[64], sum[64];
+        int *a = malloc(sizeof(int) * (size_t)size), *b = malloc(sizeof(int) * (size_t)size);
+        for (int i = 0; i < 64; i++)
+            v[i] = rank == 0 ? i : -1;
+        MPI_Bcast(v, 64, MPI_DOUBLE, 0, comm);
+        for (int i = 0; i < 64; i++) {
+            ok &= v[i] == i;
+            v[i] = rank + i;
+        }
+        MPI_Reduce(v, sum, 64, MPI_DOUBLE, MPI_SUM, 0, comm);
+        for (int i = 0; rank == 0 && i < 64; i++)
+            ok &= sum[i] == (double)size * (size - 1) / 2 + (double)size * i;
+        for (int i = 0; i < size; i++)
+            a[i] = rank * 1000 + i;
+        MPI_Alltoall(a, 1, MPI_INT, b, 1, MPI_INT, comm);
+        for (int i = 0; i < size; i++)
+            ok &= b[i] == i * 1000 + rank;
+        int all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+        if (rank == 0)
+            printf("sessions: %s\n", all ? "results correct" : "WRONG RESULTS");
+        free(a);
+        free(b);
+        MPI_Comm_free(&comm);
+        MPI_Group_free(&g);
+        MPI_Session_finalize(&s);
+#else
+        printf("sessions: results correct (MPI < 4: skipped)\n");
+#endif
+        return 0;
+    }
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    int buf[64] = {0}, out[64], rc = MPI_SUCCESS;
+    for (int i = 0; i < 64; i++)
+        out[i] = buf[i] = g_rank + i;
+    if (strcmp(c, "bcast-uncommitted") == 0) { /* 1: an uncommitted datatype */
+        MPI_Datatype v;
+        MPI_Type_vector(4, 1, 2, MPI_INT, &v);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Bcast(buf, 2, v, 0, MPI_COMM_WORLD);
+        report(c, rc);
+        MPI_Type_free(&v);
+    } else if (strcmp(c, "bcast-null") == 0) { /* 1: NULL buffers with a count */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Bcast(NULL, 16, MPI_INT, 0, MPI_COMM_WORLD);
+        report(c, rc);
+    } else if (strcmp(c, "reduce-null-root") == 0) { /* 1: NULL receive buffer at the root */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Reduce(buf, g_rank == 0 ? NULL : out, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        report(c, rc);
+    } else if (strcmp(c, "alltoall-null") == 0) { /* 1: NULL receive buffers */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Alltoall(buf, 1, MPI_INT, NULL, 1, MPI_INT, MPI_COMM_WORLD);
+        report(c, rc);
+    } else if (strcmp(c, "reduce-byte-sum") == 0) { /* 1: MPI_SUM on MPI_BYTE */
+        static char a[8192], b[8192];
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Reduce(a, b, 8192, MPI_BYTE, MPI_SUM, 0, MPI_COMM_WORLD);
+        report(c, rc);
+    } else if (strcmp(c, "truncate-late-handler") == 0) { /* 1: the handler set after a collective */
+        rc = MPI_Bcast(buf, 8, MPI_INT, 0, MPI_COMM_WORLD); /* state and private communicator exist now */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Bcast(buf, g_rank == 0 ? 8 : 4, MPI_INT, 0, MPI_COMM_WORLD);
+        report(c, rc);
+    } else if (strcmp(c, "handler-comm") == 0) { /* 2: the handler gets the application's communicator */
+        MPI_Comm mine;
+        MPI_Errhandler eh;
+        MPI_Comm_dup(MPI_COMM_WORLD, &mine);
+        MPI_Comm_set_name(mine, "mine");
+        MPI_Comm_create_errhandler(handler, &eh);
+        MPI_Comm_set_errhandler(mine, eh);
+        MPI_Bcast(buf, 8, MPI_INT, 0, mine);
+        rc = MPI_Bcast(buf, g_rank == 0 ? 8 : 4, MPI_INT, 0, mine);
+        int right = seen_handler == 0 || (seen_comm == mine && strcmp(seen_name, "mine") == 0);
+        int any = seen_handler > 0, all_right = 0, some = 0;
+        MPI_Allreduce(&right, &all_right, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&any, &some, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (g_rank == 0)
+            printf("%s: handler called %s, %s\n", c, some ? "yes" : "no",
+                   all_right ? "with the application's communicator" : "WITH ANOTHER COMMUNICATOR");
+        MPI_Errhandler_free(&eh);
+        MPI_Comm_free(&mine);
+    } else if (strcmp(c, "finalize-from-handler") == 0) { /* 3: a handler that runs a collective */
+        MPI_Comm mine;
+        MPI_Errhandler eh;
+        MPI_Comm_dup(MPI_COMM_WORLD, &mine);
+        MPI_Comm_create_errhandler(handler_collective, &eh);
+        MPI_Comm_set_errhandler(mine, eh);
+        MPI_Bcast(buf, 8, MPI_INT, 0, mine);
+        if (g_size == 2) /* the truncation is seen by rank 1 only: its handler's bcast needs a partner */
+            rc = MPI_Bcast(buf, 8, MPI_INT, 0, mine);
+        MPI_Errhandler_free(&eh);
+        if (g_rank == 0)
+            printf("%s: reached MPI_Finalize\n", c);
+        /* mine is left for MPI_Finalize to free */
+    } else if (strcmp(c, "many-comms") == 0) { /* 4: 2,000 live communicators, a collective on each */
+        int n = argc > 2 ? atoi(argv[2]) : 2000, made = 0, ok = 1;
+        MPI_Comm *comms = malloc(sizeof(MPI_Comm) * (size_t)n);
+        for (int i = 0; i < n; i++) {
+            if (MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]) != MPI_SUCCESS)
+                break;
+            made++;
+            int x = g_rank == 0 ? i : -1;
+            MPI_Bcast(&x, 1, MPI_INT, 0, comms[i]);
+            ok &= x == i;
+        }
+        int all = 0;
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (g_rank == 0)
+            printf("%s: %d live communicators, bcast on each %s\n", c, made, all ? "correct" : "WRONG");
+        for (int i = 0; i < made; i++)
+            MPI_Comm_free(&comms[i]);
+        free(comms);
+    } else if (strcmp(c, "rss") == 0) { /* 5: 40 live communicators, an 8 MiB collective on each */
+        int n = 40;
+        size_t count = (size_t)8 << 20;
+        char *a = malloc(count), *b = malloc(count);
+        memset(a, 1, count);
+        MPI_Comm comms[40];
+        for (int i = 0; i < n; i++) {
+            MPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);
+            MPI_Bcast(a, (int)count, MPI_BYTE, 0, comms[i]);
+            MPI_Reduce(a, b, (int)(count / 8), MPI_LONG, MPI_BOR, 0, comms[i]);
+        }
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        long maxkb = ru.ru_maxrss, most = 0;
+        MPI_Reduce(&maxkb, &most, 1, MPI_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (g_rank == 0)
+            printf("%s: max RSS %ld KB\n", c, most);
+        for (int i = 0; i < n; i++)
+            MPI_Comm_free(&comms[i]);
+        free(a);
+        free(b);
+    } else if (strcmp(c, "decisions") == 0) { /* 7: 300 decisions: 10 communicators x 30 classes */
+        static char a[(size_t)1 << 26];
+        long x[4] = {1, 2, 3, 4}, y[4];
+        for (int k = 0; k < 10; k++) {
+            MPI_Comm comm;
+            MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+            for (int sc = 0; sc <= 26; sc++) /* bcast: 1 B .. 64 MiB, 27 classes */
+                MPI_Bcast(a, 1 << sc, MPI_BYTE, 0, comm);
+            for (int n = 1; n <= 4; n *= 2) /* reduce: 8, 16, 32 B, 3 classes */
+                MPI_Reduce(x, y, n, MPI_LONG, MPI_SUM, 0, comm);
+            MPI_Comm_free(&comm);
+        }
+        if (g_rank == 0)
+            printf("%s: done\n", c);
+    } else if (strcmp(c, "plain") == 0) { /* a correct run (environment and file cases) */
+        int x = g_rank == 0 ? 42 : 0;
+        MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        int all = 0;
+        MPI_Allreduce(&x, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (g_rank == 0)
+            printf("%s: %s\n", c, all == 42 ? "results correct" : "WRONG");
+    } else {
+        if (g_rank == 0)
+            fprintf(stderr, "test_errors: unknown case '%s'\n", c);
+        MPI_Finalize();
+        return 2;
+    }
+    MPI_Finalize();
+    return 0;
+}
