@@ -1,5 +1,5 @@
-/* The PMPI wrappers: MPI_Bcast, MPI_Reduce, MPI_Alltoall and the lifecycle
- * calls.  Thin: check that the call is one we can run (else PMPI, so the
+/* The PMPI wrappers: MPI_Bcast, MPI_Reduce, MPI_Alltoall (and their PMPI_
+ * names, to sit among other PMPI tools: next.h), MPI_Session_finalize.  Thin: check that the call is one we can run (else PMPI, so the
  * MPI library reports erroneous arguments as it always does), look up the
  * communicator's decision, run the rank's operations on the private
  * communicator, and raise an error that comes back on the application's
@@ -20,6 +20,7 @@
 #include "../coll/bcast.h"
 #include "../coll/reduce.h"
 #include "dispatch.h"
+#include "next.h"
 #include "state.h"
 
 #define LOGP_EXPORT __attribute__((visibility("default")))
@@ -163,7 +164,8 @@ static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, logp_deci
     logp_stat_t *s = &d->stat;
     s->calls++;
     s->bytes += (double)bytes;
-    s->time += PMPI_Wtime() - t0;
+    if (st->timed)
+        s->time += PMPI_Wtime() - t0;
     s->predicted += d->predicted > 0 ? d->predicted : 0.0;
     if (logp_state_env()->verbose >= 2 && st->rank == 0)
         fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s\n", st->name, logp_coll_name(coll), bytes,
@@ -180,48 +182,16 @@ static int logp_shim_error(const logp_comm_state_t *st, int rc)
     return rc;
 }
 
-LOGP_EXPORT int MPI_Init(int *argc, char ***argv)
+static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
-        logp_state_setup();
-    return rc;
-}
-
-LOGP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
-{
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
-        logp_state_setup();
-    return rc;
-}
-
-LOGP_EXPORT int MPI_Finalize(void)
-{
-    /* End-of-run work happens in the MPI_COMM_SELF delete callback, which
-     * PMPI_Finalize runs first (and which mpi_f08 callers reach too). */
-    return PMPI_Finalize();
-}
-
-#if MPI_VERSION >= 4
-/* MPI-4 Sessions: the end of the shim's run when the application ends its
- * session (there may be no MPI_Finalize), then the MPI library's. */
-LOGP_EXPORT int MPI_Session_finalize(MPI_Session *session)
-{
-    logp_state_end();
-    return PMPI_Session_finalize(session);
-}
-#endif
-
-LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
+    const logp_next_t *next = logp_next_get();
     double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
     size_t bytes;
     logp_comm_state_t *st;
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || (st = logp_shim_state(comm)) == NULL || root < 0 ||
         root >= st->size)
-        return PMPI_Bcast(buffer, count, datatype, root, comm);
-    double t0 = PMPI_Wtime();
+        return next->bcast(buffer, count, datatype, root, comm);
+    double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
@@ -232,14 +202,15 @@ LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int ro
     if (ours)
         rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v));
     else
-        rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+        rc = next->bcast(buffer, count, datatype, root, comm);
     logp_shim_account(st, LOGP_COLL_BCAST, d, bytes, t0);
     return rc;
 }
 
-LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                           MPI_Comm comm)
+static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                            MPI_Comm comm)
 {
+    const logp_next_t *next = logp_next_get();
     double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
     size_t bytes;
     logp_comm_state_t *st;
@@ -247,13 +218,13 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || op == MPI_OP_NULL || logp_shim_op_native(op, datatype) ||
         (st = logp_shim_state(comm)) == NULL || root < 0 || root >= st->size ||
         logp_shim_commutative(op, &commutative) != MPI_SUCCESS)
-        return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+        return next->reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     /* MPICH 4.0.2 crashes in its reduce-scatter-gather path (commutative,
      * > 2 KiB) with MPI_IN_PLACE at a non-zero root.  Only the root knows
      * about MPI_IN_PLACE, and all ranks must decide alike: keep every such
      * call away from native. */
     int unsafe = commutative && root != 0 && bytes > 2048;
-    double t0 = PMPI_Wtime();
+    double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
@@ -267,14 +238,15 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
         rc = logp_shim_error(st, logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v,
                                                   logp_state_scratch()));
     else
-        rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+        rc = next->reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, bytes, t0);
     return rc;
 }
 
-LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                             MPI_Datatype recvtype, MPI_Comm comm)
+static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    const logp_next_t *next = logp_next_get();
     double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
     size_t bytes, sbytes;
     logp_comm_state_t *st;
@@ -282,11 +254,11 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
     if (!logp_shim_bytes(comm, recvcount, recvtype, &bytes) ||
         (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes || sendbuf == recvbuf)) ||
         (st = logp_shim_state(comm)) == NULL || bytes * (size_t)st->size > (size_t)INT_MAX)
-        return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return next->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     /* MPICH 4.0.2's MPI_Alltoall on a 1-rank communicator hangs while an
      * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
     int unsafe = st->size == 1;
-    double t0 = PMPI_Wtime();
+    double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
@@ -299,7 +271,85 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
         rc = logp_shim_error(st, logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                                     st->pcomm, st->tag, &v, logp_state_scratch()));
     else
-        rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        rc = next->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     logp_shim_account(st, LOGP_COLL_ALLTOALL, d, bytes, t0);
     return rc;
 }
+
+/* The entry points (see next.h for the chain of tools).  MPI_X: a tool
+ * loaded after the shim gets the call first and comes back through PMPI_X;
+ * otherwise the shim runs it.  PMPI_X: the shim runs it (a tool loaded
+ * before the shim, or the one after it, called it). */
+#ifdef LOGP_SHIM_CHAIN
+LOGP_EXPORT int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return logp_shim_bcast(buffer, count, datatype, root, comm);
+}
+
+LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                            MPI_Comm comm)
+{
+    return logp_shim_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return logp_shim_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+#endif
+
+LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_bcast)
+        return next->tool_bcast(buffer, count, datatype, root, comm);
+    return logp_shim_bcast(buffer, count, datatype, root, comm);
+}
+
+LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                           MPI_Comm comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_reduce)
+        return next->tool_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_shim_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_alltoall)
+        return next->tool_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return logp_shim_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+#if MPI_VERSION >= 4
+/* MPI-4 Sessions: the end of the shim's run when the application ends its
+ * session (there may be no MPI_Finalize), then the next definition's.
+ * (MPI_Init and MPI_Finalize are not wrapped: set-up is lazy, at the first
+ * collective, and the end of a run under MPI_Finalize is the MPI_COMM_SELF
+ * delete callback, so no tool's MPI_Finalize is skipped.) */
+static int logp_shim_session_finalize(MPI_Session *session)
+{
+    const logp_next_t *next = logp_next_get();
+    logp_state_end();
+    return next->session_finalize ? next->session_finalize(session) : MPI_ERR_INTERN;
+}
+
+#ifdef LOGP_SHIM_CHAIN
+LOGP_EXPORT int PMPI_Session_finalize(MPI_Session *session)
+{
+    return logp_shim_session_finalize(session);
+}
+#endif
+
+LOGP_EXPORT int MPI_Session_finalize(MPI_Session *session)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_session_finalize)
+        return next->tool_session_finalize(session);
+    return logp_shim_session_finalize(session);
+}
+#endif

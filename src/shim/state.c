@@ -414,6 +414,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     PMPI_Comm_test_inter(comm, &inter);
     PMPI_Comm_size(comm, &st->size);
     PMPI_Comm_rank(comm, &st->rank);
+    st->timed = logp_env.report != NULL && st->rank == 0;
     PMPI_Comm_get_name(comm, st->name, &len);
     logp_comm_facts_t facts = {st->size, st->name, 1};
     if (len == 0)

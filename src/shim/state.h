@@ -44,6 +44,8 @@ typedef struct logp_comm_state {
     int no_private; /* no private communicator: the MPI library's
                        collectives only (every rank alike) */
     int size, rank;
+    int timed;      /* calls are timed for the run report (its rank 0 only):
+                       MPI_Wtime is not free everywhere (SMPI) */
     char name[MPI_MAX_OBJECT_NAME];
     logp_topo_t topo;     /* the machine: nodes, speeds, intra/inter-node parameters
                              (logp_topo_rep: what stands for the whole communicator) */

@@ -65,5 +65,40 @@ if [ -n "$MPIFORT" ] && command -v "$MPIFORT" >/dev/null 2>&1; then
 else
     echo "note: no MPI Fortran compiler: Fortran test skipped"
 fi
+# Beside another PMPI tool (a counting wrapper of the three collectives and
+# MPI_Finalize, as profilers are): in both preload orders and under
+# relinking, the tool counts every call of the application (hello_coll: 10
+# of each per rank), the shim's forced algorithms run (verbose lines), and
+# the tool's MPI_Finalize runs (its counts are printed there).
+$MPICC_ -shared -fPIC -o "$tmp/counter.so" "$s/tests/mpi/counter.c" || exit 1
+tool() { # name command...
+    name=$1; shift
+    if env PMPI_LOGP_VERBOSE=1 PMPI_LOGP_BCAST=logp-tree PMPI_LOGP_REDUCE=chain PMPI_LOGP_ALLTOALL=butterfly \
+        timeout 300 "$@" >"$out" 2>"$err" && grep -q "all results correct" "$out" &&
+        [ "$(grep -c '^counter rank [0-9]*: bcast=10 reduce=10 alltoall=10$' "$out")" -eq 2 ] &&
+        grep -q '^pmpi-logp: .*bcast.* -> logp-tree' "$err" && grep -q '^pmpi-logp: .*reduce.* -> chain ' "$err" &&
+        grep -q '^pmpi-logp: .*alltoall.* -> butterfly' "$err"; then
+        pass=$((pass + 1)); echo "ok: $name"
+    else
+        fail=$((fail + 1)); echo "FAIL: $name"; cat "$out"; grep -v '^pmpi-logp' "$err" | tail -10
+    fi
+}
+tool "PMPI tool first, then the shim (LD_PRELOAD=tool:shim)" env LD_PRELOAD="$tmp/counter.so:$lib" $MPIEXEC -n 2 "$tmp/hello_coll"
+tool "the shim first, then a PMPI tool (LD_PRELOAD=shim:tool)" env LD_PRELOAD="$lib:$tmp/counter.so" $MPIEXEC -n 2 "$tmp/hello_coll"
+$MPICC_ -o "$tmp/hello_linked" "$s/tests/mpi/hello_coll.c" -L"$(dirname "$lib")" -Wl,-rpath,"$(dirname "$lib")" \
+    -Wl,--no-as-needed -lpmpi-logp || exit 1
+tool "relinked with -lpmpi-logp, PMPI tool preloaded" env LD_PRELOAD="$tmp/counter.so" $MPIEXEC -n 2 "$tmp/hello_linked"
+# Fortran relinked through pkg-config (the linker's --as-needed must not
+# drop the shim, which no Fortran symbol references)
+pcdir="$(cd "$b" && pwd)"
+if [ -n "$MPIFORT" ] && command -v "$MPIFORT" >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 &&
+    libs=$(PKG_CONFIG_PATH="$pcdir" pkg-config --define-variable=libdir="$(dirname "$lib")" --libs pmpi-logp); then
+    for f08 in "" -DLOGP_F08; do
+        (cd "$tmp" && $MPIFORT -cpp $f08 -o test_relinked "$s/tests/mpi/test_fortran.F90" $libs \
+            -Wl,-rpath,"$(dirname "$lib")") || exit 1
+        run "Fortran (use mpi${f08:+_f08}) relinked with pkg-config --libs pmpi-logp, n=2" " 0 failed" \
+            $MPIEXEC -n 2 "$tmp/test_relinked"
+    done
+fi
 echo "preload/relink: $pass passed, $fail failed"
 [ $fail -eq 0 ]
