@@ -21,7 +21,16 @@ typedef struct {
 
 static logp_dispatch_stat_t logp_dispatch[LOGP_COLL_COUNT];
 static int logp_dispatch_enabled;
-static _Thread_local int logp_dispatch_deciding; /* this thread's call made a decision */
+/* Per thread.  Under SMPI every simulated rank runs in one OS thread, so
+ * thread-local data would be shared by all of them (and a rank could find
+ * another's entry), while static data is privatized per rank: there it is
+ * a plain static. */
+#ifdef SMPI_H
+#define LOGP_PER_THREAD
+#else
+#define LOGP_PER_THREAD _Thread_local
+#endif
+static LOGP_PER_THREAD int logp_dispatch_deciding; /* this thread's call made a decision */
 
 void logp_dispatch_enable(void)
 {

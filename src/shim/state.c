@@ -44,7 +44,10 @@ static logp_scratch_t logp_scratch; /* the executors' staging memory, one per pr
 /* Private communicators, one per group of processes (in rank order): a
  * duplicate costs the MPI library a context id, of which MPICH has about
  * 2,000, so one serves every application communicator of its group (each
- * with its own tag).  Kept until the end of the run; under logp_lock. */
+ * with its own tag).  Kept until the end of the run; under logp_lock.
+ * A communicator whose state was created while another creation was under
+ * way (threads) gets one of its own (group MPI_GROUP_NULL: never shared),
+ * freed with it: see logp_state_create. */
 typedef struct logp_private {
     MPI_Group group;
     MPI_Comm comm;
@@ -53,6 +56,7 @@ typedef struct logp_private {
 
 static logp_private_t *logp_privates;
 static long logp_comm_ids;   /* communicators this process has given a tag */
+static int logp_creating;    /* state creations under way in this process */
 static int logp_tag_range = 32767 - LOGP_TAG_FIRST; /* tags available (MPI_TAG_UB) */
 
 #ifndef LOGP_TUNING_DEFAULT
@@ -202,10 +206,20 @@ static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
     (void)extra;
     logp_comm_state_t *st = value;
     __atomic_add_fetch(&logp_state_gen, 1, __ATOMIC_RELEASE);
+    logp_private_t *own = NULL, **pp;
     pthread_mutex_lock(&logp_lock);
     int ended = logp_ended;
     logp_state_unlink(st);
+    for (pp = &logp_privates; st->own_private && *pp && own == NULL; pp = &(*pp)->next)
+        if ((*pp)->comm == st->pcomm) { /* not yet freed by the end of the run */
+            own = *pp;
+            *pp = own->next;
+        }
     pthread_mutex_unlock(&logp_lock);
+    if (own) { /* collective like the application's MPI_Comm_free that brought us here */
+        PMPI_Comm_free(&own->comm);
+        free(own);
+    }
     if (!ended) /* freed by the application before the end */
         logp_state_report(st);
     logp_state_release(st);
@@ -240,7 +254,8 @@ void logp_state_end(void)
     while (priv) {
         logp_private_t *next = priv->next;
         PMPI_Comm_free(&priv->comm);
-        PMPI_Group_free(&priv->group);
+        if (priv->group != MPI_GROUP_NULL)
+            PMPI_Group_free(&priv->group);
         free(priv);
         priv = next;
     }
@@ -315,9 +330,10 @@ logp_scratch_t *logp_state_scratch(void)
  * every rank already has a private communicator for the group (`found`:
  * all or none, else none is used), and whether the ranks' configuration
  * errors differ (then each tells its own); *id becomes the largest of the
- * ranks' ids, the communicator's id.  Returns nonzero if the communicator
+ * ranks' ids, the communicator's id; *concurrent whether any rank saw
+ * another creation under way.  Returns nonzero if the communicator
  * can use our algorithms. */
-static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int found, long *id)
+static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int found, int *concurrent, long *id)
 {
     uint64_t h = logp_hash(&st->topo.intra, sizeof(st->topo.intra), 1469598103934665603ull);
     h = logp_hash(&st->topo.inter, sizeof(st->topo.inter), h);
@@ -325,12 +341,13 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
     uint64_t e = logp_problems_hash;
-    long v[10] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
-                  (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id},
-         r[10];
-    if (PMPI_Allreduce(v, r, 10, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
+    long v[11] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
+                  (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id, *concurrent},
+         r[11];
+    if (PMPI_Allreduce(v, r, 11, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
         return 0;
     *id = r[9]; /* the same on every rank: a tag for this communicator */
+    *concurrent = (int)r[10];
     if (r[4] != -r[5]) /* configuration errors differ between ranks: each says its own */
         logp_state_tell(st->rank);
     if (r[6])
@@ -353,7 +370,7 @@ static MPI_Comm logp_state_find_private(MPI_Group group)
     pthread_mutex_lock(&logp_lock); /* comparing groups cannot call back here */
     for (logp_private_t *p = logp_privates; p && found == MPI_COMM_NULL; p = p->next) {
         int same = MPI_UNEQUAL;
-        if (PMPI_Group_compare(p->group, group, &same) == MPI_SUCCESS && same == MPI_IDENT)
+        if (p->group != MPI_GROUP_NULL && PMPI_Group_compare(p->group, group, &same) == MPI_SUCCESS && same == MPI_IDENT)
             found = p->comm;
     }
     pthread_mutex_unlock(&logp_lock);
@@ -363,8 +380,8 @@ static MPI_Comm logp_state_find_private(MPI_Group group)
 /* Duplicates the application's communicator for our traffic, without
  * letting a failure (out of context ids) reach its error handler; our
  * errors come back to us as codes (MPI_ERRORS_RETURN).  Registers it for
- * the group.  Nonzero on success. */
-static int logp_state_private(logp_comm_state_t *st)
+ * the group if `shared` (else for st alone).  Nonzero on success. */
+static int logp_state_private(logp_comm_state_t *st, int shared)
 {
     MPI_Errhandler user = MPI_ERRHANDLER_NULL;
     MPI_Comm dup = MPI_COMM_NULL;
@@ -385,13 +402,16 @@ static int logp_state_private(logp_comm_state_t *st)
     }
     PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
     PMPI_Comm_set_name(dup, "pmpi-logp private");
-    PMPI_Comm_group(dup, &p->group);
+    p->group = MPI_GROUP_NULL;
+    if (shared)
+        PMPI_Comm_group(dup, &p->group);
     p->comm = dup;
     pthread_mutex_lock(&logp_lock);
     p->next = logp_privates;
     logp_privates = p;
     pthread_mutex_unlock(&logp_lock);
     st->pcomm = dup;
+    st->own_private = !shared;
     return 1;
 }
 
@@ -446,15 +466,29 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         MPI_Group group = MPI_GROUP_NULL;
         PMPI_Comm_group(comm, &group);
         st->pcomm = logp_state_find_private(group);
-        /* an id reserved here, the largest of the ranks' agreed: distinct
-         * from this process's other communicators' */
+        /* An id reserved here, the largest of the ranks' agreed, then every
+         * rank's counter moved past it: distinct from the ids of this
+         * process's other communicators of the group, as long as no two
+         * creations overlap in time.  Overlapping ones (threads) could
+         * reserve in different orders on different ranks and agree on one
+         * id; a creation that finds another under way says so, and if any
+         * rank says so the communicator takes a private communicator of its
+         * own.  Two creations that overlap on no rank run in one order on
+         * every rank (each waits in the other's allreduce otherwise), so
+         * their ids differ. */
+        int concurrent = __atomic_fetch_add(&logp_creating, 1, __ATOMIC_ACQ_REL) > 0;
         long id = __atomic_fetch_add(&logp_comm_ids, 1, __ATOMIC_RELAXED), next;
-        st->usable = logp_state_agree(st, comm, mine != NULL, st->pcomm != MPI_COMM_NULL, &id);
+        st->usable = logp_state_agree(st, comm, mine != NULL, st->pcomm != MPI_COMM_NULL, &concurrent, &id);
         while ((next = __atomic_load_n(&logp_comm_ids, __ATOMIC_RELAXED)) <= id &&
                !__atomic_compare_exchange_n(&logp_comm_ids, &next, id + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
+        __atomic_fetch_sub(&logp_creating, 1, __ATOMIC_ACQ_REL);
+        if (concurrent) { /* a shared one (found or not) is not used: every rank makes its own */
+            st->pcomm = MPI_COMM_NULL;
+            st->no_private = 0;
+        }
         if (st->usable && !st->no_private && st->pcomm == MPI_COMM_NULL) { /* nobody has one: all make it */
-            int made = logp_state_private(st), all = 0;
+            int made = logp_state_private(st, !concurrent), all = 0;
             if (PMPI_Allreduce(&made, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS || !all)
                 st->no_private = 1; /* a made one stays registered for later communicators of the group */
         }
@@ -514,7 +548,16 @@ typedef struct {
 #ifdef SMPI_H
 static logp_state_cache_t logp_state_last;
 #else
-static _Thread_local logp_state_cache_t logp_state_last;
+/* Per thread.  Under SMPI every simulated rank runs in one OS thread, so
+ * thread-local data would be shared by all of them (and a rank could find
+ * another's entry), while static data is privatized per rank: there it is
+ * a plain static. */
+#ifdef SMPI_H
+#define LOGP_PER_THREAD
+#else
+#define LOGP_PER_THREAD _Thread_local
+#endif
+static LOGP_PER_THREAD logp_state_cache_t logp_state_last;
 #endif
 
 logp_comm_state_t *logp_state_get(MPI_Comm comm)

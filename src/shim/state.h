@@ -41,6 +41,8 @@ typedef struct logp_comm_state {
                        every communicator of the group (MPI_COMM_NULL: none
                        could be had) */
     int tag;        /* this communicator's tag on pcomm */
+    int own_private; /* pcomm is this communicator's alone (made while
+                        another was being set up), freed with it */
     int no_private; /* no private communicator: the MPI library's
                        collectives only (every rank alike) */
     int size, rank;

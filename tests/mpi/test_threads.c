@@ -1,14 +1,17 @@
 /* MPI_THREAD_MULTIPLE: several threads, each with its own communicator,
  * run collectives at the same time through the shim; the shim sets up each
- * communicator's state concurrently.  Prints "test_threads: N passed, M
- * failed" on rank 0. */
+ * communicator's state concurrently (communicators of one group, so the
+ * set-ups race for the tags on one private communicator: REPEATS fresh
+ * sets of communicators).  Prints "test_threads: N passed, M failed" on
+ * rank 0. */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define NTHREADS 3
-#define ROUNDS 30
+#define ROUNDS 10
+#define REPEATS 8
 
 typedef struct {
     MPI_Comm comm;
@@ -63,20 +66,22 @@ int main(int argc, char **argv)
     }
     job_t jobs[NTHREADS];
     pthread_t th[NTHREADS];
-    for (int t = 0; t < NTHREADS; t++) {
-        jobs[t].id = t;
-        jobs[t].pass = jobs[t].fail = 0;
-        PMPI_Comm_dup(MPI_COMM_WORLD, &jobs[t].comm);
-    }
-    for (int t = 0; t < NTHREADS; t++)
-        pthread_create(&th[t], NULL, work, &jobs[t]);
-    for (int t = 0; t < NTHREADS; t++)
-        pthread_join(th[t], NULL);
     int loc[2] = {0, 0}, tot[2];
-    for (int t = 0; t < NTHREADS; t++) {
-        loc[0] += jobs[t].pass;
-        loc[1] += jobs[t].fail;
-        MPI_Comm_free(&jobs[t].comm);
+    for (int rep = 0; rep < REPEATS; rep++) {
+        for (int t = 0; t < NTHREADS; t++) {
+            jobs[t].id = t + NTHREADS * rep;
+            jobs[t].pass = jobs[t].fail = 0;
+            PMPI_Comm_dup(MPI_COMM_WORLD, &jobs[t].comm);
+        }
+        for (int t = 0; t < NTHREADS; t++)
+            pthread_create(&th[t], NULL, work, &jobs[t]);
+        for (int t = 0; t < NTHREADS; t++)
+            pthread_join(th[t], NULL);
+        for (int t = 0; t < NTHREADS; t++) {
+            loc[0] += jobs[t].pass;
+            loc[1] += jobs[t].fail;
+            MPI_Comm_free(&jobs[t].comm);
+        }
     }
     PMPI_Reduce(loc, tot, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
