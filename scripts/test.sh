@@ -12,7 +12,7 @@ MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
 units=$(make -s print-unit-tests)
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
-for t in $units tests/check_layering.sh tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
+for t in $units tests/check_layering.sh tests/check_symbols.sh tests/check_cli.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
          tests/mpi/run_tuning.sh tests/mpi/run_errors.sh; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
@@ -98,8 +98,10 @@ mpi=$(sed -n 's/^MPI matrix: \([0-9]*\) cases passed, \([0-9]*\) failed.*/\1 \2/
 pre=$(sed -n 's/^preload\/relink: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_preload.sh.log)
 tun=$(sed -n 's/^tuning: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_tuning.sh.log)
 err=$(sed -n 's/^errors: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_errors.sh.log)
-set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + san_pass )); failed=$(( $2 + $4 + $6 + $8 + ${10} + san_fail ))
+cli=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_cli.sh.log)
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + san_pass ))
+failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + san_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]

@@ -1,7 +1,9 @@
 /* Unit suffixes (see units.h). */
 #include "units.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,4 +47,41 @@ int logp_units_per_byte(const char *text, double *out)
                                     {"s/B", 1.0, 0}, {"B/s", 1.0, 1},   {"KB/s", 1e3, 1},  {"MB/s", 1e6, 1},
                                     {"GB/s", 1e9, 1}};
     return logp_units_parse(text, u, sizeof u / sizeof u[0], out);
+}
+
+int logp_units_bytes(const char *text, size_t *out)
+{
+    static const struct {
+        const char *unit;
+        unsigned shift;
+    } u[] = {{"", 0}, {"B", 0}, {"K", 10}, {"KiB", 10}, {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
+    char *end;
+    if (text[0] < '0' || text[0] > '9') /* no sign, no space, no "inf" */
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (end == text || errno)
+        return -1;
+    for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
+        if (strcmp(end, u[i].unit) != 0)
+            continue;
+        if (v > (unsigned long long)SIZE_MAX >> u[i].shift)
+            return -1;
+        *out = (size_t)v << u[i].shift;
+        return 0;
+    }
+    return -1;
+}
+
+int logp_units_count(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    if (!((text[0] >= '0' && text[0] <= '9') || (text[0] == '-' && text[1] >= '0' && text[1] <= '9')))
+        return -1;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (*end != '\0' || errno || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
 }

@@ -14,6 +14,7 @@
  * always run).  --transpose re-runs seed 004's experiment: the
  * all-to-all of a distributed transpose of N x N doubles, N = 1024..4096.
  * Prints the ratio to native: < 1 is faster than the MPI library. */
+#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -25,9 +26,22 @@
 #include "../coll/layout.h"
 #include "../coll/reduce.h"
 #include "../config/config.h"
+#include "../config/units.h"
 #include "../model/sched.h"
 #include "../model/sim.h"
 #include "../select/select.h"
+
+static const char logp_bench_usage[] =
+    "usage: mpiexec -n P pmpi-logp-bench [options]\n"
+    "  every algorithm of every collective, native included, timed side by side in one run\n"
+    "  --coll bcast|reduce|alltoall|all   collectives (all)\n"
+    "  --sizes 8,64K,1M                   bytes per call (all-to-all: per block); units B, K, M, G\n"
+    "  --iters N                          timed calls per case (20); a call's time is the slowest rank's\n"
+    "  --tuning FILE                      parameters (default: $PMPI_LOGP_TUNING, else built-in)\n"
+    "  --rpn R                            R consecutive ranks form a node\n"
+    "  --algos a,b,..                     only these algorithms (native always runs)\n"
+    "  --native-only | --transpose | --pingpong | --csv | --dispatch\n"
+    "  --help\n";
 
 static int g_rank, g_size, g_csv, g_native_only;
 static const logp_topo_t *g_topo; /* the layout every prediction and plan uses */
@@ -71,13 +85,25 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
     }
 }
 
-/* Mean over iterations of the slowest rank's time.  Under SMPI the clock
- * is global: every rank first waits until one common instant, so the time
- * is exactly "last exit - common start" (no barrier skew). */
-static double time_algo(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, void *a, void *b, int count,
-                        int iters, MPI_Comm comm)
+/* The slowest rank's time per call over the iterations. */
+typedef struct {
+    double mean, min, median, max;
+} logp_bench_stat_t;
+
+static int logp_bench_cmp(const void *x, const void *y)
 {
-    double sum = 0;
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Times `iters` calls; each call's time is the slowest rank's.  Under SMPI
+ * the clock is global: every rank first waits until one common instant,
+ * so the time is exactly "last exit - common start" (no barrier skew). */
+static logp_bench_stat_t time_algo(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, void *a, void *b,
+                                   int count, int iters, MPI_Comm comm)
+{
+    double sum = 0, *all = malloc(sizeof(double) * (size_t)iters);
+    logp_bench_stat_t st = {0, 0, 0, 0};
     run_once(coll, algo, v, a, b, count, MPI_COMM_WORLD, comm); /* warm-up */
     for (int i = 0; i < iters; i++) {
         PMPI_Barrier(MPI_COMM_WORLD);
@@ -95,8 +121,18 @@ static double time_algo(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v
         double t = PMPI_Wtime() - t0, tmax;
         PMPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         sum += tmax;
+        if (all)
+            all[i] = tmax;
     }
-    return sum / iters;
+    st.mean = sum / iters;
+    if (all) {
+        qsort(all, (size_t)iters, sizeof(double), logp_bench_cmp);
+        st.min = all[0];
+        st.median = all[iters / 2];
+        st.max = all[iters - 1];
+    }
+    free(all);
+    return st;
 }
 
 static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, const char *label)
@@ -109,6 +145,7 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
     for (size_t i = 0; i < n; i++)
         a[i] = (double)(g_rank + i % 7);
     double native = 0, times[LOGP_ALGO_COUNT];
+    logp_bench_stat_t stats[LOGP_ALGO_COUNT];
     logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
     /* predictions on rank 0 only (at P = 1024 in SMPI every rank's model
      * work is host time); the others learn what auto picks */
@@ -135,7 +172,8 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
             (logp_sched_build(&sched, coll, (logp_algo_t)alg, (size_t)count * sizeof(double), g_topo, &opts) != LOGP_OK ||
              logp_view_init(&view, &sched, 0, g_rank, 1) != LOGP_OK))
             continue;
-        double t = time_algo(coll, (logp_algo_t)alg, alg == LOGP_ALGO_NATIVE ? NULL : &view, a, b, count, iters, comm);
+        stats[alg] = time_algo(coll, (logp_algo_t)alg, alg == LOGP_ALGO_NATIVE ? NULL : &view, a, b, count, iters, comm);
+        double t = stats[alg].mean;
         if (alg == LOGP_ALGO_NATIVE)
             native = t;
         times[alg] = t;
@@ -143,9 +181,10 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
             printf("%d,%s,%zu,%s,%.4f,%.4f\n", g_size, logp_coll_name(coll), (size_t)count * sizeof(double),
                    logp_algo_name((logp_algo_t)alg), t * 1e6, pred * 1e6);
         else if (g_rank == 0)
-            printf("%-9s %-10s %10zu %-15s %12.2f %12.2f %10.2f\n", logp_coll_name(coll), label,
+            printf("%-9s %-10s %10zu %-15s %12.2f %12.2f %10.2f %10.2f %10.2f %10.2f\n", logp_coll_name(coll), label,
                    (size_t)count * sizeof(double), logp_algo_name((logp_algo_t)alg), t * 1e6, pred * 1e6,
-                   native > 0 ? t / native : 1.0);
+                   native > 0 ? t / native : 1.0, stats[alg].min * 1e6, stats[alg].median * 1e6,
+                   stats[alg].max * 1e6);
         if (alg != LOGP_ALGO_NATIVE)
             logp_sched_free(&sched);
     }
@@ -157,9 +196,10 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
             printf("%d,%s,%zu,%s,%.4f,%.4f\n", g_size, logp_coll_name(coll), (size_t)count * sizeof(double), name,
                    times[chosen] * 1e6, pred_auto * 1e6);
         else
-            printf("%-9s %-10s %10zu %-15s %12.2f %12.2f %10.2f\n", logp_coll_name(coll), label,
+            printf("%-9s %-10s %10zu %-15s %12.2f %12.2f %10.2f %10.2f %10.2f %10.2f\n", logp_coll_name(coll), label,
                    (size_t)count * sizeof(double), name, times[chosen] * 1e6, pred_auto * 1e6,
-                   native > 0 ? times[chosen] / native : 1.0);
+                   native > 0 ? times[chosen] / native : 1.0, stats[chosen].min * 1e6, stats[chosen].median * 1e6,
+                   stats[chosen].max * 1e6);
     }
     free(a);
     free(b);
@@ -232,12 +272,34 @@ int main(int argc, char **argv)
     char sizes[512] = "8,1024,65536,1048576";
     int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--coll") == 0 && i + 1 < argc)
+        const char *bad = NULL;
+        long n = 0;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            if (g_rank == 0)
+                printf("%s", logp_bench_usage);
+            PMPI_Finalize();
+            return 0;
+        } else if (strcmp(argv[i], "--coll") == 0 && i + 1 < argc) {
             which = argv[++i];
-        else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc)
+            int known = strcmp(which, "all") == 0;
+            for (int c = 0; c < LOGP_COLL_COUNT; c++)
+                known |= strcmp(which, logp_coll_name((logp_coll_t)c)) == 0;
+            if (!known)
+                bad = "--coll: expected bcast, reduce, alltoall or all";
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
             snprintf(sizes, sizeof sizes, "%s", argv[++i]);
-        else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
-            iters = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 1;
+            char list[512], *save = NULL;
+            size_t m;
+            snprintf(list, sizeof list, "%s", sizes);
+            for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+                if (logp_units_bytes(t, &m) != 0 || m > (size_t)1 << 30)
+                    bad = "--sizes: expected byte counts up to 1G separated by commas (8,64K,1M)";
+        } else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc) {
+            if (logp_units_count(argv[++i], 1, 1000000, &n) == 0)
+                iters = (int)n;
+            else
+                bad = "--iters: expected an integer 1..1000000";
+        }
         else if (strcmp(argv[i], "--tuning") == 0 && i + 1 < argc)
             tuning = argv[++i];
         else if (strcmp(argv[i], "--transpose") == 0)
@@ -250,19 +312,24 @@ int main(int argc, char **argv)
             dispatch = 1;
         else if (strcmp(argv[i], "--native-only") == 0)
             native_only = 1;
-        else if (strcmp(argv[i], "--rpn") == 0 && i + 1 < argc)
-            rpn = atoi(argv[++i]) > 0 ? atoi(argv[i]) : 0;
-        else if (strcmp(argv[i], "--algos") == 0 && i + 1 < argc)
+        else if (strcmp(argv[i], "--rpn") == 0 && i + 1 < argc) {
+            if (logp_units_count(argv[++i], 1, INT_MAX, &n) == 0)
+                rpn = (int)n;
+            else
+                bad = "--rpn: expected an integer >= 1";
+        } else if (strcmp(argv[i], "--algos") == 0 && i + 1 < argc)
             snprintf(g_algos, sizeof g_algos, ",%s,", argv[++i]);
-        else {
+        else
+            bad = "unknown option or missing value";
+        if (bad) {
             if (g_rank == 0)
-                fprintf(stderr, "usage: pmpi-logp-bench [--coll bcast|reduce|alltoall|all] [--sizes a,b,..] "
-                                "[--iters N] [--tuning FILE] [--transpose] [--csv] [--pingpong] [--native-only] "
-                                "[--rpn R] [--algos a,b,..] [--dispatch]\n");
+                fprintf(stderr, "pmpi-logp-bench: %s: %s (see pmpi-logp-bench --help)\n", argv[i], bad);
             PMPI_Finalize();
             return 2;
         }
     }
+    if (tuning == NULL) /* the file the shim would read */
+        tuning = getenv("PMPI_LOGP_TUNING") && *getenv("PMPI_LOGP_TUNING") ? getenv("PMPI_LOGP_TUNING") : NULL;
     if (dispatch) {
         bench_dispatch(iters, which);
         MPI_Finalize();
@@ -332,9 +399,10 @@ int main(int argc, char **argv)
         if (topo.nnodes > 1)
             printf("# %d nodes; same-node pairs L=%gus o=%gus g=%gus G=%gns/B\n", topo.nnodes, topo.intra.L * 1e6,
                    topo.intra.o * 1e6, topo.intra.g * 1e6, topo.intra.G * 1e9);
-        printf("# time: mean over iterations of the slowest rank; ratio: time / native time\n");
-        printf("%-9s %-10s %10s %-15s %12s %12s %10s\n", "coll", "case", "bytes", "algorithm", "measured_us",
-               "predicted_us", "vs_native");
+        printf("# time of a call: the slowest rank's; measured: mean over iterations (then min, median, max);"
+               " vs_native: mean / native mean\n");
+        printf("%-9s %-10s %10s %-15s %12s %12s %10s %10s %10s %10s\n", "coll", "case", "bytes", "algorithm",
+               "measured_us", "predicted_us", "vs_native", "min_us", "median_us", "max_us");
     }
     if (transpose) {
         /* seed 004: N x N doubles distributed by columns; the transpose moves
@@ -351,8 +419,11 @@ int main(int argc, char **argv)
                 continue;
             char list[512], *save = NULL;
             snprintf(list, sizeof list, "%s", sizes);
-            for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
-                bench((logp_coll_t)c, (size_t)strtoull(t, NULL, 10), iters, comm, "-");
+            for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                size_t m = 8;
+                logp_units_bytes(t, &m); /* checked above */
+                bench((logp_coll_t)c, m, iters, comm, "-");
+            }
         }
     }
     logp_topo_free(&topo);

@@ -181,15 +181,36 @@ static stat_t measure_gamma(void)
     return summarize(v, g_reps);
 }
 
-static void write_section(FILE *f, const char *name, const pair_t *p, const stat_t *gamma)
+/* Spreads above this are marked: the value is not to be trusted. */
+#define LOGP_PROBE_SPREAD_WARN 0.5
+
+/* One "key = value  # spread" line, marked (in the file and on stderr)
+ * when the spread is large or the value hit the clamp at 0. */
+static int write_value(FILE *f, const char *section, const char *key, const stat_t *v, double scale,
+                       const char *unit)
+{
+    const char *why = v->median <= 0.0 ? "clamped at 0 (round trip / 2 < 2o: the machine is too noisy or o is "
+                                         "overestimated); set it by hand"
+                      : v->spread > LOGP_PROBE_SPREAD_WARN ? "spread over 50%: re-run on a quiet machine or with "
+                                                             "more --reps"
+                                                           : NULL;
+    fprintf(f, "%s = %.4g%s  # spread %.0f%%%s%s\n", key, v->median * scale, unit, v->spread * 100,
+            why ? "  WARNING: " : "", why ? why : "");
+    if (why)
+        fprintf(stderr, "pmpi-logp-probe: warning: [%s] %s = %.4g%s: %s\n", section, key, v->median * scale, unit, why);
+    return why != NULL;
+}
+
+static int write_section(FILE *f, const char *name, const pair_t *p, const stat_t *gamma)
 {
     fprintf(f, "[%s]\n", name);
-    fprintf(f, "L = %.4gus      # spread %.0f%%\n", p->L.median * 1e6, p->L.spread * 100);
-    fprintf(f, "o = %.4gus      # spread %.0f%%\n", p->o.median * 1e6, p->o.spread * 100);
-    fprintf(f, "g = %.4gus      # spread %.0f%%\n", p->g.median * 1e6, p->g.spread * 100);
-    fprintf(f, "G = %.4gns/B    # spread %.0f%%\n", p->G.median * 1e9, p->G.spread * 100);
+    int warned = write_value(f, name, "L", &p->L, 1e6, "us");
+    warned += write_value(f, name, "o", &p->o, 1e6, "us");
+    warned += write_value(f, name, "g", &p->g, 1e6, "us");
+    warned += write_value(f, name, "G", &p->G, 1e9, "ns/B");
     if (gamma)
-        fprintf(f, "gamma = %.4gns/B  # spread %.0f%%\n", gamma->median * 1e9, gamma->spread * 100);
+        warned += write_value(f, name, "gamma", gamma, 1e9, "ns/B");
+    return warned;
 }
 
 int main(int argc, char **argv)
@@ -199,11 +220,33 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+        const char *bad = NULL;
+        char *end = NULL;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            if (g_rank == 0)
+                printf("usage: mpiexec -n 2 pmpi-logp-probe [--out FILE] [--reps N]\n"
+                       "  measures L, o, g, G (rank 0 with a rank on its node and, if any, one on another\n"
+                       "  node) and gamma, and writes a tuning file (standard output without --out).\n"
+                       "  --reps N   repetitions per quantity, 3..64 (7); doubled while L or o spread > 20%%\n"
+                       "  Values whose spread exceeds 50%% or that hit a clamp are marked WARNING.\n");
+            MPI_Finalize();
+            return 0;
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
-        else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-            g_reps = atoi(argv[++i]);
-            g_reps = g_reps < 3 ? 3 : g_reps > 64 ? 64 : g_reps;
+        } else if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+            long r = strtol(argv[++i], &end, 10);
+            if (*end != '\0' || end == argv[i] || r < 3 || r > 64)
+                bad = "--reps: expected an integer 3..64";
+            else
+                g_reps = (int)r;
+        } else {
+            bad = "unknown option or missing value";
+        }
+        if (bad) {
+            if (g_rank == 0)
+                fprintf(stderr, "pmpi-logp-probe: %s: %s (see pmpi-logp-probe --help)\n", argv[i], bad);
+            MPI_Finalize();
+            return 2;
         }
     }
     if (g_size < 2) {
@@ -246,16 +289,16 @@ int main(int argc, char **argv)
         fprintf(f, "# written by pmpi-logp-probe (%d ranks, %d repetitions; spread = (max - min) / median)\n",
                 g_size, g_reps);
         const pair_t *d = inter > 0 ? &pe : &pi;
-        write_section(f, "default", d, &gamma);
+        int warned = write_section(f, "default", d, &gamma);
         if (intra > 0 && inter > 0) {
-            write_section(f, "intra-node", &pi, NULL);
-            write_section(f, "inter-node", &pe, NULL);
+            warned += write_section(f, "intra-node", &pi, NULL);
+            warned += write_section(f, "inter-node", &pe, NULL);
         } else {
             fprintf(f, "# only %s pairs were available\n", inter > 0 ? "inter-node" : "intra-node");
         }
         if (f != stdout) {
             fclose(f);
-            printf("pmpi-logp-probe: wrote %s\n", out);
+            printf("pmpi-logp-probe: wrote %s%s\n", out, warned ? " (with warnings: see the WARNING comments)" : "");
         }
     }
     free(buf);

@@ -8,11 +8,13 @@
  * layout: --nodes N --rpn R (ranks per node; P = N R), --speeds S0,S1,..
  * (per node), --intra-L/--intra-o/--intra-g/--intra-G (same-node pairs;
  * the plain parameters are then the inter-node ones). */
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <limits.h>
 
 #include "../config/config.h"
 #include "../config/units.h"
@@ -31,29 +33,16 @@
 
 typedef struct {
     logp_params_t p, intra;
-    int P, root, k, dot, nodes, rpn, intra_set, nspeeds, rank;
-    long N;
+    int P, root, k, dot, nodes, rpn, intra_set, nspeeds, rank, P_given, intra_node;
+    long N, iL, io, ig;   /* sum-plan: integer time steps */
+    const char *file;     /* check FILE */
+    const char *name;     /* check --name */
     size_t bytes;
     logp_coll_t coll;
     logp_algo_t algo;
     double speeds[LOGP_CLI_MAX_SPEEDS]; /* per node */
     logp_topo_t topo;                   /* topo.P == 0: no layout given */
 } logp_cli_t;
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: pmpi-logp tree [--bcast ALGO | --reduce ALGO] --P N [--rank R] [params] [--dot]\n"
-               "       pmpi-logp predict --P N --bytes M [params]\n"
-               "       pmpi-logp decide --P N --bytes M [params]   (auto's choice and the time it takes)\n"
-               "       pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g\n"
-               "       pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]\n"
-               "params: --L T --o T --g T (T: number with ns, us (default), ms or s)\n"
-               "        --G X (ns/B, us/B, s/B, or bandwidth B/s KB/s MB/s GB/s) --gamma X (ns/B ...)\n"
-               "        --root R --chain-k K --bytes M\n"
-               "layout: --nodes N --rpn R (P = N R; either one with --P), --speeds S0,S1,.. (per node, relative)\n"
-               "        --intra-L T --intra-o T --intra-g T --intra-G X (same-node pairs; the plain\n"
-               "        parameters are then the inter-node ones)\n");
-}
 
 /* "1,0.5,2" -> c->speeds; -1 if malformed or not > 0. */
 static int parse_speeds(const char *v, logp_cli_t *c)
@@ -115,9 +104,147 @@ static int make_layout(logp_cli_t *c, int P_given)
     return rc == LOGP_OK ? 0 : -1;
 }
 
-static int parse_args(int argc, char **argv, logp_cli_t *c)
+enum {
+    OPT_P = 1, OPT_N, OPT_ROOT, OPT_RANK, OPT_CHAIN_K, OPT_BYTES, OPT_L, OPT_O, OPT_G_GAP, OPT_G_BYTE, OPT_GAMMA,
+    OPT_NODES, OPT_RPN, OPT_SPEEDS, OPT_INTRA_L, OPT_INTRA_O, OPT_INTRA_G, OPT_INTRA_GB, OPT_BCAST, OPT_REDUCE,
+    OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_HELP
+};
+#define OPT(o) (1u << (o))
+#define OPTS_PARAMS (OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP) | OPT(OPT_G_BYTE) | OPT(OPT_GAMMA) | OPT(OPT_ROOT) | \
+                     OPT(OPT_CHAIN_K))
+#define OPTS_LAYOUT (OPT(OPT_NODES) | OPT(OPT_RPN) | OPT(OPT_SPEEDS) | OPT(OPT_INTRA_L) | OPT(OPT_INTRA_O) | \
+                     OPT(OPT_INTRA_G) | OPT(OPT_INTRA_GB))
+
+static const struct option logp_cli_options[] = {
+    {"P", required_argument, NULL, OPT_P},           {"N", required_argument, NULL, OPT_N},
+    {"root", required_argument, NULL, OPT_ROOT},     {"rank", required_argument, NULL, OPT_RANK},
+    {"chain-k", required_argument, NULL, OPT_CHAIN_K}, {"bytes", required_argument, NULL, OPT_BYTES},
+    {"L", required_argument, NULL, OPT_L},           {"o", required_argument, NULL, OPT_O},
+    {"g", required_argument, NULL, OPT_G_GAP},       {"G", required_argument, NULL, OPT_G_BYTE},
+    {"gamma", required_argument, NULL, OPT_GAMMA},   {"nodes", required_argument, NULL, OPT_NODES},
+    {"rpn", required_argument, NULL, OPT_RPN},       {"speeds", required_argument, NULL, OPT_SPEEDS},
+    {"intra-L", required_argument, NULL, OPT_INTRA_L}, {"intra-o", required_argument, NULL, OPT_INTRA_O},
+    {"intra-g", required_argument, NULL, OPT_INTRA_G}, {"intra-G", required_argument, NULL, OPT_INTRA_GB},
+    {"bcast", required_argument, NULL, OPT_BCAST},   {"reduce", required_argument, NULL, OPT_REDUCE},
+    {"dot", no_argument, NULL, OPT_DOT},             {"name", required_argument, NULL, OPT_NAME},
+    {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"help", no_argument, NULL, OPT_HELP},
+    {NULL, 0, NULL, 0}};
+
+static const char logp_cli_params_help[] =
+    "params:  --L T --o T --g T   LogP times (T: number with ns, us (default), ms or s)\n"
+    "         --G X --gamma X     per byte (ns/B (default), us/B, s/B) or a bandwidth (B/s KB/s MB/s GB/s)\n"
+    "         --root R --chain-k K\n";
+static const char logp_cli_layout_help[] =
+    "layout:  --nodes N --rpn R   nodes and ranks per node (P = N R; either one with --P)\n"
+    "         --speeds S0,S1,..   relative speed per node (or one for all)\n"
+    "         --intra-L T --intra-o T --intra-g T --intra-G X   same-node pairs (the plain\n"
+    "                             parameters are then the inter-node ones)\n"
+    "sizes:   --bytes M           digits with B, K/KiB, M/MiB, G/GiB (64K = 65536)\n"
+    "options take --opt VALUE or --opt=VALUE\n";
+
+typedef struct logp_cli_cmd {
+    const char *name;
+    unsigned allowed; /* OPT() bits */
+    int positional;   /* operands after the options */
+    const char *synopsis;
+    const char *what;
+} logp_cli_cmd_t;
+
+static const logp_cli_cmd_t logp_cli_cmds[] = {
+    {"tree", OPT(OPT_P) | OPT(OPT_RANK) | OPT(OPT_BCAST) | OPT(OPT_REDUCE) | OPT(OPT_BYTES) | OPT(OPT_DOT) |
+                 OPTS_PARAMS | OPTS_LAYOUT, 0,
+     "tree [--bcast ALGO | --reduce ALGO] --P N [--rank R] [--bytes M] [params] [layout] [--dot]",
+     "a schedule as a tree with receive times; --rank R: that rank's parent and children only (any P)"},
+    {"predict", OPT(OPT_P) | OPT(OPT_BYTES) | OPTS_PARAMS | OPTS_LAYOUT, 0,
+     "predict --P N --bytes M [params] [layout]", "predicted time of every algorithm, per collective"},
+    {"decide", OPT(OPT_P) | OPT(OPT_BYTES) | OPTS_PARAMS | OPTS_LAYOUT, 0,
+     "decide --P N --bytes M [params] [layout]", "auto's choice per collective and the time the decision takes"},
+    {"sum-plan", OPT(OPT_P) | OPT(OPT_N) | OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP), 0,
+     "sum-plan --P N --N OPERANDS --L l --o o --g g", "seed 000's summation plan (integer time steps)"},
+    {"check", OPT(OPT_P) | OPT(OPT_NAME) | OPT(OPT_INTRA_NODE), 1, "check FILE [--P N] [--name NAME] [--intra-node]",
+     "validate a tuning file and show what a communicator gets from it and what auto picks"},
+    {"algorithms", 0, 0, "algorithms", "the algorithms: name, collectives, what they are"},
+};
+#define LOGP_CLI_NCMDS (int)(sizeof logp_cli_cmds / sizeof logp_cli_cmds[0])
+
+static void usage(FILE *f)
 {
-    int P_given = 0;
+    fprintf(f, "usage: pmpi-logp COMMAND [options]   (the LogP model from the command line; no MPI)\n");
+    for (int i = 0; i < LOGP_CLI_NCMDS; i++)
+        fprintf(f, "       pmpi-logp %s\n", logp_cli_cmds[i].synopsis);
+    fprintf(f, "       pmpi-logp --version | --help | COMMAND --help\n%s%s", logp_cli_params_help, logp_cli_layout_help);
+}
+
+static void usage_cmd(FILE *f, const logp_cli_cmd_t *cmd)
+{
+    fprintf(f, "usage: pmpi-logp %s\n  %s\n", cmd->synopsis, cmd->what);
+    if (cmd->allowed & OPTS_PARAMS & ~(OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP)))
+        fprintf(f, "%s%s", logp_cli_params_help, logp_cli_layout_help);
+}
+
+/* One option's value into c; 0, or -1 when the value is bad. */
+static int parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int opt, const char *v)
+{
+    long n = 0;
+    int integer_times = strcmp(cmd->name, "sum-plan") == 0;
+    switch (opt) {
+    case OPT_P:
+        c->P_given = 1;
+        return logp_units_count(v, 1, INT_MAX, &n) ? -1 : (c->P = (int)n, 0);
+    case OPT_N:
+        return logp_units_count(v, 0, LONG_MAX, &c->N);
+    case OPT_ROOT:
+        return logp_units_count(v, 0, INT_MAX, &n) ? -1 : (c->root = (int)n, 0);
+    case OPT_RANK:
+        return logp_units_count(v, 0, INT_MAX, &n) ? -1 : (c->rank = (int)n, 0);
+    case OPT_CHAIN_K:
+        return logp_units_count(v, 1, INT_MAX, &n) ? -1 : (c->k = (int)n, 0);
+    case OPT_NODES:
+        return logp_units_count(v, 1, INT_MAX, &n) ? -1 : (c->nodes = (int)n, 0);
+    case OPT_RPN:
+        return logp_units_count(v, 1, INT_MAX, &n) ? -1 : (c->rpn = (int)n, 0);
+    case OPT_BYTES:
+        return logp_units_bytes(v, &c->bytes);
+    case OPT_L:
+        return integer_times ? logp_units_count(v, 0, 1L << 40, &c->iL) : logp_units_time(v, &c->p.L);
+    case OPT_O:
+        return integer_times ? logp_units_count(v, 0, 1L << 40, &c->io) : logp_units_time(v, &c->p.o);
+    case OPT_G_GAP:
+        return integer_times ? logp_units_count(v, 1, 1L << 40, &c->ig) : logp_units_time(v, &c->p.g);
+    case OPT_G_BYTE:
+        return logp_units_per_byte(v, &c->p.G);
+    case OPT_GAMMA:
+        return logp_units_per_byte(v, &c->p.gamma);
+    case OPT_SPEEDS:
+        return parse_speeds(v, c);
+    case OPT_INTRA_L:
+        c->intra_set |= 1;
+        return logp_units_time(v, &c->intra.L);
+    case OPT_INTRA_O:
+        c->intra_set |= 2;
+        return logp_units_time(v, &c->intra.o);
+    case OPT_INTRA_G:
+        c->intra_set |= 4;
+        return logp_units_time(v, &c->intra.g);
+    case OPT_INTRA_GB:
+        c->intra_set |= 8;
+        return logp_units_per_byte(v, &c->intra.G);
+    case OPT_BCAST:
+    case OPT_REDUCE:
+        c->coll = opt == OPT_BCAST ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE;
+        c->algo = logp_algo_lookup(c->coll, v);
+        return c->algo == LOGP_ALGO_COUNT || c->algo == LOGP_ALGO_NATIVE || c->algo == LOGP_ALGO_AUTO ? -1 : 0;
+    case OPT_NAME:
+        c->name = v;
+        return 0;
+    }
+    return -1;
+}
+
+/* Options of `cmd` (argv[0] is the command).  0 to run, 1 after --help
+ * (exit 0), -1 on a usage error (message printed; exit 2). */
+static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli_t *c)
+{
     c->p = logp_params_default();
     c->P = 8;
     c->k = 4;
@@ -125,73 +252,56 @@ static int parse_args(int argc, char **argv, logp_cli_t *c)
     c->coll = LOGP_COLL_BCAST;
     c->algo = LOGP_ALGO_LOGP_TREE;
     c->rank = -1;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
-        if (strcmp(a, "--dot") == 0) {
+    c->iL = c->io = c->ig = -1;
+    opterr = 0; /* our messages name the command */
+    optind = 1;
+    int opt, idx;
+    while ((opt = getopt_long(argc, argv, ":", logp_cli_options, &idx)) != -1) {
+        const char *arg = argv[optind - 1];
+        if (opt == ':') {
+            fprintf(stderr, "pmpi-logp %s: %s needs a value (see pmpi-logp %s --help)\n", cmd->name, arg, cmd->name);
+            return -1;
+        }
+        if (opt == '?') {
+            fprintf(stderr, "pmpi-logp %s: unknown or ambiguous option %s (see pmpi-logp %s --help)\n", cmd->name, arg,
+                    cmd->name);
+            return -1;
+        }
+        if (opt == OPT_HELP) {
+            usage_cmd(stdout, cmd);
+            return 1;
+        }
+        if (!(cmd->allowed & OPT(opt))) {
+            fprintf(stderr, "pmpi-logp %s: --%s does not apply here (see pmpi-logp %s --help)\n", cmd->name,
+                    logp_cli_options[idx].name, cmd->name);
+            return -1;
+        }
+        if (opt == OPT_DOT)
             c->dot = 1;
-            continue;
-        }
-        if (v == NULL) {
-            fprintf(stderr, "pmpi-logp: %s needs a value\n", a);
-            return -1;
-        }
-        i++;
-        if (strcmp(a, "--P") == 0)
-            bad = (P_given = c->P = atoi(v)) < 1;
-        else if (strcmp(a, "--root") == 0)
-            c->root = atoi(v);
-        else if (strcmp(a, "--rank") == 0)
-            bad = (c->rank = atoi(v)) < 0;
-        else if (strcmp(a, "--chain-k") == 0)
-            bad = (c->k = atoi(v)) < 1;
-        else if (strcmp(a, "--N") == 0)
-            bad = (c->N = atol(v)) < 0;
-        else if (strcmp(a, "--bytes") == 0)
-            c->bytes = (size_t)strtoull(v, NULL, 10);
-        else if (strcmp(a, "--L") == 0)
-            bad = logp_units_time(v, &c->p.L);
-        else if (strcmp(a, "--o") == 0)
-            bad = logp_units_time(v, &c->p.o);
-        else if (strcmp(a, "--g") == 0)
-            bad = logp_units_time(v, &c->p.g);
-        else if (strcmp(a, "--G") == 0)
-            bad = logp_units_per_byte(v, &c->p.G);
-        else if (strcmp(a, "--gamma") == 0)
-            bad = logp_units_per_byte(v, &c->p.gamma);
-        else if (strcmp(a, "--nodes") == 0)
-            bad = (c->nodes = atoi(v)) < 1;
-        else if (strcmp(a, "--rpn") == 0)
-            bad = (c->rpn = atoi(v)) < 1;
-        else if (strcmp(a, "--speeds") == 0)
-            bad = parse_speeds(v, c);
-        else if (strncmp(a, "--intra-", 8) == 0 && strchr("LogG", a[8]) && a[9] == '\0') {
-            c->intra_set |= 1 << (strchr("LogG", a[8]) - "LogG");
-            double *f = a[8] == 'L' ? &c->intra.L : a[8] == 'o' ? &c->intra.o : a[8] == 'g' ? &c->intra.g : &c->intra.G;
-            bad = a[8] == 'G' ? logp_units_per_byte(v, f) : logp_units_time(v, f);
-        }
-        else if (strcmp(a, "--bcast") == 0 || strcmp(a, "--reduce") == 0) {
-            c->coll = a[2] == 'b' ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE;
-            c->algo = logp_algo_lookup(c->coll, v);
-            bad = c->algo == LOGP_ALGO_COUNT || c->algo == LOGP_ALGO_NATIVE || c->algo == LOGP_ALGO_AUTO;
-        } else {
-            fprintf(stderr, "pmpi-logp: unknown option %s\n", a);
-            return -1;
-        }
-        if (bad) {
-            fprintf(stderr, "pmpi-logp: bad value for %s: %s\n", a, v);
+        else if (opt == OPT_INTRA_NODE)
+            c->intra_node = 1;
+        else if (parse_value(c, cmd, opt, optarg) != 0) {
+            fprintf(stderr, "pmpi-logp %s: bad value for --%s: '%s'\n", cmd->name, logp_cli_options[idx].name, optarg);
             return -1;
         }
     }
-    if (make_layout(c, P_given) != 0)
+    if (argc - optind != cmd->positional) {
+        if (cmd->positional)
+            fprintf(stderr, "pmpi-logp %s: expected %s\n", cmd->name, cmd->synopsis);
+        else
+            fprintf(stderr, "pmpi-logp %s: unexpected argument '%s'\n", cmd->name, argv[optind]);
+        return -1;
+    }
+    if (cmd->positional)
+        c->file = argv[optind];
+    if (make_layout(c, c->P_given) != 0)
         return -1;
     if (c->root < 0 || c->root >= c->P || c->rank >= c->P) {
-        fprintf(stderr, "pmpi-logp: --root and --rank must be in 0..P-1\n");
+        fprintf(stderr, "pmpi-logp %s: --root and --rank must be in 0..P-1\n", cmd->name);
         return -1;
     }
     return 0;
 }
-
 /* Prints rank r and, below it, its subtree (children in send order). */
 static void print_subtree(const logp_sched_t *s, const logp_cli_t *c, const double *fin, const double *got, int r,
                           int depth)
@@ -392,19 +502,11 @@ static int cmd_decide(const logp_cli_t *c)
     return 0;
 }
 
-static int cmd_sum_plan(const logp_cli_t *c, int argc, char **argv)
+static int cmd_sum_plan(const logp_cli_t *c)
 {
-    long L = -1, o = -1, g = -1;
-    for (int i = 2; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--L") == 0)
-            L = atol(argv[i + 1]);
-        if (strcmp(argv[i], "--o") == 0)
-            o = atol(argv[i + 1]);
-        if (strcmp(argv[i], "--g") == 0)
-            g = atol(argv[i + 1]);
-    }
+    long L = c->iL, o = c->io, g = c->ig;
     if (L < 0 || o < 0 || g < 1) {
-        fprintf(stderr, "pmpi-logp sum-plan: --L, --o, --g are integers (time steps; one addition = 1)\n");
+        fprintf(stderr, "pmpi-logp sum-plan: --L, --o, --g are needed, integers (time steps; one addition = 1; g >= 1)\n");
         return 2;
     }
     logp_sum_node_t *nodes = malloc(sizeof(*nodes) * (size_t)c->P);
@@ -426,38 +528,18 @@ static int cmd_sum_plan(const logp_cli_t *c, int argc, char **argv)
 }
 
 /* pmpi-logp check FILE [--P N] [--name NAME] [--intra-node] */
-static int cmd_check(int argc, char **argv)
+static int cmd_check(const logp_cli_t *c)
 {
-    if (argc < 3) {
-        usage(stderr);
-        return 2;
-    }
-    logp_comm_facts_t facts = {64, "", 0};
-    for (int i = 3; i < argc; i++) {
-        if (strcmp(argv[i], "--intra-node") == 0)
-            facts.intra_node = 1;
-        else if (strcmp(argv[i], "--P") == 0 && i + 1 < argc)
-            facts.size = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
-            facts.name = argv[++i];
-        else {
-            fprintf(stderr, "pmpi-logp check: unknown option %s\n", argv[i]);
-            return 2;
-        }
-    }
-    if (facts.size < 1) {
-        fprintf(stderr, "pmpi-logp check: --P must be >= 1\n");
-        return 2;
-    }
+    logp_comm_facts_t facts = {c->P_given ? c->P : 64, c->name ? c->name : "", c->intra_node};
     logp_config_t cfg;
     char err[640];
-    if (logp_config_load(&cfg, argv[2], err, sizeof err) != 0) {
+    if (logp_config_load(&cfg, c->file, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
     logp_resolved_t r;
     logp_config_resolve(&cfg, &facts, &r);
-    printf("%s: valid, %d sections\n", argv[2], cfg.nsections);
+    printf("%s: valid, %d sections\n", c->file, cfg.nsections);
     printf("communicator: P=%d name '%s' %s\nmatched: %s\n", facts.size, facts.name,
            facts.intra_node ? "intra-node" : "inter-node", r.matched);
     printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B chain_k=%d\n", r.params.L * 1e6, r.params.o * 1e6,
@@ -465,12 +547,12 @@ static int cmd_check(int argc, char **argv)
     printf("%10s  %-28s %-28s %-28s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)");
     for (size_t m = 8; m <= (size_t)1 << 20; m *= 8) {
         printf("%10zu ", m);
-        for (int c = 0; c < LOGP_COLL_COUNT; c++) {
+        for (int k = 0; k < LOGP_COLL_COUNT; k++) {
             logp_topo_t topo = logp_topo_uniform(facts.size, &r.params);
-            logp_select_query_t q = {(logp_coll_t)c, m, 1, 0, r.chain_k, &topo};
+            logp_select_query_t q = {(logp_coll_t)k, m, 1, 0, r.chain_k, &topo};
             double t;
             logp_algo_t a;
-            logp_select_decide(r.algo[c], &q, &a, NULL, &t);
+            logp_select_decide(r.algo[k], &q, &a, NULL, &t);
             char cell[64];
             snprintf(cell, sizeof cell, "%s (%.3gus)", logp_algo_name(a), t * 1e6);
             printf(" %-28s", cell);
@@ -481,42 +563,48 @@ static int cmd_check(int argc, char **argv)
     return 0;
 }
 
+/* pmpi-logp algorithms: the registry, one line each. */
+static int cmd_algorithms(const logp_cli_t *c)
+{
+    (void)c;
+    printf("%-16s %-24s %s\n", "algorithm", "collectives", "what it is");
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        char colls[64] = "";
+        for (int k = 0; k < LOGP_COLL_COUNT; k++)
+            if (logp_algo_supports((logp_algo_t)a, (logp_coll_t)k)) {
+                if (colls[0])
+                    strcat(colls, ",");
+                strcat(colls, logp_coll_name((logp_coll_t)k));
+            }
+        printf("%-16s %-24s %s\n", logp_algo_name((logp_algo_t)a), colls, logp_algo_describe((logp_algo_t)a));
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    logp_cli_t c;
-    memset(&c, 0, sizeof c);
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
-    }
-    if (strcmp(argv[1], "sum-plan") == 0) {
-        /* integer L, o, g: parse P and N only through the common parser */
-        c.P = 8;
-        for (int i = 2; i + 1 < argc; i++) {
-            if (strcmp(argv[i], "--P") == 0)
-                c.P = atoi(argv[i + 1]);
-            if (strcmp(argv[i], "--N") == 0)
-                c.N = atol(argv[i + 1]);
-        }
-        if (c.P < 1 || c.N < 0) {
-            usage(stderr);
-            return 2;
-        }
-        return cmd_sum_plan(&c, argc, argv);
-    }
-    if (strcmp(argv[1], "check") == 0)
-        return cmd_check(argc, argv);
-    if (parse_args(argc, argv, &c) != 0) {
+    static logp_cli_t c; /* large (speeds): not on the stack */
+    static int (*const run[])(const logp_cli_t *) = {cmd_tree, cmd_predict, cmd_decide, cmd_sum_plan, cmd_check,
+                                                     cmd_algorithms};
+    if (argc < 2) {
         usage(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "tree") == 0)
-        return cmd_tree(&c);
-    if (strcmp(argv[1], "predict") == 0)
-        return cmd_predict(&c);
-    if (strcmp(argv[1], "decide") == 0)
-        return cmd_decide(&c);
-    fprintf(stderr, "pmpi-logp: unknown command %s\n", argv[1]);
-    usage(stderr);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("pmpi-logp (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+        return 0;
+    }
+    for (int i = 0; i < LOGP_CLI_NCMDS; i++) {
+        if (strcmp(argv[1], logp_cli_cmds[i].name) != 0)
+            continue;
+        int rc = parse_args(argc - 1, argv + 1, &logp_cli_cmds[i], &c);
+        return rc < 0 ? 2 : rc > 0 ? 0 : run[i](&c);
+    }
+    fprintf(stderr, "pmpi-logp: unknown command '%s' (commands: tree predict decide sum-plan check algorithms; "
+                    "see pmpi-logp --help)\n", argv[1]);
     return 2;
 }

@@ -42,6 +42,30 @@ START_TEST(test_units)
     ck_assert_int_eq(logp_units_per_byte("10GB/s", &v), 0);
     ck_assert(fabs(v - 0.1e-9) < 1e-20);
     ck_assert_int_eq(logp_units_per_byte("0GB/s", &v), -1);
+    /* byte counts: binary units, nothing else after the digits */
+    size_t b = 0;
+    const struct {
+        const char *text;
+        size_t want;
+    } ok[] = {{"0", 0}, {"8", 8}, {"8B", 8}, {"64K", 65536}, {"64KiB", 65536}, {"1MiB", 1048576},
+              {"4M", 4194304}, {"2G", (size_t)2 << 30}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        ck_assert_int_eq(logp_units_bytes(ok[i].text, &b), 0);
+        ck_assert_uint_eq(b, ok[i].want);
+    }
+    const char *bad[] = {"", "abc", "-1", " 8", "8 K", "64k", "64KB", "1.5M", "1e3", "99999999999999999999",
+                         "18446744073709551615K"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(logp_units_bytes(bad[i], &b) == -1, "'%s' accepted", bad[i]);
+    long n = 0;
+    ck_assert_int_eq(logp_units_count("42", 1, 100, &n), 0);
+    ck_assert_int_eq(n, 42);
+    ck_assert_int_eq(logp_units_count("-3", -5, 5, &n), 0);
+    ck_assert_int_eq(n, -3);
+    ck_assert_int_eq(logp_units_count("0", 1, 100, &n), -1);
+    ck_assert_int_eq(logp_units_count("8x", 1, 100, &n), -1);
+    ck_assert_int_eq(logp_units_count("", 1, 100, &n), -1);
+    ck_assert_int_eq(logp_units_count("99999999999999999999", 1, 100, &n), -1);
 }
 END_TEST
 

@@ -1,0 +1,55 @@
+#!/bin/sh
+# The command-line tool behaves like a Unix tool: --help per command exits
+# 0, --version prints the version, an unknown option or a bad value exits 2
+# with one line on stderr, --opt=VALUE works, byte counts take units, and
+# `pmpi-logp algorithms` lists every algorithm of the registry.
+b="${top_builddir:-.}"
+s="${top_srcdir:-.}"
+cli="$b/pmpi-logp"
+[ -x "$cli" ] || { echo "SKIP: $cli not built"; exit 77; }
+pass=0; fail=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
+out=$(mktemp); err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+"$cli" --version >"$out" && grep -q '^pmpi-logp (libpmpi-logp) [0-9]' "$out" && ok "--version" || ko "--version"
+"$cli" --help >"$out" && grep -q 'pmpi-logp algorithms' "$out" && ok "--help" || ko "--help"
+for cmd in tree predict decide sum-plan check algorithms; do
+    "$cli" $cmd --help >"$out" 2>"$err" && grep -q "^usage: pmpi-logp $cmd" "$out" && [ ! -s "$err" ] &&
+        ok "$cmd --help" || ko "$cmd --help"
+    "$cli" $cmd --no-such-option >"$out" 2>"$err"
+    [ $? -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q "^pmpi-logp $cmd: unknown or ambiguous option --no-such-option" "$err" &&
+        ok "$cmd: unknown option, exit 2, one line" || { ko "$cmd: unknown option"; cat "$err"; }
+done
+bad() { # expected-message args...
+    want=$1; shift
+    "$cli" "$@" >"$out" 2>"$err"
+    [ $? -eq 2 ] && [ "$(wc -l <"$err")" -eq 1 ] && grep -q -- "$want" "$err" && ok "$* -> exit 2: $want" ||
+        { ko "$*"; cat "$err"; }
+}
+bad "bad value for --bytes: 'abc'" predict --P 4 --bytes abc
+bad "bad value for --bytes: '64k'" predict --P 4 --bytes 64k
+bad "bad value for --P: '8x'" tree --P 8x
+bad "bad value for --P: '0'" tree --P=0
+bad "--P needs a value" predict --P
+bad "bad value for --bcast: 'bcst'" tree --bcast bcst
+bad "--N does not apply here" predict --N 3
+bad "unknown command 'bogus'" bogus
+bad "expected check FILE" check
+bad "unexpected argument 'extra'" tree extra
+"$cli" tree --P=8 --bytes=64K >"$out" 2>"$err" && grep -q 'P=8, root 0, 65536 B' "$out" &&
+    ok "--opt=VALUE and --bytes 64K = 65536" || ko "--opt=VALUE and --bytes 64K"
+"$cli" predict --P 4 --bytes 1MiB >"$out" 2>"$err" && grep -q '1048576' "$out" && ok "--bytes 1MiB = 1048576" ||
+    { ko "--bytes 1MiB"; cat "$out" "$err"; }
+# every registry row, with its collectives
+"$cli" algorithms >"$out" || ko "algorithms"
+n=0
+for name in $(sed -n 's/^LOGP_ALGO_X([A-Z_]*, *"\([a-z-]*\)".*/\1/p' "$s/src/model/algo.def"); do
+    n=$((n + 1))
+    grep -q "^$name " "$out" || ko "algorithms lists $name"
+done
+[ "$n" -ge 10 ] && [ "$(($(wc -l <"$out") - 1))" -eq "$n" ] && ok "algorithms: the $n rows of algo.def" ||
+    ko "algorithms: $n rows in algo.def, $(($(wc -l <"$out") - 1)) listed"
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
