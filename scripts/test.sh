@@ -7,13 +7,22 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup.sh" || exit 1
+# Open MPI beside MPICH, for the test of an MPICH build preloaded into an
+# Open MPI program (tests/mpi/run_preload.sh); Debian then points the plain
+# mpicc/mpiexec at Open MPI: point them back (the build names MPICH's tools
+# explicitly anyway).
+if ! command -v mpicc.openmpi >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openmpi-bin libopenmpi-dev >/dev/null 2>&1 &&
+        update-alternatives --set mpi /usr/bin/mpicc.mpich >/dev/null 2>&1 &&
+        update-alternatives --set mpirun /usr/bin/mpirun.mpich >/dev/null 2>&1
+fi
 cd "$top/build"
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
 units=$(make -s print-unit-tests)
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
 for t in $units tests/check_layering.sh tests/check_symbols.sh tests/check_cli.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
-         tests/mpi/run_tuning.sh tests/mpi/run_errors.sh; do
+         tests/mpi/run_tuning.sh tests/mpi/run_errors.sh tests/check_install.sh; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
 done
@@ -99,9 +108,10 @@ pre=$(sed -n 's/^preload\/relink: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' 
 tun=$(sed -n 's/^tuning: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_tuning.sh.log)
 err=$(sed -n 's/^errors: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_errors.sh.log)
 cli=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_cli.sh.log)
-set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + san_pass ))
-failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + san_fail ))
+ins=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_install.sh.log)
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + san_pass ))
+failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + san_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]

@@ -1,9 +1,13 @@
 /* The next definitions of the shim's entry points (see next.h). */
-#define _GNU_SOURCE /* RTLD_NEXT, dladdr */
+#define _GNU_SOURCE /* RTLD_NEXT, RTLD_DEFAULT, dladdr */
 #include "next.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <mpi.h>
 
 #ifdef LOGP_SHIM_CHAIN
 #include <dlfcn.h>
@@ -37,6 +41,13 @@ static int logp_next_ialltoall(const void *sbuf, int scount, MPI_Datatype stype,
     return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
 }
 
+/* A function's address as data (POSIX guarantees the round trip). */
+#define LOGP_FN_PTR(dst, fn)                                                                                           \
+    do {                                                                                                               \
+        __typeof__(&(fn)) f_ = (fn);                                                                                   \
+        memcpy(&(dst), &f_, sizeof(dst));                                                                              \
+    } while (0)
+
 #ifdef LOGP_SHIM_CHAIN
 /* The next definition of `pmpi` and, if the next `mpi` lives in another
  * object than it (a tool between the shim and the MPI library, whose MPI_X
@@ -50,37 +61,51 @@ static void *logp_next_find(const char *mpi, const char *pmpi, void **tool)
         *tool = m;
     return p;
 }
+
+/* Whether the process runs another MPI library than the one this build is
+ * for: each library's own exported symbols tell (the shim's dependency on
+ * its own library loads that one too, so the other's presence decides). */
+static int logp_next_foreign(void)
+{
+#if defined(OPEN_MPI)
+    const char *other = "MPIR_Err_create_code", *lib = "Open MPI", *found = "MPICH";
+#else
+    const char *other = "ompi_mpi_comm_world", *lib = "MPICH", *found = "Open MPI";
+#endif
+    if (dlsym(RTLD_DEFAULT, other) == NULL)
+        return 0;
+    /* one line per job: from the first rank when the launcher says which */
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK") : getenv("PMI_RANK");
+    if (rank == NULL || strcmp(rank, "0") == 0)
+        fprintf(stderr, "pmpi-logp: built for %s but this program runs %s: the shim stays out of the way (every call "
+                        "goes to the MPI library unchanged); use a libpmpi-logp built for %s\n", lib, found, found);
+    return 1;
+}
 #endif
 
 static void logp_next_init(void)
 {
-    logp_next.bcast = logp_next_ibcast;
-    logp_next.reduce = logp_next_ireduce;
-    logp_next.alltoall = logp_next_ialltoall;
+    LOGP_FN_PTR(logp_next.bcast, logp_next_ibcast);
+    LOGP_FN_PTR(logp_next.reduce, logp_next_ireduce);
+    LOGP_FN_PTR(logp_next.alltoall, logp_next_ialltoall);
 #ifdef LOGP_SHIM_CHAIN
-    void *f, *tool;
-    /* function pointers from void * (POSIX guarantees they convert) */
-    if ((f = logp_next_find("MPI_Bcast", "PMPI_Bcast", &tool)) != NULL)
-        memcpy(&logp_next.bcast, &f, sizeof f);
-    memcpy(&logp_next.tool_bcast, &tool, sizeof tool);
-    if ((f = logp_next_find("MPI_Reduce", "PMPI_Reduce", &tool)) != NULL)
-        memcpy(&logp_next.reduce, &f, sizeof f);
-    memcpy(&logp_next.tool_reduce, &tool, sizeof tool);
-    if ((f = logp_next_find("MPI_Alltoall", "PMPI_Alltoall", &tool)) != NULL)
-        memcpy(&logp_next.alltoall, &f, sizeof f);
-    memcpy(&logp_next.tool_alltoall, &tool, sizeof tool);
-#if MPI_VERSION >= 4
-    if ((f = logp_next_find("MPI_Session_finalize", "PMPI_Session_finalize", &tool)) != NULL)
-        memcpy(&logp_next.session_finalize, &f, sizeof f);
-    memcpy(&logp_next.tool_session_finalize, &tool, sizeof tool);
-#endif
+    void *f;
+    logp_next.foreign = logp_next_foreign();
+    if ((f = logp_next_find("MPI_Bcast", "PMPI_Bcast", &logp_next.tool_bcast)) != NULL)
+        logp_next.bcast = f;
+    if ((f = logp_next_find("MPI_Reduce", "PMPI_Reduce", &logp_next.tool_reduce)) != NULL)
+        logp_next.reduce = f;
+    if ((f = logp_next_find("MPI_Alltoall", "PMPI_Alltoall", &logp_next.tool_alltoall)) != NULL)
+        logp_next.alltoall = f;
+    logp_next.session_finalize =
+        logp_next_find("MPI_Session_finalize", "PMPI_Session_finalize", &logp_next.tool_session_finalize);
 #else
+    LOGP_FN_PTR(logp_next.bcast, PMPI_Bcast);
+    LOGP_FN_PTR(logp_next.reduce, PMPI_Reduce);
+    LOGP_FN_PTR(logp_next.alltoall, PMPI_Alltoall);
 #if MPI_VERSION >= 4
-    logp_next.session_finalize = PMPI_Session_finalize;
+    LOGP_FN_PTR(logp_next.session_finalize, PMPI_Session_finalize);
 #endif
-    logp_next.bcast = PMPI_Bcast;
-    logp_next.reduce = PMPI_Reduce;
-    logp_next.alltoall = PMPI_Alltoall;
 #endif
 }
 

@@ -10,34 +10,35 @@
  *
  * Built with LOGP_SHIM_CHAIN (the shared and static libraries); without it
  * (the shim compiled into a program, as under SMPI) the next definitions
- * are the MPI library's PMPI_X and no tool is looked for. */
+ * are the MPI library's PMPI_X and no tool is looked for.
+ *
+ * No mpi.h here: the entry points (entry.c) forward calls without knowing
+ * the MPI library's types (see `foreign`).  Functions are kept as void *
+ * (POSIX: dlsym's pointers convert to function pointers). */
 #ifndef LOGP_SHIM_NEXT_H
 #define LOGP_SHIM_NEXT_H
 
-#include <mpi.h>
-
 typedef struct logp_next {
-    /* the MPI library's collectives (or, with two shims, the next one's) */
-    int (*bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
-    int (*reduce)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
-    int (*alltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+    /* The MPI library in the process is not the one the shim was built
+     * for (an MPICH build preloaded into an Open MPI program, or the
+     * reverse): the shim only forwards calls, untouched, to the next
+     * definitions (its handles and constants would mean nothing there). */
+    int foreign;
+    /* PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall of the MPI library (with two
+     * shims, of the next one); never NULL */
+    void *bcast, *reduce, *alltoall;
     /* a tool's MPI_X loaded after the shim, or NULL: the shim's MPI_X
      * hands the call to it (it calls PMPI_X, which is the shim's) */
-    int (*tool_bcast)(void *, int, MPI_Datatype, int, MPI_Comm);
-    int (*tool_reduce)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
-    int (*tool_alltoall)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-#if MPI_VERSION >= 4
-    int (*session_finalize)(MPI_Session *);
-    int (*tool_session_finalize)(MPI_Session *);
-#endif
+    void *tool_bcast, *tool_reduce, *tool_alltoall;
+    /* MPI-4: PMPI_Session_finalize (NULL if the library has none) and a
+     * tool's MPI_Session_finalize after the shim */
+    void *session_finalize, *tool_session_finalize;
 } logp_next_t;
 
 /* The next definitions, looked up once (thread-safe; dlsym(RTLD_NEXT)).
- * Never NULL members except the tool_ ones and session_finalize (NULL if
- * the dynamic linker cannot find it).  If the dynamic linker cannot
- * find the library's collectives (a fully static link), the nonblocking
- * form and a wait stand in for them: never the shim's own symbol, which
- * would recurse. */
+ * If the dynamic linker cannot find the library's collectives (a fully
+ * static link), the nonblocking form and a wait stand in for them: never
+ * the shim's own symbol, which would recurse. */
 const logp_next_t *logp_next_get(void);
 
 #endif

@@ -13,6 +13,7 @@
  * the MPI library runs alone (it checks locally too). */
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <mpi.h>
 
@@ -21,9 +22,36 @@
 #include "../coll/reduce.h"
 #include "dispatch.h"
 #include "next.h"
+#include "shim.h"
 #include "state.h"
 
 #define LOGP_EXPORT __attribute__((visibility("default")))
+
+/* The MPI library's collectives (next.h keeps them as data pointers). */
+typedef int (*logp_native_bcast_t)(void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int (*logp_native_reduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+typedef int (*logp_native_alltoall_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+
+static logp_native_bcast_t logp_native_bcast(const logp_next_t *next)
+{
+    logp_native_bcast_t f;
+    memcpy(&f, &next->bcast, sizeof f);
+    return f;
+}
+
+static logp_native_reduce_t logp_native_reduce(const logp_next_t *next)
+{
+    logp_native_reduce_t f;
+    memcpy(&f, &next->reduce, sizeof f);
+    return f;
+}
+
+static logp_native_alltoall_t logp_native_alltoall(const logp_next_t *next)
+{
+    logp_native_alltoall_t f;
+    memcpy(&f, &next->alltoall, sizeof f);
+    return f;
+}
 
 /* The predefined datatypes most programs reduce and broadcast: their sizes
  * are asked once, not with a PMPI call per collective (a few hundred
@@ -190,7 +218,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     logp_comm_state_t *st;
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || (st = logp_shim_state(comm)) == NULL || root < 0 ||
         root >= st->size)
-        return next->bcast(buffer, count, datatype, root, comm);
+        return logp_native_bcast(next)(buffer, count, datatype, root, comm);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     logp_view_t v;
@@ -202,7 +230,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     if (ours)
         rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v));
     else
-        rc = next->bcast(buffer, count, datatype, root, comm);
+        rc = logp_native_bcast(next)(buffer, count, datatype, root, comm);
     logp_shim_account(st, LOGP_COLL_BCAST, d, bytes, t0);
     return rc;
 }
@@ -218,7 +246,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || op == MPI_OP_NULL || logp_shim_op_native(op, datatype) ||
         (st = logp_shim_state(comm)) == NULL || root < 0 || root >= st->size ||
         logp_shim_commutative(op, &commutative) != MPI_SUCCESS)
-        return next->reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+        return logp_native_reduce(next)(sendbuf, recvbuf, count, datatype, op, root, comm);
     /* MPICH 4.0.2 crashes in its reduce-scatter-gather path (commutative,
      * > 2 KiB) with MPI_IN_PLACE at a non-zero root.  Only the root knows
      * about MPI_IN_PLACE, and all ranks must decide alike: keep every such
@@ -238,7 +266,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
         rc = logp_shim_error(st, logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v,
                                                   logp_state_scratch()));
     else
-        rc = next->reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+        rc = logp_native_reduce(next)(sendbuf, recvbuf, count, datatype, op, root, comm);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, bytes, t0);
     return rc;
 }
@@ -254,7 +282,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     if (!logp_shim_bytes(comm, recvcount, recvtype, &bytes) ||
         (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes || sendbuf == recvbuf)) ||
         (st = logp_shim_state(comm)) == NULL || bytes * (size_t)st->size > (size_t)INT_MAX)
-        return next->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return logp_native_alltoall(next)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     /* MPICH 4.0.2's MPI_Alltoall on a 1-rank communicator hangs while an
      * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
     int unsafe = st->size == 1;
@@ -271,85 +299,71 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
         rc = logp_shim_error(st, logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                                     st->pcomm, st->tag, &v, logp_state_scratch()));
     else
-        rc = next->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        rc = logp_native_alltoall(next)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     logp_shim_account(st, LOGP_COLL_ALLTOALL, d, bytes, t0);
     return rc;
 }
 
-/* The entry points (see next.h for the chain of tools).  MPI_X: a tool
- * loaded after the shim gets the call first and comes back through PMPI_X;
- * otherwise the shim runs it.  PMPI_X: the shim runs it (a tool loaded
- * before the shim, or the one after it, called it). */
-#ifdef LOGP_SHIM_CHAIN
-LOGP_EXPORT int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+/* For the shared and static libraries, the exported entry points are in
+ * entry.c (machine words, no mpi.h); these are what they call. */
+int logp_shim_bcast_words(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
 {
-    return logp_shim_bcast(buffer, count, datatype, root, comm);
+    return logp_shim_bcast(buffer, (int)count, (MPI_Datatype)datatype, (int)root, (MPI_Comm)comm);
 }
 
-LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                            MPI_Comm comm)
+int logp_shim_reduce_words(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype, logp_word_t op,
+                           logp_word_t root, logp_word_t comm)
 {
-    return logp_shim_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_shim_reduce(sendbuf, recvbuf, (int)count, (MPI_Datatype)datatype, (MPI_Op)op, (int)root,
+                            (MPI_Comm)comm);
 }
 
-LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                              MPI_Datatype recvtype, MPI_Comm comm)
+int logp_shim_alltoall_words(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                             logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
 {
-    return logp_shim_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return logp_shim_alltoall(sendbuf, (int)sendcount, (MPI_Datatype)sendtype, recvbuf, (int)recvcount,
+                              (MPI_Datatype)recvtype, (MPI_Comm)comm);
 }
-#endif
 
-LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int logp_shim_session_finalize_words(void *session)
 {
     const logp_next_t *next = logp_next_get();
-    if (next->tool_bcast)
-        return next->tool_bcast(buffer, count, datatype, root, comm);
+    logp_state_end();
+#if MPI_VERSION >= 4
+    int (*fn)(MPI_Session *) = NULL;
+    memcpy(&fn, &next->session_finalize, sizeof fn);
+    return fn ? fn(session) : MPI_ERR_INTERN;
+#else
+    (void)next;
+    (void)session;
+    return MPI_ERR_INTERN; /* no Sessions in this MPI: never called */
+#endif
+}
+
+#ifndef LOGP_SHIM_CHAIN
+/* The shim compiled into a program (SMPI): the MPI entry points are these,
+ * and the next definitions the MPI library's PMPI_X. */
+LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
     return logp_shim_bcast(buffer, count, datatype, root, comm);
 }
 
 LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                            MPI_Comm comm)
 {
-    const logp_next_t *next = logp_next_get();
-    if (next->tool_reduce)
-        return next->tool_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     return logp_shim_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const logp_next_t *next = logp_next_get();
-    if (next->tool_alltoall)
-        return next->tool_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return logp_shim_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 #if MPI_VERSION >= 4
-/* MPI-4 Sessions: the end of the shim's run when the application ends its
- * session (there may be no MPI_Finalize), then the next definition's.
- * (MPI_Init and MPI_Finalize are not wrapped: set-up is lazy, at the first
- * collective, and the end of a run under MPI_Finalize is the MPI_COMM_SELF
- * delete callback, so no tool's MPI_Finalize is skipped.) */
-static int logp_shim_session_finalize(MPI_Session *session)
-{
-    const logp_next_t *next = logp_next_get();
-    logp_state_end();
-    return next->session_finalize ? next->session_finalize(session) : MPI_ERR_INTERN;
-}
-
-#ifdef LOGP_SHIM_CHAIN
-LOGP_EXPORT int PMPI_Session_finalize(MPI_Session *session)
-{
-    return logp_shim_session_finalize(session);
-}
-#endif
-
 LOGP_EXPORT int MPI_Session_finalize(MPI_Session *session)
 {
-    const logp_next_t *next = logp_next_get();
-    if (next->tool_session_finalize)
-        return next->tool_session_finalize(session);
-    return logp_shim_session_finalize(session);
+    return logp_shim_session_finalize_words(session);
 }
+#endif
 #endif

@@ -1,0 +1,138 @@
+/* The exported entry points of the shim library: MPI_X and PMPI_X for
+ * MPI_Bcast, MPI_Reduce, MPI_Alltoall and MPI_Session_finalize.
+ *
+ * Compiled without mpi.h (see entry.h): each entry point takes its
+ * arguments as machine words and either
+ *   - hands the call, untouched, to the next definition: a PMPI tool loaded
+ *     after the shim (MPI_X only; the tool's PMPI_X call comes back to the
+ *     shim's PMPI_X), or the MPI library when it is not the one the shim
+ *     was built for (next.h, `foreign`);
+ *   - or runs the shim (shim.c).
+ * The prototypes below match mpi.h's on the LP64 ABIs (shim.h).  Only in
+ * the libraries (LOGP_SHIM_CHAIN); a program that compiles the shim in
+ * (SMPI) gets shim.c's typed entry points instead. */
+#ifdef LOGP_SHIM_CHAIN
+#include <stdint.h>
+
+#include "next.h"
+#include "shim.h"
+
+#define LOGP_EXPORT __attribute__((visibility("default")))
+
+typedef int (*logp_bcast_fn_t)(void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t);
+typedef int (*logp_reduce_fn_t)(const void *, void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t,
+                                logp_word_t);
+typedef int (*logp_alltoall_fn_t)(const void *, logp_word_t, logp_word_t, void *, logp_word_t, logp_word_t,
+                                  logp_word_t);
+typedef int (*logp_session_fn_t)(void *);
+
+/* A function pointer from the data pointer dlsym gave (POSIX). */
+#define LOGP_AS_FN(type, ptr) (*(type *)(void *)&(ptr))
+
+static int logp_entry_bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->foreign)
+        return LOGP_AS_FN(logp_bcast_fn_t, next->bcast)(buffer, count, datatype, root, comm);
+    return logp_shim_bcast_words(buffer, count, datatype, root, comm);
+}
+
+LOGP_EXPORT int MPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
+LOGP_EXPORT int MPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_bcast)
+        return LOGP_AS_FN(logp_bcast_fn_t, next->tool_bcast)(buffer, count, datatype, root, comm);
+    return logp_entry_bcast(buffer, count, datatype, root, comm);
+}
+
+LOGP_EXPORT int PMPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
+LOGP_EXPORT int PMPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
+{
+    return logp_entry_bcast(buffer, count, datatype, root, comm);
+}
+
+static int logp_entry_reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                             logp_word_t op, logp_word_t root, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->foreign)
+        return LOGP_AS_FN(logp_reduce_fn_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_shim_reduce_words(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                           logp_word_t op, logp_word_t root, logp_word_t comm);
+LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                           logp_word_t op, logp_word_t root, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_reduce)
+        return LOGP_AS_FN(logp_reduce_fn_t, next->tool_reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                            logp_word_t op, logp_word_t root, logp_word_t comm);
+LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                            logp_word_t op, logp_word_t root, logp_word_t comm)
+{
+    return logp_entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+static int logp_entry_alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                               logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->foreign)
+        return LOGP_AS_FN(logp_alltoall_fn_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                               recvtype, comm);
+    return logp_shim_alltoall_words(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                             logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
+LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                             logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_alltoall)
+        return LOGP_AS_FN(logp_alltoall_fn_t, next->tool_alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                                    recvtype, comm);
+    return logp_entry_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                              logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
+LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                              logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
+{
+    return logp_entry_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+/* MPI-4 Sessions: the end of the shim's run when the application ends its
+ * session (there may be no MPI_Finalize).  Exported whatever the library:
+ * a library without Sessions never calls it. */
+static int logp_entry_session_finalize(void *session)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->foreign) /* a library without Sessions is never asked */
+        return next->session_finalize ? LOGP_AS_FN(logp_session_fn_t, next->session_finalize)(session) : 1;
+    return logp_shim_session_finalize_words(session);
+}
+
+LOGP_EXPORT int PMPI_Session_finalize(void *session);
+LOGP_EXPORT int PMPI_Session_finalize(void *session)
+{
+    return logp_entry_session_finalize(session);
+}
+
+LOGP_EXPORT int MPI_Session_finalize(void *session);
+LOGP_EXPORT int MPI_Session_finalize(void *session)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_session_finalize)
+        return LOGP_AS_FN(logp_session_fn_t, next->tool_session_finalize)(session);
+    return logp_entry_session_finalize(session);
+}
+#endif

@@ -1,0 +1,32 @@
+/* The shim's collectives (shim.c) with every argument as a machine word,
+ * for the exported entry points (entry.c), which are compiled without
+ * mpi.h.
+ *
+ * Why: an MPICH build preloaded into an Open MPI program (or the reverse)
+ * receives handles of another width (Open MPI's are pointers, MPICH's
+ * ints).  Passed through prototypes of the build's own mpi.h they would be
+ * truncated before the shim could even forward them.  On the LP64 ABIs
+ * this library targets (x86-64, AArch64, POWER) every integer or pointer
+ * argument travels in its own 64-bit register or stack slot, so reading it
+ * as a word and passing the word on is exact for both libraries; the
+ * implementations below convert words to the build's own types. */
+#ifndef LOGP_SHIM_SHIM_H
+#define LOGP_SHIM_SHIM_H
+
+#include <stdint.h>
+
+typedef intptr_t logp_word_t;
+
+/* MPI_Bcast / MPI_Reduce / MPI_Alltoall as the shim runs them (shim.c):
+ * the arguments of the MPI call, in order, integers and handles as words. */
+int logp_shim_bcast_words(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
+int logp_shim_reduce_words(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype, logp_word_t op,
+                           logp_word_t root, logp_word_t comm);
+int logp_shim_alltoall_words(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                             logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
+
+/* The shim's end of run for MPI_Session_finalize, then the next
+ * definition's (`session` is an MPI_Session *). */
+int logp_shim_session_finalize_words(void *session);
+
+#endif
