@@ -81,5 +81,16 @@ printf '[default]\nL = 1e298s\n' >"$tmp/absurd.conf"
 "$b/pmpi-logp" check "$tmp/absurd.conf" >"$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q 'absurd.conf:2: L = 1e298s: above 1 s' "$tmp/out" && ok "absurd value: file:line" ||
     { ko "absurd value: file:line"; cat "$tmp/out"; }
+# the MPI tools: --help exits 0, a bad option or value exits 2 with one line
+for t in "pmpi-logp-bench --help:0:usage: mpiexec" "pmpi-logp-bench --coll bcst:2:--coll: expected bcast" \
+    "pmpi-logp-bench --sizes 8,abc:2:--sizes: expected byte counts" "pmpi-logp-probe --help:0:usage: mpiexec" \
+    "pmpi-logp-probe --reps many:2:--reps: expected an integer" "pmpi-logp-probe --bogus:2:unknown option"; do
+    cmd=${t%%:*}; rest=${t#*:}; want_rc=${rest%%:*}; want=${rest#*:}
+    timeout 120 $MPIEXEC -n 1 "$b"/$cmd >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq "$want_rc" ] && grep -q -- "$want" "$tmp/out" "$tmp/err" &&
+        { [ "$want_rc" -eq 0 ] || [ "$(wc -l <"$tmp/err")" -eq 1 ]; }; then ok "$cmd: exit $rc"
+    else ko "$cmd: exit $rc (want $want_rc, '$want')"; cat "$tmp/out" "$tmp/err"; fi
+done
 echo "tuning: $pass passed, $fail failed"
 [ $fail -eq 0 ]
