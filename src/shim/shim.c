@@ -251,7 +251,11 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
      * > 2 KiB) with MPI_IN_PLACE at a non-zero root.  Only the root knows
      * about MPI_IN_PLACE, and all ranks must decide alike: keep every such
      * call away from native. */
+#ifndef OPEN_MPI /* MPICH's bug (SMPI: kept, untested there) */
     int unsafe = commutative && root != 0 && bytes > 2048;
+#else
+    int unsafe = 0;
+#endif
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
     logp_view_t v;
@@ -285,7 +289,11 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
         return logp_native_alltoall(next)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     /* MPICH 4.0.2's MPI_Alltoall on a 1-rank communicator hangs while an
      * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
+#ifndef OPEN_MPI /* MPICH's bug (SMPI: kept, untested there) */
     int unsafe = st->size == 1;
+#else
+    int unsafe = 0;
+#endif
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
     logp_view_t v;
