@@ -76,6 +76,30 @@ fi
 echo "sanitizers: $san_pass passed, $san_fail failed"
 [ $san_fail -eq 0 ] || status=1
 
+# The same library built for Open MPI: the export check and the whole MPI
+# correctness matrix under mpiexec.openmpi (about a minute here).
+echo "==== Open MPI build: exports and the MPI correctness matrix"
+ompi_pass=0; ompi_fail=0
+if command -v mpicc.openmpi >/dev/null 2>&1; then
+    ob="$top/build-openmpi"
+    mkdir -p "$ob"
+    if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
+        make -j"$(nproc)" >/dev/null 2>&1 &&
+        make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh" >"$ob/check.out" 2>&1); then
+        :
+    else
+        status=1
+    fi
+    grep -E '^(PASS|FAIL|ERROR):' "$ob/check.out" 2>/dev/null
+    m=$(sed -n 's/^MPI matrix: \([0-9]*\) cases passed, \([0-9]*\) failed.*/\1 \2/p' "$ob/tests/mpi/run_mpi.sh.log" 2>/dev/null)
+    set -- ${m:-0 1}
+    ompi_pass=$1; ompi_fail=$2
+    echo "Open MPI matrix: $ompi_pass cases passed, $ompi_fail failed"
+    [ "$ompi_fail" -eq 0 ] || status=1
+else
+    echo "note: no mpicc.openmpi: Open MPI build skipped"
+fi
+
 # The tuning-file parser under libFuzzer, briefly (scripts/fuzz.sh runs 1M).
 echo "==== fuzzing the tuning-file parser (50000 runs)"
 if sh "$top/scripts/fuzz.sh" 50000 >"$san/fuzz.out" 2>&1; then
@@ -110,8 +134,8 @@ err=$(sed -n 's/^errors: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi
 cli=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_cli.sh.log)
 ins=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_install.sh.log)
 set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + san_pass ))
-failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + san_fail ))
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + san_pass + ompi_pass ))
+failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + san_fail + ompi_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]

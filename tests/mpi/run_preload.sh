@@ -100,22 +100,27 @@ if [ -n "$MPIFORT" ] && command -v "$MPIFORT" >/dev/null 2>&1 && command -v pkg-
             $MPIEXEC -n 2 "$tmp/test_relinked"
     done
 fi
-# This (MPICH) build preloaded into an Open MPI program: one line that
-# says so, then every call goes to Open MPI untouched (handles are
-# pointers there: forwarded as machine words, src/shim/entry.c)
-if command -v mpicc.openmpi >/dev/null 2>&1 && command -v mpirun.openmpi >/dev/null 2>&1 &&
-    mpicc.openmpi -o "$tmp/hello_ompi" "$s/tests/mpi/hello_coll.c" 2>/dev/null; then
+# This build preloaded into a program of the other MPI library (MPICH <->
+# Open MPI): one line that says so, then every call goes to that library
+# untouched (Open MPI's handles are pointers, MPICH's ints: forwarded as
+# machine words, src/shim/entry.c)
+case "$MPICC_" in
+*openmpi*) occ=mpicc.mpich orun=mpiexec.mpich ours="Open MPI" theirs=MPICH ;;
+*) occ=mpicc.openmpi orun=mpirun.openmpi ours=MPICH theirs="Open MPI" ;;
+esac
+if command -v $occ >/dev/null 2>&1 && command -v $orun >/dev/null 2>&1 &&
+    $occ -o "$tmp/hello_other" "$s/tests/mpi/hello_coll.c" 2>/dev/null; then
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
-        timeout 300 mpirun.openmpi -n 3 env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$tmp/hello_ompi" >"$out" 2>"$err"
+        timeout 300 $orun -n 3 env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$tmp/hello_other" >"$out" 2>"$err"
     rc=$?
     if [ $rc -eq 0 ] && grep -q 'all results correct' "$out" &&
-        [ "$(grep -c 'built for MPICH but this program runs Open MPI' "$err")" -eq 1 ] && ! grep -q ' -> ' "$err"; then
-        pass=$((pass + 1)); echo "ok: MPICH build preloaded into an Open MPI program: one line, no crash, results correct"
+        [ "$(grep -c "built for $ours but this program runs $theirs" "$err")" -eq 1 ] && ! grep -q ' -> ' "$err"; then
+        pass=$((pass + 1)); echo "ok: $ours build preloaded into a $theirs program: one line, no crash, results correct"
     else
-        fail=$((fail + 1)); echo "FAIL: MPICH build preloaded into an Open MPI program (exit $rc)"; tail -5 "$out" "$err"
+        fail=$((fail + 1)); echo "FAIL: $ours build preloaded into a $theirs program (exit $rc)"; tail -5 "$out" "$err"
     fi
 else
-    echo "note: no Open MPI (mpicc.openmpi, mpirun.openmpi): the foreign-library test is skipped"
+    echo "note: no $occ/$orun: the other-library test is skipped"
 fi
 echo "preload/relink: $pass passed, $fail failed"
 [ $fail -eq 0 ]
