@@ -42,6 +42,16 @@ bad "unexpected argument 'extra'" tree extra
     ok "--opt=VALUE and --bytes 64K = 65536" || ko "--opt=VALUE and --bytes 64K"
 "$cli" predict --P 4 --bytes 1MiB >"$out" 2>"$err" && grep -q '1048576' "$out" && ok "--bytes 1MiB = 1048576" ||
     { ko "--bytes 1MiB"; cat "$out" "$err"; }
+# check: every error and the warnings, exit 1; warnings alone are valid
+printf '[default]\nL = 1us\nL = 2us\ng = 0\no = 1 parsec\nfoo = 1\n' >"$out.conf"
+"$cli" check "$out.conf" >"$out" 2>"$err"
+[ $? -eq 1 ] && grep -q ':3: warning: L is set twice' "$err" && grep -q ':4: warning: g = 0' "$err" &&
+    grep -q ':5: o = 1 parsec' "$err" && grep -q ":6: unknown key 'foo'" "$err" && grep -q '2 errors, 2 warnings' "$err" &&
+    ok "check: every error and warning, exit 1" || { ko "check: every error and warning"; cat "$err"; }
+printf '[default]\nL = 1us\nL = 2us\n' >"$out.conf"
+"$cli" check "$out.conf" >"$out" 2>"$err" && grep -q 'valid, 1 sections, 1 warning' "$out" &&
+    ok "check: warnings only, valid, exit 0" || { ko "check: warnings only"; cat "$out" "$err"; }
+rm -f "$out.conf"
 # every registry row, with its collectives
 "$cli" algorithms >"$out" || ko "algorithms"
 n=0

@@ -26,6 +26,31 @@ static int logp_config_fail(char *err, size_t errlen, const char *path, int line
     return -1;
 }
 
+/* One "path:line: kind: message" line into diag, if it fits. */
+static void logp_diag_add(logp_config_diag_t *diag, const char *kind, const char *msg)
+{
+    size_t used = strlen(diag->text), need = strlen(kind) + strlen(msg) + 4;
+    if (used + need > sizeof diag->text) {
+        diag->dropped++;
+        return;
+    }
+    snprintf(diag->text + used, sizeof diag->text - used, "%s%s\n", kind, msg);
+}
+
+static void logp_diag_warn(logp_config_diag_t *diag, const char *path, int line, const char *fmt, ...)
+{
+    char msg[512], full[640];
+    va_list ap;
+    if (diag == NULL)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(full, sizeof full, "%s:%d: warning: %s", path, line, msg);
+    diag->warnings++;
+    logp_diag_add(diag, "", full);
+}
+
 void logp_config_free(logp_config_t *cfg)
 {
     free(cfg->sections);
@@ -116,7 +141,7 @@ static int logp_parse_header(logp_config_t *cfg, int *cap, char *h, const char *
 }
 
 static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char *path, int line, char *err,
-                          size_t errlen)
+                          size_t errlen, logp_config_diag_t *diag)
 {
     static const struct {
         const char *key;
@@ -142,6 +167,9 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
             continue;
         if (*val == '\0')
             return logp_config_fail(err, errlen, path, line, "%s has no value", key);
+        if (sec->set & keys[i].bit)
+            logp_diag_warn(diag, path, line, "%s is set twice in this section (line %d's section): the later value wins",
+                           key, sec->line);
         if (keys[i].time == 6 && (sec->kind == LOGP_SECTION_INTRA_NODE || sec->kind == LOGP_SECTION_INTER_NODE))
             return logp_config_fail(err, errlen, path, line,
                                     "ranks_per_node: not in [intra-node] or [inter-node] (the layout decides which of "
@@ -159,12 +187,17 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
             if (*field > LOGP_CONFIG_MAX_TIME)
                 return logp_config_fail(err, errlen, path, line,
                                         "%s = %.40s: above 1 s (LogP times of networks are ns to ms)", key, val);
+            if (*field == 0.0)
+                logp_diag_warn(diag, path, line, "%s = 0: implausible (a probe clamps L at 0 when o is overestimated; "
+                                                 "no network has o or g of 0)", key);
             break;
         case 2:
             if (logp_units_per_byte(val, field))
                 return logp_config_fail(err, errlen, path, line,
                                         "%s = %.40s: expected a non-negative cost per byte (ns/B, us/B, s/B) or a "
                                         "bandwidth (B/s, KB/s, MB/s, GB/s)", key, val);
+            if (*field == 0.0 && keys[i].bit == LOGP_KEY_G_BYTE)
+                logp_diag_warn(diag, path, line, "G = 0: infinite bandwidth is implausible");
             if (*field > LOGP_CONFIG_MAX_PER_BYTE)
                 return logp_config_fail(err, errlen, path, line,
                                         "%s = %.40s: above 1 ms/B (slower than 1 KB/s: not a network or a CPU)", key,
@@ -275,7 +308,10 @@ static int logp_config_check_sizes(const logp_config_t *cfg, const char *path, c
     return rc;
 }
 
-int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err, size_t errlen)
+/* The parser.  With diag: reads on after an error (the line is skipped),
+ * collects every error and warning there, fails at the end if any error. */
+static int logp_config_parse_diag(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err,
+                                  size_t errlen, logp_config_diag_t *diag)
 {
     char buf[LOGP_CONFIG_MAX_LINE + 2];
     memset(cfg, 0, sizeof(*cfg));
@@ -286,28 +322,29 @@ int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const ch
         while (end < len && text[end] != '\n')
             end++;
         size_t n = end - pos;
+        int rc = 0;
         if (n > LOGP_CONFIG_MAX_LINE) {
-            logp_config_free(cfg);
-            return logp_config_fail(err, errlen, path, line, "line longer than %d characters", LOGP_CONFIG_MAX_LINE);
+            rc = logp_config_fail(err, errlen, path, line, "line longer than %d characters", LOGP_CONFIG_MAX_LINE);
+            n = 0;
         }
         memcpy(buf, text + pos, n);
         buf[n] = '\0';
         pos = end + 1;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && rc == 0; i++) {
             unsigned char c = (unsigned char)buf[i];
             if (c == '\0' || (c < 32 && c != '\t' && c != '\r') || c == 127) {
-                logp_config_free(cfg);
-                return logp_config_fail(err, errlen, path, line, "binary data (byte 0x%02x) in a text file", c);
+                rc = logp_config_fail(err, errlen, path, line, "binary data (byte 0x%02x) in a text file", c);
+                buf[0] = '\0';
             }
         }
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = '\0';
         char *s = logp_trim(buf);
-        if (*s == '\0')
+        if (rc == 0 && *s == '\0')
             continue;
-        int rc;
-        if (*s == '[') {
+        if (rc) {
+        } else if (*s == '[') {
             char *close = strchr(s, ']');
             if (close == NULL || logp_trim(close + 1)[0] != '\0')
                 rc = logp_config_fail(err, errlen, path, line, "unterminated section header (expected [name])");
@@ -324,42 +361,61 @@ int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const ch
             else {
                 *eq = '\0';
                 rc = logp_parse_key(&cfg->sections[cfg->nsections - 1], logp_trim(s), logp_trim(eq + 1), path, line,
-                                    err, errlen);
+                                    err, errlen, diag);
             }
         }
-        if (rc) {
+        if (rc && diag == NULL) {
             logp_config_free(cfg);
             return -1;
         }
+        if (rc) {
+            diag->errors++;
+            logp_diag_add(diag, "", err);
+            if (diag->errors >= 1000) /* a binary or foreign file: enough said */
+                break;
+        }
     }
     if (logp_config_check_sizes(cfg, path, err, errlen)) {
+        if (diag == NULL) {
+            logp_config_free(cfg);
+            return -1;
+        }
+        diag->errors++;
+        logp_diag_add(diag, "", err);
+    }
+    if (diag && diag->errors) {
         logp_config_free(cfg);
         return -1;
     }
     return 0;
 }
 
-int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen)
+int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err, size_t errlen)
 {
-    memset(cfg, 0, sizeof(*cfg));
+    return logp_config_parse_diag(cfg, text, len, path, err, errlen, NULL);
+}
+
+/* The file's text (malloc'ed, *len bytes) or NULL with err set. */
+static char *logp_config_read(const char *path, size_t *len_out, char *err, size_t errlen)
+{
     /* a FIFO or terminal would block the application's start: regular
      * files only, opened without waiting for a writer */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat sb;
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         close(fd);
         snprintf(err, errlen, "%s: not a regular file", path);
-        return -1;
+        return NULL;
     }
     FILE *f = fdopen(fd, "rb");
     if (f == NULL) {
         close(fd);
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
     size_t cap = 1 << 16, len = 0;
     char *text = malloc(cap);
@@ -367,7 +423,7 @@ int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t err
         if (text == NULL) {
             fclose(f);
             snprintf(err, errlen, "%s: out of memory", path);
-            return -1;
+            return NULL;
         }
         len += fread(text + len, 1, cap - len, f);
         if (len < cap)
@@ -376,7 +432,7 @@ int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t err
             free(text);
             fclose(f);
             snprintf(err, errlen, "%s: larger than 64 MiB: not a tuning file", path);
-            return -1;
+            return NULL;
         }
         char *t = realloc(text, cap * 2);
         if (t == NULL)
@@ -389,9 +445,37 @@ int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t err
     if (rd_err) {
         free(text);
         snprintf(err, errlen, "%s: cannot read", path);
+        return NULL;
+    }
+    *len_out = len;
+    return text;
+}
+
+int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen)
+{
+    size_t len = 0;
+    memset(cfg, 0, sizeof(*cfg));
+    char *text = logp_config_read(path, &len, err, errlen);
+    if (text == NULL)
+        return -1;
+    int rc = logp_config_parse(cfg, text, len, path, err, errlen);
+    free(text);
+    return rc;
+}
+
+int logp_config_lint(logp_config_t *cfg, const char *path, logp_config_diag_t *diag)
+{
+    char err[640];
+    size_t len = 0;
+    memset(cfg, 0, sizeof(*cfg));
+    memset(diag, 0, sizeof(*diag));
+    char *text = logp_config_read(path, &len, err, sizeof err);
+    if (text == NULL) {
+        diag->errors = 1;
+        logp_diag_add(diag, "", err);
         return -1;
     }
-    int rc = logp_config_parse(cfg, text, len, path, err, errlen);
+    int rc = logp_config_parse_diag(cfg, text, len, path, err, sizeof err, diag);
     free(text);
     return rc;
 }

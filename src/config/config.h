@@ -68,6 +68,20 @@ int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const ch
  * be read is "path: cannot read: reason"). */
 int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen);
 
+/* Every problem of a file, for `pmpi-logp check` (the shim stops at the
+ * first error and has no warnings). */
+typedef struct logp_config_diag {
+    int errors, warnings;
+    int dropped;     /* lines that did not fit in text */
+    char text[8192]; /* "path:line: ..." lines; warnings say "warning:" */
+} logp_config_diag_t;
+
+/* As logp_config_load, but reads on after an error (the line is skipped,
+ * at most 1000 errors) and warns about implausible settings (a key set
+ * twice in a section; L, o, g or G of 0); everything goes to *diag.
+ * Returns 0 if there is no error (warnings allowed), else -1 (*cfg empty). */
+int logp_config_lint(logp_config_t *cfg, const char *path, logp_config_diag_t *diag);
+
 /* Releases a configuration; safe on a zeroed one. */
 void logp_config_free(logp_config_t *cfg);
 

@@ -532,14 +532,20 @@ static int cmd_check(const logp_cli_t *c)
 {
     logp_comm_facts_t facts = {c->P_given ? c->P : 64, c->name ? c->name : "", c->intra_node};
     logp_config_t cfg;
-    char err[640];
-    if (logp_config_load(&cfg, c->file, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
+    static logp_config_diag_t diag; /* 8 KiB of messages: not on the stack */
+    int rc = logp_config_lint(&cfg, c->file, &diag);
+    fputs(diag.text, stderr); /* every error and warning, each with file:line */
+    if (diag.dropped)
+        fprintf(stderr, "%s: %d more messages not shown\n", c->file, diag.dropped);
+    if (rc != 0) {
+        fprintf(stderr, "%s: %d error%s, %d warning%s: the shim would ignore this file\n", c->file, diag.errors,
+                diag.errors == 1 ? "" : "s", diag.warnings, diag.warnings == 1 ? "" : "s");
         return 1;
     }
     logp_resolved_t r;
     logp_config_resolve(&cfg, &facts, &r);
-    printf("%s: valid, %d sections\n", c->file, cfg.nsections);
+    printf("%s: valid, %d sections, %d warning%s\n", c->file, cfg.nsections, diag.warnings,
+           diag.warnings == 1 ? "" : "s");
     printf("communicator: P=%d name '%s' %s\nmatched: %s\n", facts.size, facts.name,
            facts.intra_node ? "intra-node" : "inter-node", r.matched);
     printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B chain_k=%d\n", r.params.L * 1e6, r.params.o * 1e6,

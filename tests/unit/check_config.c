@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "../../src/config/config.h"
 #include "../../src/config/units.h"
@@ -187,6 +189,43 @@ END_TEST
 
 /* [host PATTERN] speeds (last match wins, shell patterns) and the
  * ranks_per_node override; [host] never applies to a communicator. */
+/* pmpi-logp check's view: every error (not only the first) and the
+ * warnings, each with file:line; a file with warnings only is valid. */
+START_TEST(test_lint)
+{
+    char path[] = "/tmp/check_config_lint_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char text[] = "[default]\nL = 1us\nL = 2us\ng = 0\nG = 0\no = 1 parsec\n[size 2-8]\n[size 4]\nfoo = 1\n";
+    ck_assert_int_eq((int)write(fd, text, sizeof text - 1), (int)(sizeof text - 1));
+    close(fd);
+    logp_config_t cfg;
+    static logp_config_diag_t diag;
+    ck_assert_int_eq(logp_config_lint(&cfg, path, &diag), -1);
+    ck_assert_int_eq(diag.errors, 3);
+    ck_assert_int_eq(diag.warnings, 3);
+    ck_assert_int_eq(cfg.nsections, 0);
+    const char *want[] = {":3: warning: L is set twice", ":4: warning: g = 0", ":5: warning: G = 0",
+                          ":6: o = 1 parsec", ":9: unknown key 'foo'", ":8: size range 4-4 overlaps [size 2-8] of line 7"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(strstr(diag.text, want[i]) != NULL, "missing '%s' in:\n%s", want[i], diag.text);
+    /* warnings only: valid, and the shim's parser (no warnings) agrees */
+    fd = open(path, O_WRONLY | O_TRUNC);
+    const char ok[] = "[default]\nL = 1us\nL = 2us\n";
+    ck_assert_int_eq((int)write(fd, ok, sizeof ok - 1), (int)(sizeof ok - 1));
+    close(fd);
+    ck_assert_int_eq(logp_config_lint(&cfg, path, &diag), 0);
+    ck_assert_int_eq(diag.errors, 0);
+    ck_assert_int_eq(diag.warnings, 1);
+    logp_config_free(&cfg);
+    char err[640];
+    ck_assert_int_eq(logp_config_load(&cfg, path, err, sizeof err), 0);
+    ck_assert(cfg.sections[0].params.L == 2e-6);
+    logp_config_free(&cfg);
+    unlink(path);
+}
+END_TEST
+
 START_TEST(test_hosts)
 {
     const char *text = "[default]\nranks_per_node = 8\n[host node*]\nspeed = 0.5\n"
@@ -231,6 +270,7 @@ int main(void)
 {
     const TTest *const tests[] = {
         test_units,
+        test_lint,
         test_cascade,
         test_errors,
         test_shipped_files,
