@@ -76,6 +76,12 @@ static void logp_report_command(char *out, size_t n)
             out[i] = ' ';
 }
 
+int logp_report_csv(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return n >= 4 && strcmp(path + n - 4, ".csv") == 0;
+}
+
 void logp_report_write(const char *path, int header, int ranks, const char *tuning)
 {
     pthread_mutex_lock(&logp_report_lock);
@@ -86,7 +92,8 @@ void logp_report_write(const char *path, int header, int ranks, const char *tuni
     }
     logp_report_done = 1;
     logp_text_t out = {0};
-    if (header) {
+    int csv = logp_report_csv(path);
+    if (header && !csv) {
         char date[64] = "", host[256] = "", cmd[1024];
         time_t now = time(NULL);
         struct tm tm;
@@ -99,7 +106,7 @@ void logp_report_write(const char *path, int header, int ranks, const char *tuni
     }
     if (logp_report.len > 0)
         logp_text_printf(&out, "%s", logp_report.buf);
-    if (logp_report.lost + out.lost > 0)
+    if (logp_report.lost + out.lost > 0 && !logp_report_csv(path))
         logp_text_printf(&out, "  (%lu report lines left out: out of memory)\n", logp_report.lost + out.lost);
     pthread_mutex_unlock(&logp_report_lock);
     /* never follow a link, never block on a FIFO, only append to a file */
@@ -112,6 +119,13 @@ void logp_report_write(const char *path, int header, int ranks, const char *tuni
         fprintf(stderr, "pmpi-logp: PMPI_LOGP_REPORT=%s: not a regular file; no report written\n", path);
     } else {
         size_t done = 0;
+        /* CSV: the column names once, by whichever process finds the file
+         * empty (two that append at the same instant may both write them) */
+        if (csv && sb.st_size == 0) {
+            const char *h = LOGP_REPORT_CSV_HEADER;
+            if (write(fd, h, strlen(h)) < 0)
+                fprintf(stderr, "pmpi-logp: PMPI_LOGP_REPORT=%s: %s\n", path, strerror(errno));
+        }
         while (done < out.len) {
             ssize_t w = write(fd, out.buf + done, out.len - done);
             if (w < 0 && errno == EINTR)

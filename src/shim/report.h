@@ -22,12 +22,22 @@ void logp_text_free(logp_text_t *t);
 /* Adds a communicator's block to the process's report (thread-safe). */
 void logp_report_add(const logp_text_t *block);
 
+/* Nonzero if the report at `path` is CSV (its name ends in ".csv"). */
+int logp_report_csv(const char *path);
+
+/* The CSV columns, one row per communicator, collective, size class and
+ * algorithm (logp_state_report writes the rows). */
+#define LOGP_REPORT_CSV_HEADER                                                                                         \
+    "comm,P,nodes,coll,bytes_lo,bytes_hi,algorithm,calls,bytes,total_us,mean_us,predicted_us,measured_over_predicted\n"
+
 /* Writes the process's report to `path` in one append, opened with
  * O_NOFOLLOW and only if it is a regular file (or a new one): a symlink,
- * FIFO, device or directory is refused with one line on stderr.  Starts
- * with a header (date, command line, host, `ranks` and the tuning file)
- * when `header` is nonzero.  Nothing is written if nothing was added and
- * no header is asked for.  Idempotent: a second call writes nothing. */
+ * FIFO, device or directory is refused with one line on stderr.  Text:
+ * starts with "==== pmpi-logp run report: date, host, `ranks`, tuning" and
+ * the command line when `header` is nonzero (world rank 0: it separates
+ * runs appended to one file).  CSV: the column names when the file is
+ * empty, then rows.  Nothing is written if nothing was added and no header
+ * is asked for.  Idempotent: a second call writes nothing. */
 void logp_report_write(const char *path, int header, int ranks, const char *tuning);
 
 #endif

@@ -42,6 +42,18 @@ cat "$tmp/report.txt"
 grep -q '^comm MPI_COMM_WORLD P=4' "$tmp/report.txt" && grep -q '^comm even ranks P=2' "$tmp/report.txt" &&
     grep -q 'reduce .* chain-adaptive .*measured/predicted' "$tmp/report.txt" && ok "run report" || ko "run report"
 
+# the same report as CSV (a name ending in .csv): the column names once,
+# then one row of 13 fields per decision, two runs appended
+rm -f "$tmp/report.csv"
+for i in 1 2; do
+    env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/cluster.conf" PMPI_LOGP_REPORT="$tmp/report.csv" \
+        timeout 300 $MPIEXEC -n 4 "$tmp/hello" >/dev/null 2>&1
+done
+[ "$(grep -c '^comm,P,nodes,coll,bytes_lo,bytes_hi,algorithm,calls,bytes,total_us,mean_us,predicted_us,' "$tmp/report.csv")" -eq 1 ] &&
+    [ "$(grep -c '^"even ranks",2,1,reduce,.*,binomial,' "$tmp/report.csv")" -ge 2 ] &&
+    awk -F, 'NR > 1 && NF != 13 { bad = 1 } END { exit bad || NR < 20 }' "$tmp/report.csv" &&
+    ok "CSV report: one header, 13 fields per row, two runs" || { ko "CSV report"; head -5 "$tmp/report.csv"; }
+
 printf '[default]\nL = 1us\no = 1 parsec\n' >"$tmp/bad.conf"
 env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/bad.conf" timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
 rc=$?
