@@ -1,7 +1,7 @@
 /* The exported entry points of the shim library: MPI_X and PMPI_X for
  * MPI_Bcast, MPI_Reduce, MPI_Alltoall and MPI_Session_finalize.
  *
- * Compiled without mpi.h (see entry.h): each entry point takes its
+ * Compiled without mpi.h (see shim.h): each entry point takes its
  * arguments as machine words and either
  *   - hands the call, untouched, to the next definition: a PMPI tool loaded
  *     after the shim (MPI_X only; the tool's PMPI_X call comes back to the
@@ -13,6 +13,7 @@
  * (SMPI) gets shim.c's typed entry points instead. */
 #ifdef LOGP_SHIM_CHAIN
 #include <stdint.h>
+#include <string.h>
 
 #include "next.h"
 #include "shim.h"
@@ -26,8 +27,14 @@ typedef int (*logp_alltoall_fn_t)(const void *, logp_word_t, logp_word_t, void *
                                   logp_word_t);
 typedef int (*logp_session_fn_t)(void *);
 
-/* A function pointer from the data pointer dlsym gave (POSIX). */
-#define LOGP_AS_FN(type, ptr) (*(type *)(void *)&(ptr))
+/* A function pointer from the data pointer dlsym gave (POSIX allows the
+ * conversion; memcpy keeps it within C's aliasing rules). */
+#define LOGP_AS_FN(type, ptr)                                                                                          \
+    __extension__({                                                                                                    \
+        type f_;                                                                                                       \
+        memcpy(&f_, &(ptr), sizeof f_);                                                                                \
+        f_;                                                                                                            \
+    })
 
 static int logp_entry_bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
 {
