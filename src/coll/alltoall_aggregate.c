@@ -26,17 +26,7 @@
 #include <string.h>
 
 #include "alltoall_direct.h"
-
-/* Completes every request (even after an error); the first error wins. */
-static int logp_agg_wait(int n, MPI_Request *req, int rc)
-{
-    for (int i = 0; i < n; i++) {
-        int wrc = PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = wrc;
-    }
-    return rc;
-}
+#include "buffer.h"
 
 /* Block j of the P blocks of member slot i in a buffer of n slots. */
 static char *logp_agg_block(char *buf, int P, size_t blk, int i, int j)
@@ -130,7 +120,7 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
             nreq++;
         rc = rc == MPI_SUCCESS ? x : rc;
     }
-    rc = logp_agg_wait(nreq, req, rc);
+    rc = logp_buffer_wait_all(nreq, req, rc);
     /* blocks that stay on the node: out[i][src] = gath[j][dst] */
     for (int x = 0; x < n && rc == MPI_SUCCESS; x++)
         for (int y = 0; y < n; y++)
@@ -169,7 +159,7 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
     }
     if (rc == MPI_SUCCESS)
         rc = logp_agg_unpack(logp_agg_block(out, P, blk, me, 0), blk, P, recvbuf, rcount, rtype, comm);
-    rc = logp_agg_wait(nreq, req, rc); /* complete sends even after an error */
+    rc = logp_buffer_wait_all(nreq, req, rc); /* complete sends even after an error */
     free(req);
     logp_scratch_put(scratch, gath);
     return rc;

@@ -12,11 +12,7 @@
 /* Completes the requests in flight; the first error wins. */
 static int logp_direct_flush(MPI_Request *req, int *n, int rc)
 {
-    for (int i = 0; i < *n; i++) {
-        int wrc = PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = wrc;
-    }
+    rc = logp_buffer_wait_all(*n, req, rc);
     *n = 0;
     return rc;
 }

@@ -38,10 +38,5 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
         if (rc == MPI_SUCCESS)
             rc = r;
     }
-    for (int i = 0; i < nreq && i < LOGP_BCAST_WINDOW; i++) { /* complete every send, even after an error */
-        int w = PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS)
-            rc = w;
-    }
-    return rc;
+    return logp_buffer_wait_all(nreq < LOGP_BCAST_WINDOW ? nreq : LOGP_BCAST_WINDOW, req, rc);
 }

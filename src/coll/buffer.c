@@ -100,3 +100,13 @@ int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, in
     return PMPI_Sendrecv(src, scount, st, me, tag, dst, rcount, rt, me, tag, comm,
                          MPI_STATUS_IGNORE);
 }
+
+int logp_buffer_wait_all(int n, MPI_Request *req, int rc)
+{
+    for (int i = 0; i < n; i++) {
+        int w = PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = w;
+    }
+    return rc;
+}

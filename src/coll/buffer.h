@@ -64,4 +64,9 @@ void logp_scratch_free(logp_scratch_t *s);
 int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount, MPI_Datatype rt,
                      MPI_Comm comm, int tag);
 
+/* Completes the n requests of req (every one, even after an error, so no
+ * peer is left waiting on them); returns rc if it is an error, else the
+ * first error of a wait, else MPI_SUCCESS. */
+int logp_buffer_wait_all(int n, MPI_Request *req, int rc);
+
 #endif

@@ -26,15 +26,15 @@ static int logp_config_fail(char *err, size_t errlen, const char *path, int line
     return -1;
 }
 
-/* One "path:line: kind: message" line into diag, if it fits. */
-static void logp_diag_add(logp_config_diag_t *diag, const char *kind, const char *msg)
+/* One message line into diag, if it fits. */
+static void logp_diag_add(logp_config_diag_t *diag, const char *msg)
 {
-    size_t used = strlen(diag->text), need = strlen(kind) + strlen(msg) + 4;
-    if (used + need > sizeof diag->text) {
+    size_t used = strlen(diag->text);
+    if (used + strlen(msg) + 2 > sizeof diag->text) {
         diag->dropped++;
         return;
     }
-    snprintf(diag->text + used, sizeof diag->text - used, "%s%s\n", kind, msg);
+    snprintf(diag->text + used, sizeof diag->text - used, "%s\n", msg);
 }
 
 static void logp_diag_warn(logp_config_diag_t *diag, const char *path, int line, const char *fmt, ...)
@@ -48,7 +48,7 @@ static void logp_diag_warn(logp_config_diag_t *diag, const char *path, int line,
     va_end(ap);
     snprintf(full, sizeof full, "%s:%d: warning: %s", path, line, msg);
     diag->warnings++;
-    logp_diag_add(diag, "", full);
+    logp_diag_add(diag, full);
 }
 
 void logp_config_free(logp_config_t *cfg)
@@ -308,6 +308,27 @@ static int logp_config_check_sizes(const logp_config_t *cfg, const char *path, c
     return rc;
 }
 
+/* One non-empty line without its comment: a section header or a key. */
+static int logp_parse_line(logp_config_t *cfg, int *cap, char *s, const char *path, int line, char *err, size_t errlen,
+                           logp_config_diag_t *diag)
+{
+    if (*s == '[') {
+        char *close = strchr(s, ']');
+        if (close == NULL || logp_trim(close + 1)[0] != '\0')
+            return logp_config_fail(err, errlen, path, line, "unterminated section header (expected [name])");
+        *close = '\0';
+        return logp_parse_header(cfg, cap, s + 1, path, line, err, errlen);
+    }
+    char *eq = strchr(s, '=');
+    if (eq == NULL)
+        return logp_config_fail(err, errlen, path, line, "expected key = value or [section]");
+    if (cfg->nsections == 0)
+        return logp_config_fail(err, errlen, path, line, "key before any section (start with [default])");
+    *eq = '\0';
+    return logp_parse_key(&cfg->sections[cfg->nsections - 1], logp_trim(s), logp_trim(eq + 1), path, line, err, errlen,
+                          diag);
+}
+
 /* The parser.  With diag: reads on after an error (the line is skipped),
  * collects every error and warning there, fails at the end if any error. */
 static int logp_config_parse_diag(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err,
@@ -341,36 +362,15 @@ static int logp_config_parse_diag(logp_config_t *cfg, const char *text, size_t l
         if (hash)
             *hash = '\0';
         char *s = logp_trim(buf);
-        if (rc == 0 && *s == '\0')
-            continue;
-        if (rc) {
-        } else if (*s == '[') {
-            char *close = strchr(s, ']');
-            if (close == NULL || logp_trim(close + 1)[0] != '\0')
-                rc = logp_config_fail(err, errlen, path, line, "unterminated section header (expected [name])");
-            else {
-                *close = '\0';
-                rc = logp_parse_header(cfg, &cap, s + 1, path, line, err, errlen);
-            }
-        } else {
-            char *eq = strchr(s, '=');
-            if (eq == NULL)
-                rc = logp_config_fail(err, errlen, path, line, "expected key = value or [section]");
-            else if (cfg->nsections == 0)
-                rc = logp_config_fail(err, errlen, path, line, "key before any section (start with [default])");
-            else {
-                *eq = '\0';
-                rc = logp_parse_key(&cfg->sections[cfg->nsections - 1], logp_trim(s), logp_trim(eq + 1), path, line,
-                                    err, errlen, diag);
-            }
-        }
+        if (rc == 0 && *s != '\0')
+            rc = logp_parse_line(cfg, &cap, s, path, line, err, errlen, diag);
         if (rc && diag == NULL) {
             logp_config_free(cfg);
             return -1;
         }
         if (rc) {
             diag->errors++;
-            logp_diag_add(diag, "", err);
+            logp_diag_add(diag, err);
             if (diag->errors >= 1000) /* a binary or foreign file: enough said */
                 break;
         }
@@ -381,7 +381,7 @@ static int logp_config_parse_diag(logp_config_t *cfg, const char *text, size_t l
             return -1;
         }
         diag->errors++;
-        logp_diag_add(diag, "", err);
+        logp_diag_add(diag, err);
     }
     if (diag && diag->errors) {
         logp_config_free(cfg);
@@ -472,7 +472,7 @@ int logp_config_lint(logp_config_t *cfg, const char *path, logp_config_diag_t *d
     char *text = logp_config_read(path, &len, err, sizeof err);
     if (text == NULL) {
         diag->errors = 1;
-        logp_diag_add(diag, "", err);
+        logp_diag_add(diag, err);
         return -1;
     }
     int rc = logp_config_parse_diag(cfg, text, len, path, err, sizeof err, diag);

@@ -13,7 +13,6 @@
  * (SMPI) gets shim.c's typed entry points instead. */
 #ifdef LOGP_SHIM_CHAIN
 #include <stdint.h>
-#include <string.h>
 
 #include "next.h"
 #include "shim.h"
@@ -27,20 +26,11 @@ typedef int (*logp_alltoall_fn_t)(const void *, logp_word_t, logp_word_t, void *
                                   logp_word_t);
 typedef int (*logp_session_fn_t)(void *);
 
-/* A function pointer from the data pointer dlsym gave (POSIX allows the
- * conversion; memcpy keeps it within C's aliasing rules). */
-#define LOGP_AS_FN(type, ptr)                                                                                          \
-    __extension__({                                                                                                    \
-        type f_;                                                                                                       \
-        memcpy(&f_, &(ptr), sizeof f_);                                                                                \
-        f_;                                                                                                            \
-    })
-
 static int logp_entry_bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
 {
     const logp_next_t *next = logp_next_get();
     if (next->foreign)
-        return LOGP_AS_FN(logp_bcast_fn_t, next->bcast)(buffer, count, datatype, root, comm);
+        return LOGP_NEXT_AS(logp_bcast_fn_t, next->bcast)(buffer, count, datatype, root, comm);
     return logp_shim_bcast_words(buffer, count, datatype, root, comm);
 }
 
@@ -49,7 +39,7 @@ LOGP_EXPORT int MPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype,
 {
     const logp_next_t *next = logp_next_get();
     if (next->tool_bcast)
-        return LOGP_AS_FN(logp_bcast_fn_t, next->tool_bcast)(buffer, count, datatype, root, comm);
+        return LOGP_NEXT_AS(logp_bcast_fn_t, next->tool_bcast)(buffer, count, datatype, root, comm);
     return logp_entry_bcast(buffer, count, datatype, root, comm);
 }
 
@@ -64,7 +54,7 @@ static int logp_entry_reduce(const void *sendbuf, void *recvbuf, logp_word_t cou
 {
     const logp_next_t *next = logp_next_get();
     if (next->foreign)
-        return LOGP_AS_FN(logp_reduce_fn_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
+        return LOGP_NEXT_AS(logp_reduce_fn_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
     return logp_shim_reduce_words(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
@@ -75,7 +65,7 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count
 {
     const logp_next_t *next = logp_next_get();
     if (next->tool_reduce)
-        return LOGP_AS_FN(logp_reduce_fn_t, next->tool_reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
+        return LOGP_NEXT_AS(logp_reduce_fn_t, next->tool_reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
     return logp_entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
@@ -92,7 +82,7 @@ static int logp_entry_alltoall(const void *sendbuf, logp_word_t sendcount, logp_
 {
     const logp_next_t *next = logp_next_get();
     if (next->foreign)
-        return LOGP_AS_FN(logp_alltoall_fn_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return LOGP_NEXT_AS(logp_alltoall_fn_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                                                recvtype, comm);
     return logp_shim_alltoall_words(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -104,7 +94,7 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_wo
 {
     const logp_next_t *next = logp_next_get();
     if (next->tool_alltoall)
-        return LOGP_AS_FN(logp_alltoall_fn_t, next->tool_alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+        return LOGP_NEXT_AS(logp_alltoall_fn_t, next->tool_alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                                                     recvtype, comm);
     return logp_entry_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -124,7 +114,7 @@ static int logp_entry_session_finalize(void *session)
 {
     const logp_next_t *next = logp_next_get();
     if (next->foreign) /* a library without Sessions is never asked */
-        return next->session_finalize ? LOGP_AS_FN(logp_session_fn_t, next->session_finalize)(session) : 1;
+        return next->session_finalize ? LOGP_NEXT_AS(logp_session_fn_t, next->session_finalize)(session) : 1;
     return logp_shim_session_finalize_words(session);
 }
 
@@ -139,7 +129,7 @@ LOGP_EXPORT int MPI_Session_finalize(void *session)
 {
     const logp_next_t *next = logp_next_get();
     if (next->tool_session_finalize)
-        return LOGP_AS_FN(logp_session_fn_t, next->tool_session_finalize)(session);
+        return LOGP_NEXT_AS(logp_session_fn_t, next->tool_session_finalize)(session);
     return logp_entry_session_finalize(session);
 }
 #endif

@@ -18,6 +18,8 @@
 #ifndef LOGP_SHIM_NEXT_H
 #define LOGP_SHIM_NEXT_H
 
+#include <string.h>
+
 typedef struct logp_next {
     /* The MPI library in the process is not the one the shim was built
      * for (an MPICH build preloaded into an Open MPI program, or the
@@ -40,5 +42,14 @@ typedef struct logp_next {
  * static link), the nonblocking form and a wait stand in for them: never
  * the shim's own symbol, which would recurse. */
 const logp_next_t *logp_next_get(void);
+
+/* One of the pointers above as a function of `type` (POSIX allows the
+ * conversion; memcpy keeps it within C's aliasing rules). */
+#define LOGP_NEXT_AS(type, ptr)                                                                                        \
+    __extension__({                                                                                                    \
+        type f_;                                                                                                       \
+        memcpy(&f_, &(ptr), sizeof f_);                                                                                \
+        f_;                                                                                                            \
+    })
 
 #endif

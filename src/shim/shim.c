@@ -1,5 +1,6 @@
-/* The PMPI wrappers: MPI_Bcast, MPI_Reduce, MPI_Alltoall (and their PMPI_
- * names, to sit among other PMPI tools: next.h), MPI_Session_finalize.  Thin: check that the call is one we can run (else PMPI, so the
+/* The shim's MPI_Bcast, MPI_Reduce, MPI_Alltoall and MPI_Session_finalize
+ * (exported by entry.c, or below when the shim is compiled into a program).
+ * Thin: check that the call is one we can run (else PMPI, so the
  * MPI library reports erroneous arguments as it always does), look up the
  * communicator's decision, run the rank's operations on the private
  * communicator, and raise an error that comes back on the application's
@@ -32,27 +33,6 @@ typedef int (*logp_native_bcast_t)(void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*logp_native_reduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
 typedef int (*logp_native_alltoall_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 
-static logp_native_bcast_t logp_native_bcast(const logp_next_t *next)
-{
-    logp_native_bcast_t f;
-    memcpy(&f, &next->bcast, sizeof f);
-    return f;
-}
-
-static logp_native_reduce_t logp_native_reduce(const logp_next_t *next)
-{
-    logp_native_reduce_t f;
-    memcpy(&f, &next->reduce, sizeof f);
-    return f;
-}
-
-static logp_native_alltoall_t logp_native_alltoall(const logp_next_t *next)
-{
-    logp_native_alltoall_t f;
-    memcpy(&f, &next->alltoall, sizeof f);
-    return f;
-}
-
 /* The predefined datatypes most programs reduce and broadcast: their sizes
  * are asked once, not with a PMPI call per collective (a few hundred
  * nanoseconds; under SMPI, microseconds).  A benign race: every thread
@@ -82,6 +62,14 @@ static int logp_shim_type_size(MPI_Datatype dt, int *size)
  * type outside its groups goes to the MPI library, which reports it. */
 enum { LOGP_T_INT = 1, LOGP_T_FINT = 2, LOGP_T_FLOAT = 4, LOGP_T_LOGICAL = 8, LOGP_T_COMPLEX = 16, LOGP_T_BYTE = 32,
        LOGP_T_PAIR = 64 };
+
+/* Nonzero if dt is a predefined (named) datatype. */
+static int logp_shim_named(MPI_Datatype dt)
+{
+    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
+    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner);
+    return combiner == MPI_COMBINER_NAMED;
+}
 
 static unsigned logp_shim_type_group(MPI_Datatype dt)
 {
@@ -135,9 +123,7 @@ static int logp_shim_op_native(MPI_Op op, MPI_Datatype dt)
     unsigned group = logp_shim_type_group(dt);
     if (group)
         return (ops[i].groups & group) == 0;
-    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
-    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner);
-    return combiner != MPI_COMBINER_NAMED;
+    return !logp_shim_named(dt);
 }
 
 /* Nonzero if buf is a NULL buffer the MPI library rejects: with a
@@ -145,11 +131,7 @@ static int logp_shim_op_native(MPI_Op op, MPI_Datatype dt)
  * datatype of absolute addresses). */
 static int logp_shim_null(const void *buf, MPI_Datatype dt)
 {
-    if (buf != NULL)
-        return 0;
-    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
-    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner);
-    return combiner == MPI_COMBINER_NAMED;
+    return buf == NULL && logp_shim_named(dt);
 }
 
 /* Every predefined reduction operator commutes (MPI standard, 5.9.2): no
@@ -218,7 +200,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     logp_comm_state_t *st;
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || (st = logp_shim_state(comm)) == NULL || root < 0 ||
         root >= st->size)
-        return logp_native_bcast(next)(buffer, count, datatype, root, comm);
+        return LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     logp_view_t v;
@@ -230,7 +212,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     if (ours)
         rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v));
     else
-        rc = logp_native_bcast(next)(buffer, count, datatype, root, comm);
+        rc = LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
     logp_shim_account(st, LOGP_COLL_BCAST, d, bytes, t0);
     return rc;
 }
@@ -246,7 +228,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || op == MPI_OP_NULL || logp_shim_op_native(op, datatype) ||
         (st = logp_shim_state(comm)) == NULL || root < 0 || root >= st->size ||
         logp_shim_commutative(op, &commutative) != MPI_SUCCESS)
-        return logp_native_reduce(next)(sendbuf, recvbuf, count, datatype, op, root, comm);
+        return LOGP_NEXT_AS(logp_native_reduce_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
     /* MPICH 4.0.2 crashes in its reduce-scatter-gather path (commutative,
      * > 2 KiB) with MPI_IN_PLACE at a non-zero root.  Only the root knows
      * about MPI_IN_PLACE, and all ranks must decide alike: keep every such
@@ -270,7 +252,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
         rc = logp_shim_error(st, logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v,
                                                   logp_state_scratch()));
     else
-        rc = logp_native_reduce(next)(sendbuf, recvbuf, count, datatype, op, root, comm);
+        rc = LOGP_NEXT_AS(logp_native_reduce_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, bytes, t0);
     return rc;
 }
@@ -286,7 +268,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     if (!logp_shim_bytes(comm, recvcount, recvtype, &bytes) ||
         (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes || sendbuf == recvbuf)) ||
         (st = logp_shim_state(comm)) == NULL || bytes * (size_t)st->size > (size_t)INT_MAX)
-        return logp_native_alltoall(next)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        return LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     /* MPICH 4.0.2's MPI_Alltoall on a 1-rank communicator hangs while an
      * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
 #ifndef OPEN_MPI /* MPICH's bug (SMPI: kept, untested there) */
@@ -307,7 +289,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
         rc = logp_shim_error(st, logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                                     st->pcomm, st->tag, &v, logp_state_scratch()));
     else
-        rc = logp_native_alltoall(next)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+        rc = LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     logp_shim_account(st, LOGP_COLL_ALLTOALL, d, bytes, t0);
     return rc;
 }
@@ -338,9 +320,9 @@ int logp_shim_session_finalize_words(void *session)
     const logp_next_t *next = logp_next_get();
     logp_state_end();
 #if MPI_VERSION >= 4
-    int (*fn)(MPI_Session *) = NULL;
-    memcpy(&fn, &next->session_finalize, sizeof fn);
-    return fn ? fn(session) : MPI_ERR_INTERN;
+    typedef int (*logp_native_session_t)(MPI_Session *);
+    return next->session_finalize ? LOGP_NEXT_AS(logp_native_session_t, next->session_finalize)(session)
+                                  : MPI_ERR_INTERN;
 #else
     (void)next;
     (void)session;

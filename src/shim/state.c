@@ -174,8 +174,9 @@ static void logp_state_report(const logp_comm_state_t *st)
     if (logp_env.report == NULL || st->rank != 0)
         return;
     logp_text_t t = {0};
-    if (logp_report_csv(logp_env.report)) { /* one row per decision; names quoted, quotes doubled */
-        char name[2 * MPI_MAX_OBJECT_NAME + 3], *q = name;
+    int csv = logp_report_csv(logp_env.report);
+    char name[2 * MPI_MAX_OBJECT_NAME + 3], *q = name;
+    if (csv) { /* one row per decision; the name quoted, quotes doubled */
         *q++ = '"';
         for (const char *c = st->name; *c; c++) {
             if (*c == '"')
@@ -184,36 +185,30 @@ static void logp_state_report(const logp_comm_state_t *st)
         }
         *q++ = '"';
         *q = '\0';
-        for (int i = 0; i < LOGP_COLL_COUNT * LOGP_STATE_SLOTS; i++) {
-            const logp_decision_t *d = st->decisions[i / LOGP_STATE_SLOTS][i % LOGP_STATE_SLOTS];
-            if (d == NULL || d->stat.calls == 0)
-                continue;
-            double mean = d->stat.time / (double)d->stat.calls, pred = d->stat.predicted / (double)d->stat.calls;
-            logp_text_printf(&t, "%s,%d,%d,%s,%zu,%zu,%s,%lu,%.0f,%.3f,%.3f,%.3f,%.4f\n", name, st->size,
-                             st->topo.nnodes, logp_coll_name(d->coll), (size_t)1 << d->sclass,
-                             ((size_t)2 << d->sclass) - 1, logp_algo_name(d->algo), d->stat.calls, d->stat.bytes,
-                             d->stat.time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
-        }
-        logp_report_add(&t);
-        logp_text_free(&t);
-        return;
+    } else {
+        const logp_params_t *rep = logp_topo_rep(&st->topo);
+        logp_text_printf(&t,
+                         "comm %s P=%d nodes=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B gamma=%.3gns/B%s\n",
+                         st->name, st->size, st->topo.nnodes, st->matched, rep->L * 1e6, rep->o * 1e6, rep->g * 1e6,
+                         rep->G * 1e9, rep->gamma * 1e9,
+                         st->no_private ? " (no private communicator could be had: MPI library only)" : "");
     }
-    const logp_params_t *rep = logp_topo_rep(&st->topo);
-    logp_text_printf(&t, "comm %s P=%d nodes=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B gamma=%.3gns/B%s\n",
-                     st->name, st->size, st->topo.nnodes, st->matched, rep->L * 1e6, rep->o * 1e6, rep->g * 1e6,
-                     rep->G * 1e9, rep->gamma * 1e9,
-                     st->no_private ? " (no private communicator could be had: MPI library only)" : "");
     for (int i = 0; i < LOGP_COLL_COUNT * LOGP_STATE_SLOTS; i++) {
         const logp_decision_t *d = st->decisions[i / LOGP_STATE_SLOTS][i % LOGP_STATE_SLOTS];
         if (d == NULL || d->stat.calls == 0)
             continue;
         double mean = d->stat.time / (double)d->stat.calls, pred = d->stat.predicted / (double)d->stat.calls;
-        logp_text_printf(&t,
-                         "  %-8s %9zu-%-9zu %-15s calls %7lu  bytes %12.0f  total %10.1f us  mean %9.2f us  "
-                         "predicted %9.2f us  measured/predicted %6.2f\n",
-                         logp_coll_name(d->coll), (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1,
-                         logp_algo_name(d->algo), d->stat.calls, d->stat.bytes, d->stat.time * 1e6, mean * 1e6,
-                         pred * 1e6, pred > 0 ? mean / pred : 0.0);
+        size_t lo = (size_t)1 << d->sclass, hi = ((size_t)2 << d->sclass) - 1;
+        if (csv)
+            logp_text_printf(&t, "%s,%d,%d,%s,%zu,%zu,%s,%lu,%.0f,%.3f,%.3f,%.3f,%.4f\n", name, st->size,
+                             st->topo.nnodes, logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), d->stat.calls,
+                             d->stat.bytes, d->stat.time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
+        else
+            logp_text_printf(&t,
+                             "  %-8s %9zu-%-9zu %-15s calls %7lu  bytes %12.0f  total %10.1f us  mean %9.2f us  "
+                             "predicted %9.2f us  measured/predicted %6.2f\n",
+                             logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), d->stat.calls, d->stat.bytes,
+                             d->stat.time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
     }
     logp_report_add(&t);
     logp_text_free(&t);
@@ -572,16 +567,7 @@ typedef struct {
 #ifdef SMPI_H
 static logp_state_cache_t logp_state_last;
 #else
-/* Per thread.  Under SMPI every simulated rank runs in one OS thread, so
- * thread-local data would be shared by all of them (and a rank could find
- * another's entry), while static data is privatized per rank: there it is
- * a plain static. */
-#ifdef SMPI_H
-#define LOGP_PER_THREAD
-#else
-#define LOGP_PER_THREAD _Thread_local
-#endif
-static LOGP_PER_THREAD logp_state_cache_t logp_state_last;
+static _Thread_local logp_state_cache_t logp_state_last;
 #endif
 
 logp_comm_state_t *logp_state_get(MPI_Comm comm)

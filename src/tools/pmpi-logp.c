@@ -182,27 +182,36 @@ static void usage_cmd(FILE *f, const logp_cli_cmd_t *cmd)
         fprintf(f, "%s%s", logp_cli_params_help, logp_cli_layout_help);
 }
 
+/* An int option of at least lo into *out; 0, or -1 when the value is bad. */
+static int parse_int(const char *v, long lo, int *out)
+{
+    long n = 0;
+    if (logp_units_count(v, lo, INT_MAX, &n) != 0)
+        return -1;
+    *out = (int)n;
+    return 0;
+}
+
 /* One option's value into c; 0, or -1 when the value is bad. */
 static int parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int opt, const char *v)
 {
-    long n = 0;
     int integer_times = strcmp(cmd->name, "sum-plan") == 0;
     switch (opt) {
     case OPT_P:
         c->P_given = 1;
-        return logp_units_count(v, 1, INT_MAX, &n) ? -1 : (c->P = (int)n, 0);
+        return parse_int(v, 1, &c->P);
     case OPT_N:
         return logp_units_count(v, 0, LONG_MAX, &c->N);
     case OPT_ROOT:
-        return logp_units_count(v, 0, INT_MAX, &n) ? -1 : (c->root = (int)n, 0);
+        return parse_int(v, 0, &c->root);
     case OPT_RANK:
-        return logp_units_count(v, 0, INT_MAX, &n) ? -1 : (c->rank = (int)n, 0);
+        return parse_int(v, 0, &c->rank);
     case OPT_CHAIN_K:
-        return logp_units_count(v, 1, INT_MAX, &n) ? -1 : (c->k = (int)n, 0);
+        return parse_int(v, 1, &c->k);
     case OPT_NODES:
-        return logp_units_count(v, 1, INT_MAX, &n) ? -1 : (c->nodes = (int)n, 0);
+        return parse_int(v, 1, &c->nodes);
     case OPT_RPN:
-        return logp_units_count(v, 1, INT_MAX, &n) ? -1 : (c->rpn = (int)n, 0);
+        return parse_int(v, 1, &c->rpn);
     case OPT_BYTES:
         return logp_units_bytes(v, &c->bytes);
     case OPT_L:
