@@ -106,7 +106,7 @@ void logp_report_write(const char *path, int header, int ranks, const char *tuni
     }
     if (logp_report.len > 0)
         logp_text_printf(&out, "%s", logp_report.buf);
-    if (logp_report.lost + out.lost > 0 && !logp_report_csv(path))
+    if (logp_report.lost + out.lost > 0 && !csv)
         logp_text_printf(&out, "  (%lu report lines left out: out of memory)\n", logp_report.lost + out.lost);
     pthread_mutex_unlock(&logp_report_lock);
     /* never follow a link, never block on a FIFO, only append to a file */
@@ -119,9 +119,15 @@ void logp_report_write(const char *path, int header, int ranks, const char *tuni
         fprintf(stderr, "pmpi-logp: PMPI_LOGP_REPORT=%s: not a regular file; no report written\n", path);
     } else {
         size_t done = 0;
-        /* CSV: the column names once, by whichever process finds the file
-         * empty (two that append at the same instant may both write them) */
-        if (csv && sb.st_size == 0) {
+        /* The processes of a job append at about the same time: an
+         * advisory lock makes each one's check for an empty file and its
+         * writes one step, so the CSV column names come once and blocks do
+         * not interleave.  Without locks (some file systems) it goes on
+         * unlocked. */
+        struct flock lk = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+        while (fcntl(fd, F_SETLKW, &lk) != 0 && errno == EINTR)
+            ;
+        if (csv && fstat(fd, &sb) == 0 && sb.st_size == 0) {
             const char *h = LOGP_REPORT_CSV_HEADER;
             if (write(fd, h, strlen(h)) < 0)
                 fprintf(stderr, "pmpi-logp: PMPI_LOGP_REPORT=%s: %s\n", path, strerror(errno));

@@ -36,7 +36,8 @@ int logp_report_csv(const char *path);
  * starts with "==== pmpi-logp run report: date, host, `ranks`, tuning" and
  * the command line when `header` is nonzero (world rank 0: it separates
  * runs appended to one file).  CSV: the column names when the file is
- * empty, then rows.  Nothing is written if nothing was added and no header
+ * empty, then rows.  Each process holds an advisory lock (fcntl) on the
+ * file while it writes.  Nothing is written if nothing was added and no header
  * is asked for.  Idempotent: a second call writes nothing. */
 void logp_report_write(const char *path, int header, int ranks, const char *tuning);
 
