@@ -76,8 +76,9 @@ fi
 echo "sanitizers: $san_pass passed, $san_fail failed"
 [ $san_fail -eq 0 ] || status=1
 
-# The same library built for Open MPI: the export check and the whole MPI
-# correctness matrix under mpiexec.openmpi (about a minute here).
+# The same library built for Open MPI: the export check, the whole MPI
+# correctness matrix and the preload/relink/PMPI-tool tests under
+# mpiexec.openmpi (about a minute here).
 echo "==== Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
 if command -v mpicc.openmpi >/dev/null 2>&1; then
@@ -85,7 +86,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     mkdir -p "$ob"
     if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
         make -j"$(nproc)" >/dev/null 2>&1 &&
-        make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh" >"$ob/check.out" 2>&1); then
+        make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh" >"$ob/check.out" 2>&1); then
         :
     else
         status=1
@@ -95,6 +96,10 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     set -- ${m:-0 1}
     ompi_pass=$1; ompi_fail=$2
     echo "Open MPI matrix: $ompi_pass cases passed, $ompi_fail failed"
+    m=$(sed -n 's/^preload\/relink: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_preload.sh.log" 2>/dev/null)
+    set -- ${m:-0 1}
+    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
+    echo "Open MPI preload/relink (C and Fortran, PMPI tool in both orders): $1 passed, $2 failed"
     [ "$ompi_fail" -eq 0 ] || status=1
 else
     echo "note: no mpicc.openmpi: Open MPI build skipped"

@@ -38,6 +38,11 @@ bad "--N does not apply here" predict --N 3
 bad "unknown command 'bogus'" bogus
 bad "expected check FILE" check
 bad "unexpected argument 'extra'" tree extra
+bad "bad value for --native: 'lam'" predict --P 4 --native lam
+# --native picks whose defaults "native" models (Open MPI 4.1: knomial bcast at 16 ranks, 1 KiB)
+"$cli" predict --P 16 --bytes 1K --native openmpi >"$out" && grep -q "native .*(model of Open MPI 4.1's default: knomial)" "$out" &&
+    "$cli" predict --P 16 --bytes 1K --native=mpich >"$out" && grep -q "native .*(model of MPICH 4.0.2's default: binomial)" "$out" &&
+    ok "predict --native openmpi | mpich" || { ko "predict --native"; cat "$out"; }
 "$cli" tree --P=8 --bytes=64K >"$out" 2>"$err" && grep -q 'P=8, root 0, 65536 B' "$out" &&
     ok "--opt=VALUE and --bytes 64K = 65536" || ko "--opt=VALUE and --bytes 64K"
 "$cli" predict --P 4 --bytes 1MiB >"$out" 2>"$err" && grep -q '1048576' "$out" && ok "--bytes 1MiB = 1048576" ||

@@ -1,5 +1,6 @@
-/* A LogGP model of what the MPI library (MPICH 4.0.2's defaults) does, so
- * that `auto` only leaves native when it predicts a gain. */
+/* A LogGP model of what the MPI library does by default (MPICH 4.0.2 or
+ * Open MPI 4.1's coll/tuned), so that `auto` only leaves native when it
+ * predicts a gain. */
 #ifndef LOGP_SELECT_NATIVE_H
 #define LOGP_SELECT_NATIVE_H
 
@@ -8,21 +9,48 @@
 #include "../model/algo.h"
 #include "../model/topo.h"
 
-/* Predicted time of the native algorithm MPICH 4.0.2 picks by default for
- * `coll` on topo->P ranks with `bytes` (bcast/reduce: the message;
- * alltoall: one block):
+/* Which library's defaults are modelled.  0 is MPICH, so a zeroed query
+ * keeps the historical behaviour. */
+typedef enum logp_native_lib {
+    LOGP_NATIVE_MPICH = 0,   /* MPICH 4.0.2 (Debian 12), also used for SMPI */
+    LOGP_NATIVE_OPENMPI = 1, /* Open MPI 4.1's coll/tuned fixed decisions */
+    LOGP_NATIVE_LIB_COUNT
+} logp_native_lib_t;
+
+/* The library this build was configured for (configure defines
+ * LOGP_BUILD_OPENMPI for Open MPI; MPICH and SMPI otherwise). */
+logp_native_lib_t logp_native_lib_default(void);
+
+/* "mpich" or "openmpi". */
+const char *logp_native_lib_name(logp_native_lib_t lib);
+
+/* The library named `name` ("mpich", "openmpi"; also "open-mpi", "ompi"),
+ * or LOGP_NATIVE_LIB_COUNT if unknown. */
+logp_native_lib_t logp_native_lib_lookup(const char *name);
+
+/* Name of the algorithm `lib` runs by default for `coll` on P ranks with
+ * `bytes` (bcast/reduce: the message; alltoall: one block), e.g.
+ * "binomial", "knomial", "scatter-allgather-ring", "pairwise"; "none" for
+ * P <= 1.  Never NULL.
+ *   MPICH 4.0.2:
  *   bcast: binomial below 12288 B or 8 ranks; scatter + recursive-doubling
  *     allgather below 512 KiB on powers of two; else scatter + ring allgather.
  *   reduce: binomial below 2048 B or non-commutative; else reduce-scatter
  *     (recursive halving) + binomial gather.
  *   alltoall: Bruck below 256 B with >= 8 ranks; all isend/irecv at once
  *     below 32768 B; else pairwise exchange.
- * Binomial, Bruck and pairwise are priced as our schedules of the same
- * shape (under the layout: simulated if `exact`, else estimated,
- * logp_sim_price); the others by closed forms in the
- * communicator's representative parameters (logp_topo_rep), which know
- * nothing of nodes (a known gap: docs/smpi-hetero/README.md).  Negative
- * on error. */
-double logp_native_predict(logp_coll_t coll, size_t bytes, int commutative, const logp_topo_t *topo, int exact);
+ *   Open MPI 4.1: the fixed decision tables of coll/tuned (by communicator
+ *     size and message or block size; unsegmented; knomial radix 4, chain
+ *     fan-out 4), transcribed as data in native.c. */
+const char *logp_native_algo(logp_native_lib_t lib, logp_coll_t coll, int P, size_t bytes, int commutative);
+
+/* Predicted time of that algorithm on topo->P ranks.  Binomial, linear,
+ * Bruck and pairwise are priced as our schedules of the same shape (under
+ * the layout: simulated if `exact`, else estimated, logp_sim_price); the
+ * others by closed forms in the communicator's representative parameters
+ * (logp_topo_rep), which know nothing of nodes (a known gap:
+ * docs/smpi-hetero/README.md).  Negative on error. */
+double logp_native_predict(logp_native_lib_t lib, logp_coll_t coll, size_t bytes, int commutative,
+                           const logp_topo_t *topo, int exact);
 
 #endif

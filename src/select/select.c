@@ -28,7 +28,7 @@ static logp_status_t logp_select_build(logp_algo_t algo, const logp_select_query
 double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q)
 {
     if (algo == LOGP_ALGO_NATIVE)
-        return logp_native_predict(q->coll, q->bytes, q->commutative, q->topo, 1);
+        return logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, 1);
     logp_sched_t s;
     if (logp_select_build(algo, q, &s) != LOGP_OK)
         return -1.0;
@@ -60,7 +60,7 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
         if (have[a])
             t[a] = logp_sim_price(&all[a], 0, q->commutative, exact);
     if (logp_algo_supports(LOGP_ALGO_NATIVE, q->coll) && !q->native_unsafe)
-        t[LOGP_ALGO_NATIVE] = logp_native_predict(q->coll, q->bytes, q->commutative, q->topo, exact);
+        t[LOGP_ALGO_NATIVE] = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, exact);
     return exact;
 }
 
@@ -91,7 +91,7 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
             best_t = rc == LOGP_OK ? logp_sim_price(&best_s, 0, q->commutative, logp_sched_ops(&best_s) <= LOGP_SIM_BUDGET)
                                    : -1.0;
         } else {
-            best_t = logp_native_predict(q->coll, q->bytes, q->commutative, q->topo, 1);
+            best_t = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, 1);
         }
     } else if (q->topo->P == 1) {
         /* nothing to communicate: a local copy (native would be no faster) */

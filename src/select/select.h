@@ -7,6 +7,7 @@
 #include "../model/algo.h"
 #include "../model/sched.h"
 #include "../model/topo.h"
+#include "native.h"
 
 typedef struct logp_select_query {
     logp_coll_t coll;
@@ -15,6 +16,7 @@ typedef struct logp_select_query {
     int native_unsafe;       /* the MPI library is known to fail on this call */
     int chain_k;             /* k of `chain` */
     const logp_topo_t *topo; /* the machine: P, layout and every parameter */
+    logp_native_lib_t native; /* whose defaults "native" runs (0: MPICH) */
 } logp_select_query_t;
 
 /* The algorithm that `configured` (a name from the registry) runs for this

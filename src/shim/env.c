@@ -68,6 +68,17 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     env->ranks_per_node = logp_env_level("PMPI_LOGP_RANKS_PER_NODE", getenv("PMPI_LOGP_RANKS_PER_NODE"), 1 << 20,
                                          env, msgs, n);
     env->dispatch = logp_env_level("PMPI_LOGP_DISPATCH", getenv("PMPI_LOGP_DISPATCH"), 1, env, msgs, n);
+    env->native = logp_native_lib_default();
+    const char *native = getenv("PMPI_LOGP_NATIVE");
+    if (native != NULL && *native != '\0') {
+        logp_native_lib_t lib = logp_native_lib_lookup(native);
+        if (lib == LOGP_NATIVE_LIB_COUNT) {
+            logp_env_say(msgs, n, "%s=%s: %s; ignored", "PMPI_LOGP_NATIVE", native, "expected mpich or openmpi");
+            env->errors++;
+        } else {
+            env->native = lib;
+        }
+    }
     env->tuning = getenv("PMPI_LOGP_TUNING");
     env->report = getenv("PMPI_LOGP_REPORT");
     if (env->tuning && *env->tuning == '\0')

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "../model/algo.h"
+#include "../select/native.h"
 
 typedef struct logp_env {
     logp_algo_t forced[LOGP_COLL_COUNT]; /* PMPI_LOGP_BCAST/REDUCE/ALLTOALL, LOGP_ALGO_COUNT if unset */
@@ -14,6 +15,7 @@ typedef struct logp_env {
     const char *report;                  /* PMPI_LOGP_REPORT or NULL */
     int ranks_per_node;                  /* PMPI_LOGP_RANKS_PER_NODE, 0 if unset */
     int dispatch;                        /* PMPI_LOGP_DISPATCH=1: time the shim's own work */
+    logp_native_lib_t native;            /* PMPI_LOGP_NATIVE=mpich|openmpi, else the build's library */
     int errors;                          /* number of invalid settings found */
 } logp_env_t;
 

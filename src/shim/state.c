@@ -606,7 +606,7 @@ static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t
     size_t mid = (size_t)1 << sc;
     if (sc > 0)
         mid += mid / 2 - (mid >> 3); /* ~ 2^sc * sqrt(2) */
-    logp_select_query_t q = {coll, mid, commutative, unsafe, st->chain_k, &st->topo};
+    logp_select_query_t q = {coll, mid, commutative, unsafe, st->chain_k, &st->topo, logp_env.native};
     logp_algo_t algo = LOGP_ALGO_NATIVE;
     double predicted = -1.0;
     logp_sched_t sched = {0};
@@ -640,11 +640,16 @@ static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t
     d->algo = algo;
     d->predicted = predicted;
     d->sched = sched;
-    if (logp_env.verbose >= 1 && st->rank == 0)
-        fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s (configured %s, predicted %.3g us)\n",
+    if (logp_env.verbose >= 1 && st->rank == 0) {
+        char native[64] = ""; /* which of the library's algorithms the model expects */
+        if (d->algo == LOGP_ALGO_NATIVE)
+            snprintf(native, sizeof native, " (%s: %s)", logp_native_lib_name(logp_env.native),
+                     logp_native_algo(logp_env.native, coll, st->size, mid, commutative));
+        fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s%s (configured %s, predicted %.3g us)\n",
                 st->name, st->size, logp_coll_name(coll), (size_t)1 << sc, ((size_t)2 << sc) - 1,
                 coll == LOGP_COLL_REDUCE ? (commutative ? " commutative" : " non-commutative") : "",
-                logp_algo_name(d->algo), logp_algo_name(st->configured[coll]), d->predicted * 1e6);
+                logp_algo_name(d->algo), native, logp_algo_name(st->configured[coll]), d->predicted * 1e6);
+    }
     return d;
 }
 

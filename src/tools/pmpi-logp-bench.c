@@ -146,7 +146,7 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
         a[i] = (double)(g_rank + i % 7);
     double native = 0, times[LOGP_ALGO_COUNT];
     logp_bench_stat_t stats[LOGP_ALGO_COUNT];
-    logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo};
+    logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo, logp_native_lib_default()};
     /* predictions on rank 0 only (at P = 1024 in SMPI every rank's model
      * work is host time); the others learn what auto picks */
     double pred_auto = -1.0;

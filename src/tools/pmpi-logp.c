@@ -42,6 +42,7 @@ typedef struct {
     logp_algo_t algo;
     double speeds[LOGP_CLI_MAX_SPEEDS]; /* per node */
     logp_topo_t topo;                   /* topo.P == 0: no layout given */
+    logp_native_lib_t native;           /* whose defaults "native" models */
 } logp_cli_t;
 
 /* "1,0.5,2" -> c->speeds; -1 if malformed or not > 0. */
@@ -107,11 +108,11 @@ static int make_layout(logp_cli_t *c, int P_given)
 enum {
     OPT_P = 1, OPT_N, OPT_ROOT, OPT_RANK, OPT_CHAIN_K, OPT_BYTES, OPT_L, OPT_O, OPT_G_GAP, OPT_G_BYTE, OPT_GAMMA,
     OPT_NODES, OPT_RPN, OPT_SPEEDS, OPT_INTRA_L, OPT_INTRA_O, OPT_INTRA_G, OPT_INTRA_GB, OPT_BCAST, OPT_REDUCE,
-    OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_HELP
+    OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_HELP
 };
 #define OPT(o) (1u << (o))
 #define OPTS_PARAMS (OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP) | OPT(OPT_G_BYTE) | OPT(OPT_GAMMA) | OPT(OPT_ROOT) | \
-                     OPT(OPT_CHAIN_K))
+                     OPT(OPT_CHAIN_K) | OPT(OPT_NATIVE))
 #define OPTS_LAYOUT (OPT(OPT_NODES) | OPT(OPT_RPN) | OPT(OPT_SPEEDS) | OPT(OPT_INTRA_L) | OPT(OPT_INTRA_O) | \
                      OPT(OPT_INTRA_G) | OPT(OPT_INTRA_GB))
 
@@ -127,13 +128,15 @@ static const struct option logp_cli_options[] = {
     {"intra-g", required_argument, NULL, OPT_INTRA_G}, {"intra-G", required_argument, NULL, OPT_INTRA_GB},
     {"bcast", required_argument, NULL, OPT_BCAST},   {"reduce", required_argument, NULL, OPT_REDUCE},
     {"dot", no_argument, NULL, OPT_DOT},             {"name", required_argument, NULL, OPT_NAME},
-    {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"help", no_argument, NULL, OPT_HELP},
+    {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"native", required_argument, NULL, OPT_NATIVE},
+    {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0}};
 
 static const char logp_cli_params_help[] =
     "params:  --L T --o T --g T   LogP times (T: number with ns, us (default), ms or s)\n"
     "         --G X --gamma X     per byte (ns/B (default), us/B, s/B) or a bandwidth (B/s KB/s MB/s GB/s)\n"
-    "         --root R --chain-k K\n";
+    "         --root R --chain-k K\n"
+    "         --native LIB        whose defaults \"native\" models: mpich or openmpi (default: the build's)\n";
 static const char logp_cli_layout_help[] =
     "layout:  --nodes N --rpn R   nodes and ranks per node (P = N R; either one with --P)\n"
     "         --speeds S0,S1,..   relative speed per node (or one for all)\n"
@@ -161,7 +164,7 @@ static const logp_cli_cmd_t logp_cli_cmds[] = {
      "decide --P N --bytes M [params] [layout]", "auto's choice per collective and the time the decision takes"},
     {"sum-plan", OPT(OPT_P) | OPT(OPT_N) | OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP), 0,
      "sum-plan --P N --N OPERANDS --L l --o o --g g", "seed 000's summation plan (integer time steps)"},
-    {"check", OPT(OPT_P) | OPT(OPT_NAME) | OPT(OPT_INTRA_NODE), 1, "check FILE [--P N] [--name NAME] [--intra-node]",
+    {"check", OPT(OPT_P) | OPT(OPT_NAME) | OPT(OPT_INTRA_NODE) | OPT(OPT_NATIVE), 1, "check FILE [--P N] [--name NAME] [--intra-node] [--native LIB]",
      "validate a tuning file and show what a communicator gets from it and what auto picks"},
     {"algorithms", 0, 0, "algorithms", "the algorithms: name, collectives, what they are"},
 };
@@ -246,6 +249,9 @@ static int parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int opt, const 
     case OPT_NAME:
         c->name = v;
         return 0;
+    case OPT_NATIVE:
+        c->native = logp_native_lib_lookup(v);
+        return c->native == LOGP_NATIVE_LIB_COUNT ? -1 : 0;
     }
     return -1;
 }
@@ -261,6 +267,7 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
     c->coll = LOGP_COLL_BCAST;
     c->algo = LOGP_ALGO_LOGP_TREE;
     c->rank = -1;
+    c->native = logp_native_lib_default();
     c->iL = c->io = c->ig = -1;
     opterr = 0; /* our messages name the command */
     optind = 1;
@@ -456,7 +463,7 @@ static int cmd_predict(const logp_cli_t *c)
         double t[LOGP_ALGO_COUNT];
         int n = 0;
         logp_topo_t topo = cli_topo(c);
-        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo};
+        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native};
         int exact = logp_select_prices(&q, t);
         for (int a = 0; a < LOGP_ALGO_COUNT; a++)
             if (t[a] >= 0.0)
@@ -469,7 +476,8 @@ static int cmd_predict(const logp_cli_t *c)
         for (int i = 0; i < n; i++) {
             printf("  %-15s %12.4f us", logp_algo_name(pred[i].algo), pred[i].t * 1e6);
             if (pred[i].algo == LOGP_ALGO_NATIVE)
-                printf("   (model of MPICH 4.0.2's default)");
+                printf("   (model of %s's default: %s)", c->native == LOGP_NATIVE_OPENMPI ? "Open MPI 4.1" : "MPICH 4.0.2",
+                       logp_native_algo(c->native, (logp_coll_t)coll, c->P, c->bytes, 1));
             if (pred[i].algo == LOGP_ALGO_CHAIN)
                 printf("   (k=%d)", c->k);
             if (pred[i].algo == LOGP_ALGO_CHAIN_OPT)
@@ -491,7 +499,7 @@ static int cmd_decide(const logp_cli_t *c)
 {
     logp_topo_t topo = cli_topo(c);
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
-        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo};
+        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native};
         logp_algo_t a;
         logp_sched_t s;
         double t, ms;
@@ -564,7 +572,7 @@ static int cmd_check(const logp_cli_t *c)
         printf("%10zu ", m);
         for (int k = 0; k < LOGP_COLL_COUNT; k++) {
             logp_topo_t topo = logp_topo_uniform(facts.size, &r.params);
-            logp_select_query_t q = {(logp_coll_t)k, m, 1, 0, r.chain_k, &topo};
+            logp_select_query_t q = {(logp_coll_t)k, m, 1, 0, r.chain_k, &topo, c->native};
             double t;
             logp_algo_t a;
             logp_select_decide(r.algo[k], &q, &a, NULL, &t);

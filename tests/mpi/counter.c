@@ -2,7 +2,9 @@
  * application's MPI_Bcast, MPI_Reduce and MPI_Alltoall calls, passes them
  * on through PMPI, and prints its counts in MPI_Finalize.  Built as a
  * shared object by run_preload.sh to test that the shim hides no call from
- * such a tool, in either preload order. */
+ * such a tool, in either preload order.  Open MPI's Fortran bindings call
+ * PMPI_* directly, so tools for it wrap the Fortran entry points as well
+ * (MPICH's call MPI_*: wrapping them there would count twice). */
 #include <stdio.h>
 
 #include <mpi.h>
@@ -28,12 +30,52 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
     return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
-int MPI_Finalize(void)
+static void counter_print(void)
 {
     int rank = -1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     printf("counter rank %d: bcast=%ld reduce=%ld alltoall=%ld\n", rank, counter_bcast, counter_reduce,
            counter_alltoall);
     fflush(stdout);
+}
+
+int MPI_Finalize(void)
+{
+    counter_print();
     return PMPI_Finalize();
 }
+
+#ifdef OPEN_MPI
+void pmpi_bcast_(void *buf, MPI_Fint *count, MPI_Fint *dt, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr);
+void pmpi_reduce_(void *sbuf, void *rbuf, MPI_Fint *count, MPI_Fint *dt, MPI_Fint *op, MPI_Fint *root,
+                  MPI_Fint *comm, MPI_Fint *ierr);
+void pmpi_alltoall_(void *sbuf, MPI_Fint *scount, MPI_Fint *stype, void *rbuf, MPI_Fint *rcount, MPI_Fint *rtype,
+                    MPI_Fint *comm, MPI_Fint *ierr);
+void pmpi_finalize_(MPI_Fint *ierr);
+
+void mpi_bcast_(void *buf, MPI_Fint *count, MPI_Fint *dt, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    counter_bcast++;
+    pmpi_bcast_(buf, count, dt, root, comm, ierr);
+}
+
+void mpi_reduce_(void *sbuf, void *rbuf, MPI_Fint *count, MPI_Fint *dt, MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm,
+                 MPI_Fint *ierr)
+{
+    counter_reduce++;
+    pmpi_reduce_(sbuf, rbuf, count, dt, op, root, comm, ierr);
+}
+
+void mpi_alltoall_(void *sbuf, MPI_Fint *scount, MPI_Fint *stype, void *rbuf, MPI_Fint *rcount, MPI_Fint *rtype,
+                   MPI_Fint *comm, MPI_Fint *ierr)
+{
+    counter_alltoall++;
+    pmpi_alltoall_(sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr);
+}
+
+void mpi_finalize_(MPI_Fint *ierr)
+{
+    counter_print();
+    pmpi_finalize_(ierr);
+}
+#endif

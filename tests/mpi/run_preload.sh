@@ -46,14 +46,19 @@ for n in 2 3; do
     run "relinked with -lpmpi-logp, n=$n" "0 failed" $MPIEXEC -n $n "$b/tests/mpi/test_coll_linked"
 done
 
+# Debian's mpifort.openmpi names no library directory of Open MPI's own, so
+# -lmpi finds the libmpi.so alternative, which may be MPICH's: name Open
+# MPI's directories (an Open MPI wrapper answers --showme:libdirs; MPICH's
+# does not, and needs nothing).
+FC="$MPIFORT $($MPICC_ --showme:libdirs 2>/dev/null | sed 's/[^ ][^ ]*/-L&/g')"
 if [ -n "$MPIFORT" ] && command -v "$MPIFORT" >/dev/null 2>&1; then
-    (cd "$tmp" && $MPIFORT -cpp -o test_fortran "$s/tests/mpi/test_fortran.F90") || exit 1
+    (cd "$tmp" && $FC -cpp -o test_fortran "$s/tests/mpi/test_fortran.F90") || exit 1
     for n in 1 2 3; do
         run "Fortran (use mpi), LD_PRELOAD, n=$n" " 0 failed" env LD_PRELOAD="$lib" $MPIEXEC -n $n "$tmp/test_fortran"
     done
     # mpi_f08: MPI_Init/MPI_Finalize bypass the shim; the collectives and
     # the end-of-run report (MPI_COMM_SELF delete callback) must still work
-    (cd "$tmp" && $MPIFORT -cpp -DLOGP_F08 -o test_f08 "$s/tests/mpi/test_fortran.F90") || exit 1
+    (cd "$tmp" && $FC -cpp -DLOGP_F08 -o test_f08 "$s/tests/mpi/test_fortran.F90") || exit 1
     for n in 1 3; do
         rm -f "$tmp/report.txt"
         run "Fortran (use mpi_f08), LD_PRELOAD, forced algorithms, n=$n" " 0 failed" env LD_PRELOAD="$lib" \
@@ -111,7 +116,7 @@ pcdir="$(cd "$b" && pwd)"
 if [ -n "$MPIFORT" ] && command -v "$MPIFORT" >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 &&
     libs=$(PKG_CONFIG_PATH="$pcdir" pkg-config --define-variable=libdir="$(dirname "$lib")" --libs pmpi-logp); then
     for f08 in "" -DLOGP_F08; do
-        (cd "$tmp" && $MPIFORT -cpp $f08 -o test_relinked "$s/tests/mpi/test_fortran.F90" $libs \
+        (cd "$tmp" && $FC -cpp $f08 -o test_relinked "$s/tests/mpi/test_fortran.F90" $libs \
             -Wl,-rpath,"$(dirname "$lib")") || exit 1
         run "Fortran (use mpi${f08:+_f08}) relinked with pkg-config --libs pmpi-logp, n=2" " 0 failed" \
             $MPIEXEC -n 2 "$tmp/test_relinked"

@@ -68,6 +68,13 @@ env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/missing.conf" timeout 300 $MPIEXEC 
 env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=fastest timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q 'PMPI_LOGP_BCAST=fastest: not a bcast algorithm' "$tmp/err" && ok "bad environment value" ||
     ko "bad environment value"
+# PMPI_LOGP_NATIVE names whose defaults "native" stands for (verbose: the modelled algorithm)
+env LD_PRELOAD="$lib" PMPI_LOGP_NATIVE=openmpi PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q -- '-> native (openmpi: ' "$tmp/err" && ! grep -q -- '-> native (mpich' "$tmp/err" &&
+    ok "PMPI_LOGP_NATIVE=openmpi" || { ko "PMPI_LOGP_NATIVE=openmpi"; cat "$tmp/err"; }
+env LD_PRELOAD="$lib" PMPI_LOGP_NATIVE=lam timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'PMPI_LOGP_NATIVE=lam: expected mpich or openmpi; ignored' "$tmp/err" &&
+    grep -q 'all results correct' "$tmp/out" && ok "PMPI_LOGP_NATIVE=lam reported, ignored" || ko "PMPI_LOGP_NATIVE=lam"
 # the probe writes a file that pmpi-logp check accepts
 timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-probe" --reps 3 --out "$tmp/probe.conf" >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -39,7 +39,7 @@ START_TEST(test_auto_is_cheapest)
             for (int s = 0; s < 4; s++)
                 for (int commute = 0; commute <= 1; commute++) {
                     logp_topo_t topo = logp_topo_uniform(P, &p);
-                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo};
+                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo, LOGP_NATIVE_MPICH};
                     double t;
                     logp_algo_t a;
                     logp_sched_t sched;
@@ -68,7 +68,7 @@ START_TEST(test_forced_kept)
 {
     logp_params_t p = logp_params_default();
     logp_topo_t topo = logp_topo_uniform(16, &p), one = logp_topo_uniform(1, &p);
-    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo};
+    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo, LOGP_NATIVE_MPICH};
     double t;
     logp_algo_t a;
     ck_assert_int_eq(logp_select_decide(LOGP_ALGO_FLAT, &q, &a, NULL, &t), LOGP_OK);
@@ -91,15 +91,54 @@ START_TEST(test_native_model)
 {
     logp_params_t p = logp_params_default();
     logp_topo_t one = logp_topo_uniform(1, &p), t16 = logp_topo_uniform(16, &p), t64 = logp_topo_uniform(64, &p);
-    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 8, 1, &one, 1) == 0);
-    ck_assert(logp_native_predict(LOGP_COLL_BCAST, 8, 1, &t16, 1) ==
-              logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16}));
+    ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 8, 1, &one, 1) == 0);
+    ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 8, 1, &t16, 1) ==
+              logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16, LOGP_NATIVE_MPICH}));
     /* for large messages scatter + allgather beats its own binomial */
-    double big = logp_native_predict(LOGP_COLL_BCAST, 1 << 22, 1, &t64, 1);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64};
+    double big = logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 1 << 22, 1, &t64, 1);
+    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64, LOGP_NATIVE_MPICH};
     ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
-    ck_assert(logp_native_predict(LOGP_COLL_ALLTOALL, 64, 1, &t64, 1) > 0);
-    ck_assert(logp_native_predict(LOGP_COLL_REDUCE, 1 << 20, 0, &t64, 1) > 0);
+    ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_ALLTOALL, 64, 1, &t64, 1) > 0);
+    ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_REDUCE, 1 << 20, 0, &t64, 1) > 0);
+}
+END_TEST
+
+/* The Open MPI model follows coll/tuned's fixed tables, and every table
+ * answers for every communicator size and message size. */
+START_TEST(test_native_openmpi)
+{
+    const logp_native_lib_t O = LOGP_NATIVE_OPENMPI, M = LOGP_NATIVE_MPICH;
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_BCAST, 16, 100, 1), "knomial");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_BCAST, 63, 8, 1), "binomial");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_BCAST, 64, 8, 1), "knomial");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_BCAST, 20, 1 << 20, 1), "scatter-allgather");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_REDUCE, 64, 1 << 20, 0), "in-order-binary-tree");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_REDUCE, 5, 8, 0), "linear");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_REDUCE, 64, 8, 1), "binomial");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_ALLTOALL, 2, 100, 1), "pairwise");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_ALLTOALL, 2, 1000, 1), "two-proc");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_ALLTOALL, 3, 4096, 1), "linear-sync");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_ALLTOALL, 100, 100, 1), "bruck");
+    ck_assert_str_eq(logp_native_algo(M, LOGP_COLL_BCAST, 64, 1 << 20, 1), "scatter-allgather-ring");
+    ck_assert_str_eq(logp_native_algo(M, LOGP_COLL_BCAST, 4, 1 << 20, 1), "binomial");
+    ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_BCAST, 1, 8, 1), "none");
+    for (int P = 2; P <= 9000; P += P < 70 ? 1 : 37)
+        for (size_t m = 1; m <= ((size_t)1 << 26); m *= 2)
+            for (int c = 0; c < LOGP_COLL_COUNT; c++)
+                for (int lib = 0; lib < LOGP_NATIVE_LIB_COUNT; lib++) {
+                    ck_assert_str_ne(logp_native_algo((logp_native_lib_t)lib, (logp_coll_t)c, P, m, 1), "none");
+                    ck_assert_str_ne(logp_native_algo((logp_native_lib_t)lib, (logp_coll_t)c, P, m, 0), "none");
+                }
+    /* priced by our schedule of the same shape where there is one */
+    logp_params_t p = logp_params_default();
+    logp_topo_t t63 = logp_topo_uniform(63, &p), t2 = logp_topo_uniform(2, &p);
+    logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t63, O};
+    ck_assert(logp_native_predict(O, LOGP_COLL_BCAST, 8, 1, &t63, 1) == logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
+    ck_assert(logp_select_predict(LOGP_ALGO_NATIVE, &q) == logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
+    ck_assert(logp_native_predict(O, LOGP_COLL_ALLTOALL, 1000, 1, &t2, 1) == logp_params_p2p(&p, 1000));
+    ck_assert_int_eq(logp_native_lib_lookup("openmpi"), O);
+    ck_assert_int_eq(logp_native_lib_lookup("mpich"), M);
+    ck_assert_int_eq(logp_native_lib_lookup("lam"), LOGP_NATIVE_LIB_COUNT);
 }
 END_TEST
 
@@ -110,6 +149,7 @@ int main(void)
         test_auto_is_cheapest,
         test_forced_kept,
         test_native_model,
+        test_native_openmpi,
     };
     return logp_check_run("select", tests, (int)(sizeof tests / sizeof tests[0]));
 }
