@@ -28,7 +28,8 @@ int logp_report_csv(const char *path);
 /* The CSV columns, one row per communicator, collective, size class and
  * algorithm (logp_state_report writes the rows). */
 #define LOGP_REPORT_CSV_HEADER                                                                                         \
-    "comm,P,nodes,coll,bytes_lo,bytes_hi,algorithm,calls,bytes,total_us,mean_us,predicted_us,measured_over_predicted\n"
+    "comm,P,nodes,coll,bytes_lo,bytes_hi,algorithm,calls,bytes,total_us,mean_us,predicted_us,measured_over_predicted," \
+    "slowest_total_us,slowest_rank,fastest_total_us\n"
 
 /* Writes the process's report to `path` in one append, opened with
  * O_NOFOLLOW and only if it is a regular file (or a new one): a symlink,

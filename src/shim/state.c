@@ -153,6 +153,7 @@ static void logp_state_release(logp_comm_state_t *st)
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         logp_sched_free(&st->fallback[c].sched);
     logp_topo_free(&st->topo);
+    free(st->end_times);
     free(st);
 }
 
@@ -168,7 +169,8 @@ static void logp_state_unlink(logp_comm_state_t *st)
 }
 
 /* The report block of one communicator (rank 0 of it adds it; times are
- * rank 0's own: the root's view of a bcast, everyone's for alltoall). */
+ * rank 0's own: the root's view of a bcast, everyone's for alltoall; and,
+ * where gathered at the end, the slowest and fastest rank's totals). */
 static void logp_state_report(const logp_comm_state_t *st)
 {
     if (logp_env.report == NULL || st->rank != 0)
@@ -199,22 +201,107 @@ static void logp_state_report(const logp_comm_state_t *st)
             continue;
         double mean = d->stat.time / (double)d->stat.calls, pred = d->stat.predicted / (double)d->stat.calls;
         size_t lo = (size_t)1 << d->sclass, hi = ((size_t)2 << d->sclass) - 1;
-        if (csv)
-            logp_text_printf(&t, "%s,%d,%d,%s,%zu,%zu,%s,%lu,%.0f,%.3f,%.3f,%.3f,%.4f\n", name, st->size,
-                             st->topo.nnodes, logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), d->stat.calls,
-                             d->stat.bytes, d->stat.time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
-        else
+        const logp_stat_t *x = &d->stat;
+        if (csv) {
+            logp_text_printf(&t, "%s,%d,%d,%s,%zu,%zu,%s,%lu,%.0f,%.3f,%.3f,%.3f,%.4f,", name, st->size,
+                             st->topo.nnodes, logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), x->calls,
+                             x->bytes, x->time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
+            if (x->gathered)
+                logp_text_printf(&t, "%.3f,%d,%.3f\n", x->max_time * 1e6, x->max_rank, x->min_time * 1e6);
+            else
+                logp_text_printf(&t, ",,\n");
+        } else {
             logp_text_printf(&t,
                              "  %-8s %9zu-%-9zu %-15s calls %7lu  bytes %12.0f  total %10.1f us  mean %9.2f us  "
-                             "predicted %9.2f us  measured/predicted %6.2f\n",
-                             logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), d->stat.calls, d->stat.bytes,
-                             d->stat.time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
+                             "predicted %9.2f us  measured/predicted %6.2f",
+                             logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), x->calls, x->bytes,
+                             x->time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
+            if (x->gathered)
+                logp_text_printf(&t, "  slowest rank %d total %.1f us, fastest %.1f us", x->max_rank,
+                                 x->max_time * 1e6, x->min_time * 1e6);
+            logp_text_printf(&t, "\n");
+        }
     }
     logp_report_add(&t);
     logp_text_free(&t);
 }
 
 static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra);
+
+/* Whether st takes part in the end-of-run gather: the same answer on every
+ * rank (all_timed, end_times and the private communicator were agreed). */
+static int logp_state_gathers(const logp_comm_state_t *st)
+{
+    return st->all_timed && st->end_times != NULL && st->pcomm != MPI_COMM_NULL && !st->no_private && st->size > 1;
+}
+
+/* rank 0's own totals, then every other rank's in[] (< 0: no such decision). */
+static void logp_state_gather_add(logp_comm_state_t *st, const double *in, int from)
+{
+    for (int k = 0; k < LOGP_STATE_ALL_SLOTS; k++) {
+        logp_decision_t *d = st->decisions[k / LOGP_STATE_SLOTS][k % LOGP_STATE_SLOTS];
+        if (d == NULL || d->stat.calls == 0 || in[k] < 0.0)
+            continue;
+        logp_stat_t *x = &d->stat;
+        if (!x->gathered || in[k] > x->max_time) {
+            x->max_time = in[k];
+            x->max_rank = from;
+        }
+        if (!x->gathered || in[k] < x->min_time)
+            x->min_time = in[k];
+        x->gathered = 1;
+    }
+}
+
+/* Every rank's own total time per decision, sent to rank 0 of each
+ * communicator whose ranks all time their calls, for the report's slowest
+ * and fastest rank.  At the end of the run every rank is here (MPI_Finalize
+ * or the session's end); each first posts its sends for every
+ * communicator and only then receives, so no order of communicators
+ * between ranks can make two ranks wait for each other.  Point to point on
+ * the private communicator with the communicator's tag, which no
+ * collective uses any more; one receive buffer on the stack.  A failed
+ * receive leaves that communicator's rows with rank 0's times. */
+static void logp_state_gather(logp_comm_state_t **all, int n)
+{
+    for (int i = 0; i < n; i++) {
+        logp_comm_state_t *st = all[i];
+        st->end_req = MPI_REQUEST_NULL;
+        if (!logp_state_gathers(st))
+            continue;
+        for (int k = 0; k < LOGP_STATE_ALL_SLOTS; k++) {
+            const logp_decision_t *d = st->decisions[k / LOGP_STATE_SLOTS][k % LOGP_STATE_SLOTS];
+            st->end_times[k] = d != NULL && d->stat.calls > 0 ? d->stat.time : -1.0;
+        }
+        if (st->rank != 0 && PMPI_Isend(st->end_times, LOGP_STATE_ALL_SLOTS, MPI_DOUBLE, 0, st->tag, st->pcomm,
+                                        &st->end_req) != MPI_SUCCESS)
+            st->end_req = MPI_REQUEST_NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        logp_comm_state_t *st = all[i];
+        if (!logp_state_gathers(st) || st->rank != 0)
+            continue;
+        double in[LOGP_STATE_ALL_SLOTS];
+        int ok = 1;
+        logp_state_gather_add(st, st->end_times, 0);
+        for (int r = 1; r < st->size; r++) { /* all of them, even after a failure: no sender is left waiting */
+            MPI_Status status;
+            if (PMPI_Recv(in, LOGP_STATE_ALL_SLOTS, MPI_DOUBLE, MPI_ANY_SOURCE, st->tag, st->pcomm, &status) ==
+                    MPI_SUCCESS && ok)
+                logp_state_gather_add(st, in, status.MPI_SOURCE);
+            else
+                ok = 0;
+        }
+        for (int k = 0; !ok && k < LOGP_STATE_ALL_SLOTS; k++) {
+            logp_decision_t *d = st->decisions[k / LOGP_STATE_SLOTS][k % LOGP_STATE_SLOTS];
+            if (d)
+                d->stat.gathered = 0;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (all[i]->end_req != MPI_REQUEST_NULL)
+            PMPI_Wait(&all[i]->end_req, MPI_STATUS_IGNORE);
+}
 
 static unsigned long logp_state_gen; /* bumped when a state goes: cached lookups are stale */
 
@@ -263,6 +350,8 @@ void logp_state_end(void)
         st->usable = 0; /* from now on everything goes to the MPI library */
     }
     pthread_mutex_unlock(&logp_lock);
+    if (all)
+        logp_state_gather(all, n);
     for (int i = 0; i < n; i++)
         logp_state_report(all[i]);
     free(all);
@@ -350,7 +439,8 @@ logp_scratch_t *logp_state_scratch(void)
  * all or none, else none is used), and whether the ranks' configuration
  * errors differ (then each tells its own); *id becomes the largest of the
  * ranks' ids, the communicator's id; *concurrent whether any rank saw
- * another creation under way.  Returns nonzero if the communicator
+ * another creation under way; st->all_timed whether every rank has the run
+ * report on (then every rank times its calls).  Returns nonzero if the communicator
  * can use our algorithms. */
 static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int found, int *concurrent, long *id)
 {
@@ -360,11 +450,14 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
     uint64_t e = logp_problems_hash;
-    long v[11] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
-                  (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id, *concurrent},
-         r[11];
-    if (PMPI_Allreduce(v, r, 11, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
+    long report = logp_env.report != NULL && st->end_times != NULL;
+    long v[12] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
+                  (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id, *concurrent, !report},
+         r[12];
+    if (PMPI_Allreduce(v, r, 12, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
         return 0;
+    st->all_timed = r[11] == 0; /* every rank writes a report: each times its calls */
+    st->timed = st->all_timed || (report && st->rank == 0);
     *id = r[9]; /* the same on every rank: a tag for this communicator */
     *concurrent = (int)r[10];
     if (r[4] != -r[5]) /* configuration errors differ between ranks: each says its own */
@@ -454,6 +547,8 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     PMPI_Comm_size(comm, &st->size);
     PMPI_Comm_rank(comm, &st->rank);
     st->timed = logp_env.report != NULL && st->rank == 0;
+    if (logp_env.report != NULL && mine != NULL)
+        st->end_times = malloc(sizeof(double) * LOGP_STATE_ALL_SLOTS);
     PMPI_Comm_get_name(comm, st->name, &len);
     logp_comm_facts_t facts = {st->size, st->name, 1};
     if (len == 0)

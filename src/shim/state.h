@@ -14,10 +14,15 @@
 #define LOGP_STATE_CLASSES 31
 /* Decisions of one collective: [class][commutative][unsafe]. */
 #define LOGP_STATE_SLOTS (LOGP_STATE_CLASSES * 4)
+#define LOGP_STATE_ALL_SLOTS (LOGP_COLL_COUNT * LOGP_STATE_SLOTS)
 
 typedef struct logp_stat {
     unsigned long calls;
-    double bytes, time, predicted;
+    double bytes, time, predicted; /* time: this rank's own total */
+    /* over every rank, filled at the end of the run when every rank timed
+     * its calls (logp_comm_state_t.all_timed): slowest and fastest total */
+    double max_time, min_time;
+    int max_rank, gathered;
 } logp_stat_t;
 
 /* What a (collective, size class, commutative, unsafe) runs: decided at
@@ -46,8 +51,13 @@ typedef struct logp_comm_state {
     int no_private; /* no private communicator: the MPI library's
                        collectives only (every rank alike) */
     int size, rank;
-    int timed;      /* calls are timed for the run report (its rank 0 only):
-                       MPI_Wtime is not free everywhere (SMPI) */
+    int timed;      /* calls are timed for the run report: MPI_Wtime is not
+                       free everywhere (SMPI) */
+    int all_timed;  /* every rank has the report on and times its calls:
+                       the slowest rank is found at the end of the run */
+    double *end_times; /* [LOGP_STATE_ALL_SLOTS]: this rank's totals, sent
+                          to rank 0 at the end (allocated with the report on) */
+    MPI_Request end_req;
     char name[MPI_MAX_OBJECT_NAME];
     logp_topo_t topo;     /* the machine: nodes, speeds, intra/inter-node parameters
                              (logp_topo_rep: what stands for the whole communicator) */

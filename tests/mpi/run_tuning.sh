@@ -41,9 +41,22 @@ grep -q 'MPI_COMM_WORLD (P=4): bcast .* -> flat' "$tmp/err" && grep -q 'even ran
 cat "$tmp/report.txt"
 grep -q '^comm MPI_COMM_WORLD P=4' "$tmp/report.txt" && grep -q '^comm even ranks P=2' "$tmp/report.txt" &&
     grep -q 'reduce .* chain-adaptive .*measured/predicted' "$tmp/report.txt" && ok "run report" || ko "run report"
+# every rank had the report on: the communicators alive at MPI_Finalize
+# name their slowest rank per decision (gathered at the end)
+awk '/^comm MPI_COMM_WORLD P=4/ { w = 1; next } /^comm / { w = 0 }
+     w && /^  / { n++; if ($0 ~ /slowest rank [0-3] total [0-9.]+ us, fastest [0-9.]+ us$/) s++ }
+     END { exit !(n > 0 && s == n) }' "$tmp/report.txt" && ok "run report: slowest rank of every MPI_COMM_WORLD row" ||
+    ko "run report: slowest rank"
+# the report on one rank only: no gather (nobody waits for it), rank 0's times
+rm -f "$tmp/one.txt"
+timeout 300 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_REPORT="$tmp/one.txt" "$tmp/hello" : \
+    -n 1 env LD_PRELOAD="$lib" "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'all results correct' "$tmp/out" && grep -q '^comm MPI_COMM_WORLD P=2' "$tmp/one.txt" &&
+    ! grep -q 'slowest rank' "$tmp/one.txt" && ok "report on one rank only: no gather, no wait" ||
+    { ko "report on one rank only"; cat "$tmp/err"; }
 
 # the same report as CSV (a name ending in .csv): the column names once,
-# then one row of 13 fields per decision, two runs appended
+# then one row of 16 fields per decision, two runs appended
 rm -f "$tmp/report.csv"
 for i in 1 2; do
     env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/cluster.conf" PMPI_LOGP_REPORT="$tmp/report.csv" \
@@ -51,8 +64,9 @@ for i in 1 2; do
 done
 [ "$(grep -c '^comm,P,nodes,coll,bytes_lo,bytes_hi,algorithm,calls,bytes,total_us,mean_us,predicted_us,' "$tmp/report.csv")" -eq 1 ] &&
     [ "$(grep -c '^"even ranks",2,1,reduce,.*,binomial,' "$tmp/report.csv")" -ge 2 ] &&
-    awk -F, 'NR > 1 && NF != 13 { bad = 1 } END { exit bad || NR < 20 }' "$tmp/report.csv" &&
-    ok "CSV report: one header, 13 fields per row, two runs" || { ko "CSV report"; head -5 "$tmp/report.csv"; }
+    awk -F, 'NR > 1 && NF != 16 { bad = 1 } END { exit bad || NR < 20 }' "$tmp/report.csv" &&
+    grep -q '^"MPI_COMM_WORLD",4,1,bcast,.*,[0-9.]*,[0-3],[0-9.]*$' "$tmp/report.csv" &&
+    ok "CSV report: one header, 16 fields per row (slowest rank), two runs" || { ko "CSV report"; head -5 "$tmp/report.csv"; }
 
 printf '[default]\nL = 1us\no = 1 parsec\n' >"$tmp/bad.conf"
 env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/bad.conf" timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
