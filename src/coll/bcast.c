@@ -1,9 +1,12 @@
-/* Tree broadcast executor.  The tree is the schedule's (binomial: seed 002;
- * logp-tree: seed 000; flat; layout trees); its LogGP cost is what sim.c
- * computes for the same operations.  Sends to children are nonblocking so
- * that a large message to one child does not hold back the next (LogP:
- * the sender only pays o and g); at most LOGP_BCAST_WINDOW are in flight
- * (no allocation: a root with many children reuses the oldest slot).
+/* Broadcast executor: runs a rank's operations of any bcast schedule
+ * (trees: binomial, seed 002; logp-tree, seed 000; flat; layout trees; and
+ * the part-wise ones of sched_large.c: scatter-allgather, pipeline); its
+ * LogGP cost is what sim.c computes for the same operations.  An operation
+ * on parts of the message moves those elements of the user's buffer in
+ * place (no staging).  Sends are nonblocking so that a large message to
+ * one peer does not hold back the next (LogP: the sender only pays o and
+ * g); at most LOGP_SENDQ_WINDOW are in flight (no allocation), and a
+ * receive into elements still being sent waits for that send first.
  *
  * After an error a rank still does the rest of its part (a child gets
  * what this rank has), so no peer waits forever; the first error is
@@ -12,31 +15,28 @@
 
 #include "buffer.h"
 
-/* Sends one rank keeps in flight. */
-#define LOGP_BCAST_WINDOW 32
-
 int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int tag, const logp_view_t *v)
 {
-    int rc = MPI_SUCCESS, nreq = 0;
-    MPI_Request req[LOGP_BCAST_WINDOW];
+    int rc = MPI_SUCCESS;
+    MPI_Aint lb, extent;
+    if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
+        extent = 0; /* whole-message operations only need the base */
+    logp_sendq_t q;
+    logp_sendq_init(&q);
     for (int i = 0; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
-        int r = MPI_SUCCESS;
+        int first, len, r = MPI_SUCCESS;
+        logp_buffer_part(count, v->s->parts, op.part, op.nparts, &first, &len);
         if (op.kind == LOGP_OP_RECV) {
-            r = PMPI_Recv(buf, count, dt, op.peer, tag, comm, MPI_STATUS_IGNORE);
+            r = logp_sendq_wait(&q, buf, first, len);
+            int w = PMPI_Recv((char *)buf + (MPI_Aint)first * extent, len, dt, op.peer, tag, comm, MPI_STATUS_IGNORE);
+            r = r == MPI_SUCCESS ? w : r;
         } else if (op.kind == LOGP_OP_SEND) {
-            int slot = nreq % LOGP_BCAST_WINDOW;
-            if (nreq >= LOGP_BCAST_WINDOW) /* the oldest send frees its slot */
-                r = PMPI_Wait(&req[slot], MPI_STATUS_IGNORE);
-            int s = PMPI_Isend(buf, count, dt, op.peer, tag, comm, &req[slot]);
-            if (s == MPI_SUCCESS)
-                nreq++;
-            else if (nreq >= LOGP_BCAST_WINDOW) /* the slot holds no request now */
-                req[slot] = MPI_REQUEST_NULL;
-            r = r == MPI_SUCCESS ? s : r;
+            r = logp_sendq_post(&q, buf, extent, first, len, dt, op.peer, tag, comm);
         }
         if (rc == MPI_SUCCESS)
             rc = r;
     }
-    return logp_buffer_wait_all(nreq < LOGP_BCAST_WINDOW ? nreq : LOGP_BCAST_WINDOW, req, rc);
+    int w = logp_sendq_wait(&q, NULL, 0, -1);
+    return rc == MPI_SUCCESS ? w : rc;
 }

@@ -110,3 +110,60 @@ int logp_buffer_wait_all(int n, MPI_Request *req, int rc)
     }
     return rc;
 }
+
+void logp_buffer_part(int count, int parts, int part, int nparts, int *first, int *len)
+{
+    if (parts <= 1 || nparts <= 0) {
+        *first = 0;
+        *len = count;
+        return;
+    }
+    long long lo = (long long)count * part / parts, hi = (long long)count * (part + nparts) / parts;
+    *first = (int)lo;
+    *len = (int)(hi - lo);
+}
+
+void logp_sendq_init(logp_sendq_t *q)
+{
+    q->n = 0;
+    for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
+        q->req[i] = MPI_REQUEST_NULL;
+}
+
+static int logp_sendq_complete(logp_sendq_t *q, int slot)
+{
+    int rc = q->req[slot] == MPI_REQUEST_NULL ? MPI_SUCCESS : PMPI_Wait(&q->req[slot], MPI_STATUS_IGNORE);
+    q->req[slot] = MPI_REQUEST_NULL;
+    return rc;
+}
+
+int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt, int peer,
+                    int tag, MPI_Comm comm)
+{
+    int slot = q->n % LOGP_SENDQ_WINDOW;
+    int rc = logp_sendq_complete(q, slot); /* the oldest frees its slot */
+    int s = PMPI_Isend((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm, &q->req[slot]);
+    if (s != MPI_SUCCESS)
+        q->req[slot] = MPI_REQUEST_NULL;
+    q->buf[slot] = buf;
+    q->lo[slot] = first;
+    q->hi[slot] = first + len;
+    q->n++;
+    return rc != MPI_SUCCESS ? rc : s;
+}
+
+int logp_sendq_wait(logp_sendq_t *q, const void *buf, int first, int len)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < LOGP_SENDQ_WINDOW; i++) {
+        if (q->req[i] == MPI_REQUEST_NULL)
+            continue;
+        int hit = buf == NULL || (q->buf[i] == buf && (len < 0 || (q->lo[i] < first + len && first < q->hi[i])));
+        if (hit) {
+            int w = logp_sendq_complete(q, i);
+            if (rc == MPI_SUCCESS)
+                rc = w;
+        }
+    }
+    return rc;
+}

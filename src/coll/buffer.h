@@ -69,4 +69,36 @@ int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, in
  * first error of a wait, else MPI_SUCCESS. */
 int logp_buffer_wait_all(int n, MPI_Request *req, int rc);
 
+/* Elements [*first, *first + *len) of parts [part, part + nparts) of
+ * `count` elements cut into `parts` equal parts (part i starts at element
+ * floor(i count / parts): a part never splits an element, whatever the
+ * datatype); nparts 0 or parts <= 1: all `count`. */
+void logp_buffer_part(int count, int parts, int part, int nparts, int *first, int *len);
+
+/* Sends in flight (at most LOGP_SENDQ_WINDOW; the oldest is completed to
+ * make room), each with the buffer and element range it reads, so that a
+ * later write to that range waits for it first (MPI forbids touching a
+ * buffer under a pending send). */
+#define LOGP_SENDQ_WINDOW 32
+typedef struct logp_sendq {
+    MPI_Request req[LOGP_SENDQ_WINDOW];
+    const void *buf[LOGP_SENDQ_WINDOW];
+    int lo[LOGP_SENDQ_WINDOW], hi[LOGP_SENDQ_WINDOW];
+    int n; /* sends posted; slot n % LOGP_SENDQ_WINDOW is the next */
+} logp_sendq_t;
+
+/* An empty queue. */
+void logp_sendq_init(logp_sendq_t *q);
+
+/* Posts a send of elements [first, first + len) of the buffer `buf` (whose
+ * element 0 is at buf; extent `extent`).  Returns an MPI error code (of
+ * the send, or of the wait that made room). */
+int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt, int peer,
+                    int tag, MPI_Comm comm);
+
+/* Completes the sends that read elements [first, first + len) of buf
+ * (len < 0: every send of buf; buf NULL: every send).  Returns an MPI
+ * error code. */
+int logp_sendq_wait(logp_sendq_t *q, const void *buf, int first, int len);
+
 #endif

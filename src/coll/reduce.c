@@ -4,7 +4,11 @@
  * keeps an accumulator that covers a contiguous range of ranks; results
  * from children are put before it (PREPEND) or after it (APPEND) as the
  * schedule says, so the combination order is the rank order
- * (non-commutative operators).  After an error a rank still does the rest
+ * (non-commutative operators).  The part-wise schedules of sched_large.c
+ * (pipeline, reduce-scatter-gather) combine and move ranges of elements of
+ * the accumulator; sends are nonblocking (at most LOGP_SENDQ_WINDOW in
+ * flight), and a write to elements still being sent waits for that send.
+ * After an error a rank still does the rest
  * of its part (its parent gets what it has), so no peer waits forever;
  * the first error is returned. */
 #include "reduce.h"
@@ -17,45 +21,66 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     int rc, commute = v->commutative; /* the view was made for this operator */
     const void *own = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     size_t span = (logp_buffer_span(count, dt) + 63) & ~(size_t)63;
+    MPI_Aint lb, extent;
+    if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
+        extent = 0;
     char *mem = logp_scratch_get(scratch, 2 * span);
     if (mem == NULL)
         return MPI_ERR_NO_MEM;
-    void *acc = logp_buffer_base(mem, dt), *tmp = logp_buffer_base(mem + span, dt);
+    char *acc = logp_buffer_base(mem, dt), *tmp = logp_buffer_base(mem + span, dt);
+    logp_sendq_t q;
+    logp_sendq_init(&q);
     rc = MPI_SUCCESS;
     for (int i = 0; i < v->nops; i++) {
         logp_op_t o = logp_view_op(v, i);
-        int r = MPI_SUCCESS;
+        int first, len, r = MPI_SUCCESS, w = MPI_SUCCESS;
+        logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
+        MPI_Aint at = (MPI_Aint)first * extent;
         switch (o.kind) {
         case LOGP_OP_INIT_OWN:
+            w = logp_sendq_wait(&q, acc, 0, -1);
             r = logp_buffer_copy(own, count, dt, acc, count, dt, comm, tag);
             break;
         case LOGP_OP_REDUCE_OWN:
+            w = logp_sendq_wait(&q, acc, 0, -1);
             r = PMPI_Reduce_local(own, acc, count, dt, op); /* acc = own op acc */
             break;
-        case LOGP_OP_RECV:
-            r = PMPI_Recv(o.arg == LOGP_RECV_RESULT ? recvbuf : acc, count, dt, o.peer, tag, comm,
-                          MPI_STATUS_IGNORE);
+        case LOGP_OP_RECV: {
+            char *to = o.arg == LOGP_RECV_RESULT ? recvbuf : acc;
+            w = logp_sendq_wait(&q, to, first, len);
+            r = PMPI_Recv(to + at, len, dt, o.peer, tag, comm, MPI_STATUS_IGNORE);
             break;
+        }
         case LOGP_OP_RECV_REDUCE:
-            r = PMPI_Recv(tmp, count, dt, o.peer, tag, comm, MPI_STATUS_IGNORE);
+            w = logp_sendq_wait(&q, tmp, first, len);
+            r = PMPI_Recv(tmp + at, len, dt, o.peer, tag, comm, MPI_STATUS_IGNORE);
             if (r != MPI_SUCCESS || rc != MPI_SUCCESS)
                 break; /* nothing sound to combine */
+            if (w == MPI_SUCCESS)
+                w = logp_sendq_wait(&q, acc, first, len);
             if (commute || o.arg == LOGP_SIDE_PREPEND) {
-                r = PMPI_Reduce_local(tmp, acc, count, dt, op); /* acc = in op acc */
-            } else {
-                r = PMPI_Reduce_local(acc, tmp, count, dt, op); /* in = acc op in */
-                void *swap = acc;
+                r = PMPI_Reduce_local(tmp + at, acc + at, len, dt, op); /* acc = in op acc */
+            } else if (len == count) { /* in = acc op in, and the buffers change roles */
+                r = PMPI_Reduce_local(acc, tmp, count, dt, op);
+                char *swap = acc;
                 acc = tmp;
                 tmp = swap;
+            } else { /* part of it: in = acc op in, copied back */
+                r = PMPI_Reduce_local(acc + at, tmp + at, len, dt, op);
+                if (r == MPI_SUCCESS)
+                    r = logp_buffer_copy(tmp + at, len, dt, acc + at, len, dt, comm, tag);
             }
             break;
         case LOGP_OP_SEND:
-            r = PMPI_Send(acc, count, dt, o.peer, tag, comm);
+            r = logp_sendq_post(&q, acc, extent, first, len, dt, o.peer, tag, comm);
             break;
         }
         if (rc == MPI_SUCCESS)
-            rc = r;
+            rc = r != MPI_SUCCESS ? r : w;
     }
+    int w = logp_sendq_wait(&q, NULL, 0, -1);
+    if (rc == MPI_SUCCESS)
+        rc = w;
     if (rc == MPI_SUCCESS && v->rank == v->root && v->tree_root == v->root)
         rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm, tag);
     logp_scratch_put(scratch, mem);

@@ -6,6 +6,7 @@
 
 #include "sched_alltoall.h"
 #include "sched_chain.h"
+#include "sched_large.h"
 #include "sched_layout.h"
 #include "sched_tree.h"
 
@@ -35,7 +36,7 @@ logp_status_t logp_sched_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t al
     const logp_family_t *f = logp_sched_family(algo);
     if (topo == NULL || topo->P < 1 || !logp_algo_supports(algo, coll) || f == &logp_family_none ||
         logp_params_check(&topo->intra) != 0 || logp_params_check(&topo->inter) != 0 ||
-        logp_sched_is_tree(f) == (coll == LOGP_COLL_ALLTOALL))
+        (logp_sched_is_tree(f) && coll == LOGP_COLL_ALLTOALL))
         return LOGP_ERR_ARG;
     static const logp_sched_opts_t none = {0, 0};
     s->coll = coll;
@@ -45,6 +46,7 @@ logp_status_t logp_sched_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t al
     s->bytes = bytes;
     s->topo = *topo;
     s->p = *logp_topo_rep(topo);
+    s->parts = 1;
     logp_status_t rc = f->build ? f->build(s, opts ? opts : &none) : LOGP_OK;
     if (rc != LOGP_OK)
         logp_sched_free(s);
@@ -66,9 +68,15 @@ int logp_sched_uniform(const logp_sched_t *s)
     return s->topo.speed == NULL && (s->topo.nnodes <= 1 || s->topo.nnodes == s->P);
 }
 
+/* Whether s can run this operator (a non-commutative reduce needs rank order). */
+static int logp_sched_runs(const logp_sched_t *s, int commutative)
+{
+    return commutative || s->coll != LOGP_COLL_REDUCE || (s->fam->flags & LOGP_FAMILY_RANK_ORDER);
+}
+
 double logp_sched_time(const logp_sched_t *s, int root, int commutative)
 {
-    if (s->fam == NULL || s->fam->time == NULL || !logp_sched_uniform(s))
+    if (s->fam == NULL || s->fam->time == NULL || !logp_sched_uniform(s) || !logp_sched_runs(s, commutative))
         return -1.0;
     return s->fam->time(s, root, commutative);
 }
@@ -78,8 +86,24 @@ long logp_sched_ops(const logp_sched_t *s)
     return s->fam->count ? s->fam->count(s) : 3L * s->P;
 }
 
+/* floor(m i / parts) without overflow (i <= parts). */
+static size_t logp_sched_part_start(size_t m, int parts, int i)
+{
+    size_t q = m / (size_t)parts, r = m % (size_t)parts;
+    return q * (size_t)i + r * (size_t)i / (size_t)parts;
+}
+
+size_t logp_sched_part_bytes(size_t m, int parts, int part, int n)
+{
+    if (parts <= 1)
+        return m;
+    return logp_sched_part_start(m, parts, part + n) - logp_sched_part_start(m, parts, part);
+}
+
 double logp_sched_estimate(const logp_sched_t *s, int root, int commutative)
 {
+    if (!logp_sched_runs(s, commutative))
+        return -1.0;
     if (s->fam->estimate)
         return s->fam->estimate(s, root, commutative);
     return s->fam->time ? s->fam->time(s, root, commutative) : -1.0;
@@ -104,7 +128,10 @@ logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, in
     v->root = root;
     v->commutative = commutative || s->coll != LOGP_COLL_REDUCE;
     if (!logp_sched_is_tree(s->fam)) {
-        v->nops = s->fam->nops(s, rank);
+        if (!v->commutative && !(s->fam->flags & LOGP_FAMILY_RANK_ORDER))
+            return LOGP_ERR_ARG;
+        v->tree_root = root;
+        v->nops = s->fam->nops(v);
         return LOGP_OK;
     }
     v->tree_root = root;
@@ -135,37 +162,37 @@ logp_op_t logp_view_op(const logp_view_t *v, int i)
 {
     const logp_sched_t *s = v->s;
     if (!logp_sched_is_tree(s->fam))
-        return s->fam->op(s, v->rank, i);
+        return s->fam->op(v, i);
     size_t m = s->bytes;
     int nk = v->node.nkids, up = v->node.parent >= 0;
     if (s->coll == LOGP_COLL_BCAST) {
         if (up) {
             if (i == 0)
-                return (logp_op_t){LOGP_OP_RECV, v->node.parent, 0, m};
+                return logp_op_whole(LOGP_OP_RECV, v->node.parent, 0, m);
             i--;
         }
-        return (logp_op_t){LOGP_OP_SEND, s->fam->kid(s, v->tree_root, &v->node, i), 0, m};
+        return logp_op_whole(LOGP_OP_SEND, s->fam->kid(s, v->tree_root, &v->node, i), 0, m);
     }
     /* reduce: children in reverse send order, combined, then up the tree */
     if (i < nk + 1) {
         if (v->prepend) {
             if (i == nk)
-                return (logp_op_t){LOGP_OP_REDUCE_OWN, v->rank, LOGP_SIDE_PREPEND, m};
-            return (logp_op_t){i == 0 ? LOGP_OP_RECV : LOGP_OP_RECV_REDUCE,
-                               s->fam->kid(s, v->tree_root, &v->node, nk - 1 - i), LOGP_SIDE_PREPEND, m};
+                return logp_op_whole(LOGP_OP_REDUCE_OWN, v->rank, LOGP_SIDE_PREPEND, m);
+            return logp_op_whole(i == 0 ? LOGP_OP_RECV : LOGP_OP_RECV_REDUCE,
+                               s->fam->kid(s, v->tree_root, &v->node, nk - 1 - i), LOGP_SIDE_PREPEND, m);
         }
         if (i == 0)
-            return (logp_op_t){LOGP_OP_INIT_OWN, v->rank, 0, m};
-        return (logp_op_t){LOGP_OP_RECV_REDUCE, s->fam->kid(s, v->tree_root, &v->node, nk - i), LOGP_SIDE_APPEND, m};
+            return logp_op_whole(LOGP_OP_INIT_OWN, v->rank, 0, m);
+        return logp_op_whole(LOGP_OP_RECV_REDUCE, s->fam->kid(s, v->tree_root, &v->node, nk - i), LOGP_SIDE_APPEND, m);
     }
     i -= nk + 1;
     if (up) {
         if (i == 0)
-            return (logp_op_t){LOGP_OP_SEND, v->node.parent, 0, m};
+            return logp_op_whole(LOGP_OP_SEND, v->node.parent, 0, m);
         i--;
     }
     /* hand-over of a rank-order result to a root other than rank 0 */
     if (v->handover == 1)
-        return (logp_op_t){LOGP_OP_SEND, v->root, LOGP_RECV_RESULT, m};
-    return (logp_op_t){LOGP_OP_RECV, v->tree_root, LOGP_RECV_RESULT, m};
+        return logp_op_whole(LOGP_OP_SEND, v->root, LOGP_RECV_RESULT, m);
+    return logp_op_whole(LOGP_OP_RECV, v->tree_root, LOGP_RECV_RESULT, m);
 }

@@ -43,9 +43,29 @@ typedef struct logp_op {
     int peer;     /* absolute rank */
     int arg;      /* side, LOGP_RECV_RESULT, or the all-to-all step */
     size_t bytes; /* payload */
+    /* bcast/reduce: the op moves parts [part, part + nparts) of the
+     * message cut into s->parts parts of equal element counts (part i
+     * starts at element floor(i count / parts), so a part never splits an
+     * element of a derived datatype); nparts 0: the whole message. */
+    int part, nparts;
 } logp_op_t;
 
+/* An operation on the whole message. */
+static inline logp_op_t logp_op_whole(int kind, int peer, int arg, size_t bytes)
+{
+    logp_op_t o = {kind, peer, arg, bytes, 0, 0};
+    return o;
+}
+
+/* An operation on parts [part, part + nparts) of the message (bytes: theirs). */
+static inline logp_op_t logp_op_parts(int kind, int peer, int arg, size_t bytes, int part, int nparts)
+{
+    logp_op_t o = {kind, peer, arg, bytes, part, nparts};
+    return o;
+}
+
 typedef struct logp_sched logp_sched_t;
+typedef struct logp_view logp_view_t;
 
 typedef struct logp_sched_opts {
     int chain_k;    /* k of `chain` (<= 0: 4) */
@@ -90,9 +110,13 @@ typedef struct logp_family {
     void (*node)(const logp_sched_t *s, int root, int rank, logp_tnode_t *n);
     /* Trees: child j (0 <= j < n->nkids, in send order) as an absolute rank, O(1). */
     int (*kid)(const logp_sched_t *s, int root, const logp_tnode_t *n, int j);
-    /* Others: number of operations of `rank`, and operation i. */
-    int (*nops)(const logp_sched_t *s, int rank);
-    logp_op_t (*op)(const logp_sched_t *s, int rank, int i);
+    /* Others: number of operations of v->rank for v->root and
+     * v->commutative (it may keep O(1) cursors in v->node.c and, for a
+     * reduce, names in v->tree_root the rank whose accumulator ends as the
+     * result: the root, unless the root receives it as LOGP_RECV_RESULT),
+     * and operation i of that view. */
+    int (*nops)(logp_view_t *v);
+    logp_op_t (*op)(const logp_view_t *v, int i);
     /* Exact completion time under the uniform model (every pair and rank
      * alike, parameters s->p), the same as the simulator's; NULL if only
      * the simulator can price it. */
@@ -117,6 +141,8 @@ struct logp_sched {
     logp_topo_t topo;          /* the machine; arrays borrowed from the caller */
     logp_params_t p;           /* logp_topo_rep(&topo): what uniform shapes use */
     int k;                     /* chains: number of chains (informative) */
+    int parts;                 /* the message is cut into this many parts
+                                  (logp_op_t.part; 1: whole messages only) */
     void *data;                /* family data, owned */
 };
 
@@ -162,8 +188,12 @@ long logp_sched_ops(const logp_sched_t *s);
  * layout family's design formula.  < 0 if there is none. */
 double logp_sched_estimate(const logp_sched_t *s, int root, int commutative);
 
+/* Bytes of parts [part, part + n) of an m-byte message cut into `parts`
+ * parts (the model's twin of the executors' element split). */
+size_t logp_sched_part_bytes(size_t m, int parts, int part, int n);
+
 /* One rank's operations of a schedule for one call. */
-typedef struct logp_view {
+struct logp_view {
     const logp_sched_t *s;
     int rank, root;
     int tree_root;   /* trees: the absolute rank at the tree's root */
@@ -172,7 +202,7 @@ typedef struct logp_view {
     int prepend;     /* reduce: combines children by prepending (rank order) */
     int handover;    /* reduce: 1 at the tree root, 2 at the root, when they differ */
     logp_tnode_t node;
-} logp_view_t;
+};
 
 /* The operations of `rank` when the collective's root is `root` (0 for
  * all-to-all) and, for a reduce, the operator commutes or not.  A

@@ -29,17 +29,18 @@ double logp_sched_exchange_time(const logp_params_t *p, int steps, size_t (*byte
     return st.cpu;
 }
 
-static int logp_ring_nops(const logp_sched_t *s, int rank)
+static int logp_ring_nops(logp_view_t *v)
 {
-    (void)rank;
-    return 2 * (s->P - 1);
+    return 2 * (v->s->P - 1);
 }
 
-static logp_op_t logp_ring_op(const logp_sched_t *s, int rank, int i)
+static logp_op_t logp_ring_op(const logp_view_t *v, int i)
 {
+    const logp_sched_t *s = v->s;
+    int rank = v->rank;
     int k = i / 2 + 1, send = i % 2 == 0;
-    return (logp_op_t){send ? LOGP_OP_SEND : LOGP_OP_RECV,
-                       send ? logp_ring_send_peer(s->P, rank, k) : logp_ring_recv_peer(s->P, rank, k), k, s->bytes};
+    return logp_op_whole(send ? LOGP_OP_SEND : LOGP_OP_RECV,
+                       send ? logp_ring_send_peer(s->P, rank, k) : logp_ring_recv_peer(s->P, rank, k), k, s->bytes);
 }
 
 static size_t logp_ring_bytes(const void *ctx, int step)
@@ -68,18 +69,19 @@ const logp_family_t logp_family_ring = {
     .flags = LOGP_FAMILY_A2A_DIRECT,
 };
 
-static int logp_butterfly_nops(const logp_sched_t *s, int rank)
+static int logp_butterfly_nops(logp_view_t *v)
 {
-    (void)rank;
-    return 2 * logp_butterfly_steps(s->P);
+    return 2 * logp_butterfly_steps(v->s->P);
 }
 
-static logp_op_t logp_butterfly_op(const logp_sched_t *s, int rank, int i)
+static logp_op_t logp_butterfly_op(const logp_view_t *v, int i)
 {
+    const logp_sched_t *s = v->s;
+    int rank = v->rank;
     int step = i / 2, send = i % 2 == 0, P = s->P, dist = (int)((1L << step) % P);
     size_t nb = (size_t)logp_butterfly_nblocks(P, step);
-    return (logp_op_t){send ? LOGP_OP_SEND : LOGP_OP_RECV, send ? (rank + dist) % P : (rank - dist + P) % P, step,
-                       nb * s->bytes};
+    return logp_op_whole(send ? LOGP_OP_SEND : LOGP_OP_RECV, send ? (rank + dist) % P : (rank - dist + P) % P, step,
+                       nb * s->bytes);
 }
 
 static size_t logp_butterfly_bytes(const void *ctx, int step)

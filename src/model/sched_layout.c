@@ -366,31 +366,35 @@ int logp_sched_aggregate_leader(const logp_sched_t *s, int a)
 /* A leader receives from its n - 1 members, exchanges with the N - 1
  * other leaders (step k: to node a + k, from node a - k), sends to its
  * members; a member sends its P blocks to the leader and gets P back. */
-static int logp_aggregate_nops(const logp_sched_t *s, int rank)
+static int logp_aggregate_nops(logp_view_t *v)
 {
+    const logp_sched_t *s = v->s;
+    int rank = v->rank;
     const logp_topo_t *t = &s->topo;
     int a = logp_topo_node(t, rank), n = logp_topo_size(t, a);
     return rank == logp_sched_aggregate_leader(s, a) ? 2 * (n - 1) + 2 * (t->nnodes - 1) : 2;
 }
 
-static logp_op_t logp_aggregate_op(const logp_sched_t *s, int rank, int i)
+static logp_op_t logp_aggregate_op(const logp_view_t *v, int i)
 {
+    const logp_sched_t *s = v->s;
+    int rank = v->rank;
     const logp_topo_t *t = &s->topo;
     int a = logp_topo_node(t, rank), N = t->nnodes, lead = logp_sched_aggregate_leader(s, a);
     int n = logp_topo_size(t, a);
     size_t all = (size_t)s->P * s->bytes;
     if (rank != lead)
-        return (logp_op_t){i == 0 ? LOGP_OP_SEND : LOGP_OP_RECV, lead, 0, all};
+        return logp_op_whole(i == 0 ? LOGP_OP_SEND : LOGP_OP_RECV, lead, 0, all);
     int first = i < n - 1, member = first ? i : i - (n - 1) - 2 * (N - 1);
     if (first || member >= 0) { /* gather (receives) or scatter (sends): members in rank order but the leader */
         int j = member >= logp_topo_index(t, lead) ? member + 1 : member;
-        return (logp_op_t){first ? LOGP_OP_RECV : LOGP_OP_SEND, logp_topo_member(t, a, j), 0, all};
+        return logp_op_whole(first ? LOGP_OP_RECV : LOGP_OP_SEND, logp_topo_member(t, a, j), 0, all);
     }
     i -= n - 1;
     int k = i / 2 + 1, b = i % 2 == 0 ? (a + k) % N : (a - k + N) % N;
     size_t nb = (size_t)logp_topo_size(t, b);
-    return (logp_op_t){i % 2 == 0 ? LOGP_OP_SEND : LOGP_OP_RECV, logp_sched_aggregate_leader(s, b), k,
-                       (size_t)n * nb * s->bytes};
+    return logp_op_whole(i % 2 == 0 ? LOGP_OP_SEND : LOGP_OP_RECV, logp_sched_aggregate_leader(s, b), k,
+                       (size_t)n * nb * s->bytes);
 }
 
 /* One uniform node: gather to the leader and scatter back. */

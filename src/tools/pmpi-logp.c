@@ -385,6 +385,48 @@ static int tree_rank(const logp_cli_t *c, const logp_sched_t *s)
     return 0;
 }
 
+/* A rank's operations of a schedule that is not a tree (parts of the
+ * message, exchanges): at most `max` of them, one per line. */
+static void print_ops(const logp_sched_t *s, int root, int rank, int max)
+{
+    static const char *const kinds[] = {"send to", "recv from", "recv+combine from", "own value", "combine own"};
+    logp_view_t v;
+    if (logp_view_init(&v, s, root, rank, 1) != LOGP_OK)
+        return;
+    printf("rank %d: %d operations\n", rank, v.nops);
+    for (int i = 0; i < v.nops && i < max; i++) {
+        logp_op_t o = logp_view_op(&v, i);
+        printf("  %-18s", kinds[o.kind]);
+        if (o.kind <= LOGP_OP_RECV_REDUCE)
+            printf(" %6d", o.peer);
+        if (o.nparts > 0)
+            printf("  parts [%d, %d) of %d", o.part, o.part + o.nparts, s->parts);
+        printf("  %zu B%s\n", o.bytes, o.arg == LOGP_RECV_RESULT && o.kind <= LOGP_OP_RECV ? " (the result)" : "");
+    }
+    if (v.nops > max)
+        printf("  ... %d more\n", v.nops - max);
+}
+
+/* tree for a schedule that is not a tree: its parts and operations. */
+static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
+{
+    printf("%s %s, P=%d, root %d, %zu B, %d part%s, ", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P, c->root,
+           c->bytes, s->parts, s->parts == 1 ? "" : "s");
+    print_model(c);
+    if (c->rank >= 0) {
+        print_ops(s, c->root, c->rank, 64);
+    } else {
+        for (int r = 0; r < c->P && r < 8; r++)
+            print_ops(s, c->root, r, 12);
+        if (c->P > 8)
+            printf("(ranks 8 .. %d: --rank R)\n", c->P - 1);
+    }
+    double t = logp_sim_predict(s, c->root, 1);
+    if (t >= 0.0 && (c->rank < 0 || logp_sched_uniform(s)))
+        printf("completion: %.6g us\n", t * 1e6);
+    return 0;
+}
+
 static int cmd_tree(const logp_cli_t *c)
 {
     logp_sched_t s;
@@ -394,6 +436,11 @@ static int cmd_tree(const logp_cli_t *c)
         fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),
                 logp_algo_name(c->algo), c->P);
         return 1;
+    }
+    if (s.fam->node == NULL) { /* parts and exchanges, not a tree */
+        int rc = cmd_tree_ops(c, &s);
+        logp_sched_free(&s);
+        return rc;
     }
     if (c->rank >= 0) {
         int rc = tree_rank(c, &s);
@@ -590,7 +637,7 @@ static int cmd_check(const logp_cli_t *c)
 static int cmd_algorithms(const logp_cli_t *c)
 {
     (void)c;
-    printf("%-16s %-24s %s\n", "algorithm", "collectives", "what it is");
+    printf("%-22s %-22s %s\n", "algorithm", "collectives", "what it is");
     for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
         char colls[64] = "";
         for (int k = 0; k < LOGP_COLL_COUNT; k++)
@@ -599,7 +646,7 @@ static int cmd_algorithms(const logp_cli_t *c)
                     strcat(colls, ",");
                 strcat(colls, logp_coll_name((logp_coll_t)k));
             }
-        printf("%-16s %-24s %s\n", logp_algo_name((logp_algo_t)a), colls, logp_algo_describe((logp_algo_t)a));
+        printf("%-22s %-22s %s\n", logp_algo_name((logp_algo_t)a), colls, logp_algo_describe((logp_algo_t)a));
     }
     return 0;
 }

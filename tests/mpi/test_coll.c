@@ -393,6 +393,18 @@ static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncase
     }
     test_interleaved_p2p(comm, cname, tint);
     if (big) {
+        /* every type and operator at a size the large-message schedules
+         * cut into parts (pipeline segments, P parts of scatter-allgather
+         * and reduce-scatter-gather): parts end on element boundaries of
+         * vectors, structs with holes and a negative lower bound, pairs */
+        for (int c = 0; c < ncases; c++) {
+            const tcase_t *t = &cases[c];
+            test_bcast(comm, cname, t, 20001, P - 1);
+            for (int o = 0; o < t->nops; o++) {
+                test_reduce(comm, cname, t, t->ops[o], 20001, 0, 1);
+                test_reduce(comm, cname, t, t->ops[o], 20001, P / 2, 0);
+            }
+        }
         int root = P - 1;
         test_bcast(comm, cname, tint, 1000000, root);
         test_reduce(comm, cname, tint, OP_SUM, 1000000, root, 0);

@@ -52,7 +52,9 @@ START_TEST(test_auto_is_cheapest)
                         if (b == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)b, (logp_coll_t)coll))
                             continue;
                         double tb = logp_select_predict((logp_algo_t)b, &q);
-                        ck_assert(tb < 0 || t <= tb);
+                        /* long pipelines are priced by their design formula, which agrees
+                         * with the simulator to about 1e-5 (sched_large.c) */
+                        ck_assert_msg(tb < 0 || t <= tb * (1.0 + 1e-4), "coll %d P=%d m=%zu commute %d: auto %s %.9g > %s %.9g", coll, P, sizes[s], commute, logp_algo_name(a), t, logp_algo_name((logp_algo_t)b), tb);
                     }
                     /* never native where it is known to fail */
                     q.native_unsafe = 1;

@@ -31,9 +31,10 @@ static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t m,
     LOGP_CHECK(logp_sched_build(s, coll, algo, m, t, &o) == LOGP_OK);
 }
 
-/* Every tree schedule's operations pair up: bcast, every rank but the root
- * receives once; reduce, every rank but the tree root sends once up; the
- * simulator finishes (no deadlock) for every root. */
+/* Every schedule's operations pair up (as many receives as sends); a tree
+ * schedule's exactly so: bcast, every rank but the root receives once;
+ * reduce, every rank but the tree root sends once up; the simulator
+ * finishes (no deadlock) for every root. */
 START_TEST(test_views_pair_up)
 {
     for (int P = 1; P <= 40; P++) {
@@ -63,8 +64,9 @@ START_TEST(test_views_pair_up)
                             }
                         }
                         int handover = coll == LOGP_COLL_REDUCE && !commute && root != 0;
-                        ck_assert_int_eq(sends, P - 1 + handover);
-                        ck_assert_int_eq(recvs, P - 1 + handover);
+                        ck_assert_int_eq(sends, recvs);
+                        if (s.fam->node)
+                            ck_assert_int_eq(sends, P - 1 + handover);
                         double total;
                         ck_assert_int_eq(logp_sim_run(&s, root, commute, NULL, NULL, &total), LOGP_OK);
                         ck_assert(total >= 0 && (P == 1 || total > 0));
@@ -165,7 +167,7 @@ START_TEST(test_sim_hand_forms)
     for (int trial = 0; trial < 100; trial++) {
         logp_params_t p = {urand(0.1e-6, 5.1e-6), urand(0.05e-6, 1.05e-6), urand(0.05e-6, 3.05e-6), urand(0, 1e-9),
                            urand(0, 1e-9)};
-        int P = 2 + rand() % 300;
+        int P = 2 + rand() % 400;
         size_t m = (size_t)(rand() % 50000);
         logp_topo_t t = logp_topo_uniform(P, &p);
         logp_sched_t s;
@@ -219,12 +221,17 @@ static int closed_form_case(int P, const logp_params_t *p, size_t m, int k, doub
             logp_sched_t s;
             build(&s, (logp_coll_t)coll, (logp_algo_t)a, m, &t, k);
             int root = rand() % P;
+            if (s.parts > 1 && logp_sched_ops(&s) > 60000) { /* P^2 (scatter-allgather) or P k (pipeline) to simulate */
+                logp_sched_free(&s);
+                continue;
+            }
             for (int commute = 0; commute <= (coll == LOGP_COLL_REDUCE); commute++) {
                 if (!commute && !(s.fam->flags & LOGP_FAMILY_RANK_ORDER))
                     continue;
                 double closed = logp_sched_time(&s, root, commute), sim;
                 if (closed < 0.0)
                     ck_abort_msg("%s %s has no closed form", logp_coll_name(coll), logp_algo_name(a));
+
                 LOGP_CHECK(logp_sim_run(&s, root, commute, NULL, NULL, &sim) == LOGP_OK);
                 double err = fabs(closed - sim) / (sim > 0 ? sim : 1.0);
                 if (!(err <= 1e-9))
@@ -273,6 +280,196 @@ START_TEST(test_closed_forms_equal_sim)
         for (int P = 1; P <= 300; P += 1 + P / 10)
             n += closed_form_case(P, &corners[c], c % 2 ? 1 : 4096, 4, &worst);
     printf("closed forms vs simulator: %d cases, worst relative difference %.3g\n", n, worst);
+}
+END_TEST
+
+/* Symbolic execution of the part-wise schedules (sched_large.c): messages
+ * carry, per part, the set of ranks whose contribution they hold (a bit
+ * mask, P <= 64), through FIFO queues per pair as MPI matches them.  A
+ * send must hold what it sends; a receive must match its send's parts; a
+ * combine must not count a rank twice and, for a non-commutative operator,
+ * must join adjacent rank ranges in order (prepend: in just below acc;
+ * append: just above).  At the end every rank of a bcast holds every part,
+ * and the root of a reduce holds every rank's contribution in every part. */
+#define FLOW_P 40
+#define FLOW_PARTS 64
+#define FLOW_MSGS 16384
+
+typedef struct {
+    int part, n, next;
+    unsigned long long set[FLOW_PARTS];
+} flow_msg_t;
+
+static int contiguous(unsigned long long m)
+{
+    m >>= __builtin_ctzll(m);
+    return (m & (m + 1)) == 0;
+}
+
+/* Whether `in` may be combined into `acc` from `side`. */
+static int joins(unsigned long long acc, unsigned long long in, int side, int commute)
+{
+    if (acc & in)
+        return 0; /* a contribution counted twice */
+    if (commute || acc == 0 || in == 0)
+        return 1;
+    if (!contiguous(acc) || !contiguous(in))
+        return 0;
+    unsigned long long lo = side == LOGP_SIDE_PREPEND ? in : acc, hi = side == LOGP_SIDE_PREPEND ? acc : in;
+    return 64 - __builtin_clzll(lo) == __builtin_ctzll(hi); /* lo's top bit just below hi's lowest */
+}
+
+static void flow_case(const logp_sched_t *s, int root, int commute)
+{
+    int P = s->P, parts = s->parts, reduce = s->coll == LOGP_COLL_REDUCE, nmsg = 0;
+    static unsigned long long have[FLOW_P][FLOW_PARTS], result[FLOW_PARTS];
+    static flow_msg_t msg[FLOW_MSGS];
+    static int head[FLOW_P][FLOW_P], tail[FLOW_P][FLOW_P], pc[FLOW_P];
+    logp_view_t v[FLOW_P];
+    LOGP_CHECK(P <= FLOW_P && parts <= FLOW_PARTS);
+    for (int r = 0; r < P; r++) {
+        LOGP_CHECK(logp_view_init(&v[r], s, root, r, commute) == LOGP_OK);
+        pc[r] = 0;
+        for (int k = 0; k < parts; k++)
+            have[r][k] = !reduce && r == root ? 1ull << r : 0;
+        for (int x = 0; x < P; x++)
+            head[r][x] = tail[r][x] = -1;
+    }
+    for (int k = 0; k < parts; k++)
+        result[k] = 0;
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (int r = 0; r < P; r++) {
+            while (pc[r] < v[r].nops) {
+                logp_op_t o = logp_view_op(&v[r], pc[r]);
+                int lo = o.nparts ? o.part : 0, n = o.nparts ? o.nparts : parts;
+                LOGP_CHECK(lo >= 0 && n >= 0 && lo + n <= parts && o.peer >= 0 && o.peer < P);
+                if (o.kind == LOGP_OP_SEND) {
+                    LOGP_CHECK(nmsg < FLOW_MSGS);
+                    flow_msg_t *m = &msg[nmsg];
+                    m->part = lo;
+                    m->n = n;
+                    m->next = -1;
+                    for (int k = lo; k < lo + n; k++) {
+                        LOGP_CHECK(have[r][k] != 0); /* nothing is sent before it is had */
+                        m->set[k] = have[r][k];
+                    }
+                    if (tail[r][o.peer] >= 0)
+                        msg[tail[r][o.peer]].next = nmsg;
+                    else
+                        head[r][o.peer] = nmsg;
+                    tail[r][o.peer] = nmsg++;
+                } else if (o.kind == LOGP_OP_RECV || o.kind == LOGP_OP_RECV_REDUCE) {
+                    int i = head[o.peer][r];
+                    if (i < 0)
+                        break; /* not sent yet */
+                    head[o.peer][r] = msg[i].next;
+                    if (msg[i].next < 0)
+                        tail[o.peer][r] = -1;
+                    LOGP_CHECK(msg[i].part == lo && msg[i].n == n); /* counts match */
+                    for (int k = lo; k < lo + n; k++) {
+                        if (o.kind == LOGP_OP_RECV_REDUCE) {
+                            LOGP_CHECK(joins(have[r][k], msg[i].set[k], o.arg, commute));
+                            have[r][k] |= msg[i].set[k];
+                        } else if (o.arg == LOGP_RECV_RESULT) {
+                            result[k] = msg[i].set[k];
+                        } else {
+                            have[r][k] = msg[i].set[k];
+                        }
+                    }
+                } else if (o.kind == LOGP_OP_INIT_OWN) {
+                    for (int k = 0; k < parts; k++)
+                        have[r][k] = 1ull << r;
+                }
+                pc[r]++;
+                progress = 1;
+            }
+        }
+    }
+    unsigned long long all = (1ull << P) - 1;
+    for (int r = 0; r < P; r++) {
+        LOGP_CHECK(pc[r] == v[r].nops); /* nobody waits forever */
+        for (int x = 0; x < P; x++)
+            LOGP_CHECK(head[r][x] < 0); /* no message left unreceived */
+    }
+    for (int k = 0; k < parts; k++) {
+        if (!reduce) {
+            for (int r = 0; r < P; r++)
+                ck_assert_msg(have[r][k] == 1ull << root, "%s P=%d parts=%d root=%d: rank %d part %d: %llx",
+                              logp_algo_name(s->algo), P, parts, root, r, k, have[r][k]);
+        } else {
+            LOGP_CHECK((v[root].tree_root == root ? have[root][k] : result[k]) == all);
+        }
+    }
+}
+
+START_TEST(test_parts_dataflow)
+{
+    const size_t sizes[] = {1, 100, 5000, 40000, 1 << 20};
+    for (int P = 1; P <= FLOW_P; P++) {
+        logp_topo_t t = logp_topo_uniform(P, &P0);
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            for (int coll = LOGP_COLL_BCAST; coll <= LOGP_COLL_REDUCE; coll++) {
+                if (!schedulable(a, coll) || logp_sched_family((logp_algo_t)a)->node)
+                    continue;
+                for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                    logp_sched_t s;
+                    build(&s, (logp_coll_t)coll, (logp_algo_t)a, sizes[z], &t, 3);
+                    LOGP_CHECK(s.parts >= 1);
+                    if (s.parts > FLOW_PARTS) { /* a long pipeline: beyond what this test tracks */
+                        logp_sched_free(&s);
+                        continue;
+                    }
+                    for (int root = 0; root < P; root += 1 + P / 7)
+                        for (int commute = coll == LOGP_COLL_BCAST; commute <= 1; commute++)
+                            if (commute || (s.fam->flags & LOGP_FAMILY_RANK_ORDER))
+                                flow_case(&s, root, commute);
+                    logp_sched_free(&s);
+                }
+            }
+    }
+}
+END_TEST
+
+/* The large-message families' design formulas (what prices them where
+ * the exact time would cost too much: pipelines beyond 65,536 message
+ * steps, the others beyond P = 32,768) against the simulator, uniform
+ * model.  At the default parameters: pipeline and reduce-scatter-gather
+ * within 0.1%, scatter-allgather (fitted at P >= 256) within 25% for P >=
+ * 128.  At random parameters (g far from o) they are rougher: reported. */
+START_TEST(test_estimates)
+{
+    srand(77);
+    double worst[2][LOGP_ALGO_COUNT] = {{0}};
+    for (int trial = 0; trial < 300; trial++) {
+        int rnd = trial % 2;
+        logp_params_t p = rnd ? random_params() : P0;
+        int P = 2 + rand() % 400;
+        size_t m = (size_t)exp(urand(log(1024.0), log(16.0 * 1024 * 1024)));
+        logp_topo_t t = logp_topo_uniform(P, &p);
+        const int algos[] = {LOGP_ALGO_PIPELINE, LOGP_ALGO_REDUCE_SCATTER_GATHER, LOGP_ALGO_SCATTER_ALLGATHER};
+        for (int i = 0; i < 3; i++) {
+            int a = algos[i], sag = a == LOGP_ALGO_SCATTER_ALLGATHER;
+            logp_sched_t s;
+            build(&s, sag ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE, (logp_algo_t)a, m, &t, 0);
+            double sim, est = logp_sched_estimate(&s, 0, 1);
+            if (logp_sched_ops(&s) > 400000 || (sag && P < 128)) {
+                logp_sched_free(&s);
+                continue;
+            }
+            LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK);
+            double err = fabs(est - sim) / sim;
+            if (err > worst[rnd][a])
+                worst[rnd][a] = err;
+            ck_assert_msg(rnd || err <= (sag ? 0.25 : 1e-3), "%s P=%d m=%zu: estimate %.9g sim %.9g",
+                          logp_algo_name(s.algo), P, m, est, sim);
+            logp_sched_free(&s);
+        }
+    }
+    for (int rnd = 0; rnd <= 1; rnd++)
+        printf("estimates vs simulator (%s parameters): pipeline %.3g, reduce-scatter-gather %.3g, "
+               "scatter-allgather %.3g\n", rnd ? "random" : "default", worst[rnd][LOGP_ALGO_PIPELINE],
+               worst[rnd][LOGP_ALGO_REDUCE_SCATTER_GATHER], worst[rnd][LOGP_ALGO_SCATTER_ALLGATHER]);
 }
 END_TEST
 
@@ -327,7 +524,7 @@ int main(void)
 {
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim,
-        test_seed004_formulas, test_sim_deadlock,
+        test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }

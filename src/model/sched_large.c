@@ -1,0 +1,651 @@
+/* Schedules for large messages.  Not from the seeds: the seeds' trees send
+ * the whole message on every edge, so their time grows as (depth) m G; these
+ * are the classical bandwidth-optimal algorithms, written in the seeds'
+ * LogGP cost convention (params.h) and priced by the same simulator.
+ * A rank's operations are closed forms of (rank, root, P, parts): O(1)
+ * state in the view, O(1) per operation, no allocation.
+ *
+ * scatter-allgather (bcast; Barnett, van de Geijn et al. 1994, with the
+ *   allgather of Bruck et al. 1997, so any P): the message is cut into P
+ *   parts, part c for relative rank c.  A binomial scatter gives each rank
+ *   the parts of its binomial subtree [r, r + sub); then in ceil(log2 P)
+ *   doubling steps rank r sends r - 2^k the parts it holds that r - 2^k
+ *   lacks and receives from r + 2^k the parts [r + 2^k, r + 2^(k+1)) it
+ *   lacks (relative, mod P: a range that wraps is two messages; a step
+ *   with nothing to move sends nothing).
+ *   Cost (uniform, c = m/P): scatter ceil(log2 P)(2o + L) + (P-1)/P m G,
+ *   allgather ceil(log2 P)(2o + L) + (P-1)/P m G: about 2 log2 P (2o + L)
+ *   + 2 m G, against depth x m G for a tree (MPICH and Open MPI use the
+ *   same scatter with recursive doubling or a ring; a ring costs P - 1
+ *   latencies, each step waiting for the last).
+ * pipeline (bcast, reduce): a chain cut into k segments; a rank forwards
+ *   segment j as soon as it has it (a reduce: combined with its own part).
+ *   Cost, s = m/k, c = gamma for a reduce (0 for a bcast):
+ *     T(k) = (P - 1)(p2p(s) + c s) + (k - 1) max(gap(s), 2o + c s).
+ *   With large segments gap(s) = o + (s - 1)G, so
+ *     T(k) ~ (P-1)(2o + L) + (P - 2) m (G + c) / k + k o + m (G + c),
+ *   minimal at k* = sqrt((P - 2) m (G + c) / o), where
+ *     T* ~ (P-1)(2o + L) + m (G + c) + 2 sqrt((P - 2) m (G + c) o).
+ *   logp_pipeline_segments takes the k of least T(k) (scanned exactly).
+ *   The bcast chain runs in relative rank order from the root.  A
+ *   commutative reduce runs the chain root+1, root+2, .., root (it ends at
+ *   the root); a non-commutative one runs 0, 1, .., P-1 (each rank
+ *   prepends what comes from below, so rank order holds) and P-1 hands each
+ *   segment to the root as it is done.
+ * reduce-scatter-gather (reduce, commutative; Rabenseifner 2004, MPICH's
+ *   large-message reduce): with P' the largest power of two <= P, the
+ *   first 2(P - P') relative ranks fold in pairs (odd into even); the P'
+ *   left halve the vector: at d = P'/2 .. 1 a rank sends its partner
+ *   (new rank XOR d) the half it does not keep and combines the half it
+ *   keeps, so that new rank n ends with part n of P' fully reduced; a
+ *   binomial gather brings the parts to the root (new rank 0).
+ *   Cost: fold p2p(m) + m gamma (if P is not a power of two), then
+ *   2 log2 P' (2o + L) + 2 (P'-1)/P' m G + (P'-1)/P' m gamma: the vector
+ *   crosses a link about twice instead of log2 P times. */
+#include "sched_large.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Exact uniform-model times (the simulator's rules, params.h, replayed
+ * rank by rank in dependency order) are evaluated when they take at most
+ * this many message steps; beyond it the schedule is priced like a layout
+ * (simulator or the design formula, sim.h). */
+#define LOGP_LARGE_EXACT_STEPS (1L << 20)
+
+/* One rank's clocks under the simulator's rules: CPU free, next send, next receive. */
+typedef struct {
+    double cpu, nsend, nrecv;
+} logp_large_clock_t;
+
+static double logp_large_send(const logp_params_t *p, size_t b, logp_large_clock_t *c)
+{
+    return logp_params_post(p, b, &c->cpu, &c->nsend);
+}
+
+static void logp_large_recv(const logp_params_t *p, size_t b, int combine, double arrive, logp_large_clock_t *c)
+{
+    logp_recv_state_t rs = {c->cpu, c->nrecv};
+    logp_params_take(p, b, combine, arrive, &rs);
+    c->cpu = rs.cpu;
+    c->nrecv = rs.next;
+}
+
+static double logp_large_max(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static int logp_large_rel(int rank, int root, int P)
+{
+    return (rank - root + P) % P;
+}
+
+static int logp_large_abs(long rel, int root, int P)
+{
+    return (int)((rel + root) % P);
+}
+
+static long logp_large_lowbit(long x)
+{
+    return x & -x;
+}
+
+/* Largest power of two <= x (x >= 1). */
+static long logp_large_pow2_floor(long x)
+{
+    long p = 1;
+    while (p <= x / 2)
+        p *= 2;
+    return p;
+}
+
+static int logp_large_log2(long x)
+{
+    int l = 0;
+    while ((1L << l) < x)
+        l++;
+    return l;
+}
+
+/* An operation on parts [part, part + n) of s's message. */
+static logp_op_t logp_large_op(const logp_sched_t *s, int kind, int peer, int arg, long part, long n)
+{
+    return logp_op_parts(kind, peer, arg, logp_sched_part_bytes(s->bytes, s->parts, (int)part, (int)n), (int)part,
+                         (int)n);
+}
+
+/* ---- scatter-allgather ------------------------------------------------ */
+
+static logp_status_t logp_sag_build(logp_sched_t *s, const logp_sched_opts_t *o)
+{
+    (void)o;
+    s->parts = s->P;
+    return LOGP_OK;
+}
+
+/* Parts relative rank r holds after the scatter: [r, r + sub). */
+static long logp_sag_sub(long r, long P)
+{
+    long sub = r == 0 ? P : logp_large_lowbit(r);
+    return sub < P - r ? sub : P - r;
+}
+
+/* The doubling step k moves to relative rank r the parts r + x, x in
+ * [*a, *b) (mod P), that it lacks; empty if *a >= *b. */
+static void logp_sag_need(long r, long P, int k, long *a, long *b)
+{
+    long lo = 1L << k, hi = 2L << k, sub = logp_sag_sub(r, P);
+    *a = lo > sub ? lo : sub;
+    *b = hi < P ? hi : P;
+}
+
+/* Relative parts r + x, x in [a, b) (mod P, a < b <= P) as at most two
+ * contiguous ranges; returns how many (0 if empty). */
+static int logp_sag_pieces(long r, long P, long a, long b, long first[2], long n[2])
+{
+    if (a >= b)
+        return 0;
+    long lo = (r + a) % P, len = b - a;
+    if (lo + len <= P) {
+        first[0] = lo;
+        n[0] = len;
+        return 1;
+    }
+    first[0] = lo;
+    n[0] = P - lo;
+    first[1] = 0;
+    n[1] = len - n[0];
+    return 2;
+}
+
+static int logp_sag_steps(long P)
+{
+    return logp_large_log2(P);
+}
+
+/* The allgather operations of relative rank r at step k: sends (to r -
+ * 2^k) then receives (from r + 2^k), as at most 4 (kind, peer rel, part,
+ * n); returns how many. */
+static int logp_sag_step_ops(long r, long P, int k, int kind[4], long peer[4], long first[4], long n[4])
+{
+    long d = 1L << k, a, b, f[2], c[2];
+    int cnt = 0;
+    long to = (r - d % P + P) % P, from = (r + d) % P;
+    logp_sag_need(to, P, k, &a, &b); /* what `to` lacks: parts to + x = r + (x - d) */
+    int m = logp_sag_pieces(to, P, a, b, f, c);
+    for (int i = 0; i < m; i++, cnt++) {
+        kind[cnt] = LOGP_OP_SEND;
+        peer[cnt] = to;
+        first[cnt] = f[i];
+        n[cnt] = c[i];
+    }
+    logp_sag_need(r, P, k, &a, &b);
+    m = logp_sag_pieces(r, P, a, b, f, c);
+    for (int i = 0; i < m; i++, cnt++) {
+        kind[cnt] = LOGP_OP_RECV;
+        peer[cnt] = from;
+        first[cnt] = f[i];
+        n[cnt] = c[i];
+    }
+    return cnt;
+}
+
+/* Cursor: c[0] relative rank, c[1] receives in the scatter (0/1), c[2]
+ * the scatter's first send distance (0: none), c[3] scatter sends. */
+static int logp_sag_nops(logp_view_t *v)
+{
+    long P = v->s->P, rel = logp_large_rel(v->rank, v->root, (int)P);
+    long sub = logp_sag_sub(rel, P), first = sub > 1 ? logp_large_pow2_floor(sub - 1) : 0;
+    v->node.c[0] = rel;
+    v->node.c[1] = rel > 0;
+    v->node.c[2] = first;
+    v->node.c[3] = first ? logp_large_log2(first) + 1 : 0;
+    int n = (int)(v->node.c[1] + v->node.c[3]);
+    for (int k = 0; k < logp_sag_steps(P); k++) {
+        int kind[4];
+        long peer[4], f[4], c[4];
+        n += logp_sag_step_ops(rel, P, k, kind, peer, f, c);
+    }
+    return n;
+}
+
+static logp_op_t logp_sag_op(const logp_view_t *v, int i)
+{
+    const logp_sched_t *s = v->s;
+    int P = s->P, root = v->root;
+    long rel = v->node.c[0];
+    if (v->node.c[1]) { /* scatter: the parts of this rank's subtree from its parent */
+        long lb = logp_large_lowbit(rel);
+        if (i == 0)
+            return logp_large_op(s, LOGP_OP_RECV, logp_large_abs(rel - lb, root, P), 0, rel, logp_sag_sub(rel, P));
+        i--;
+    }
+    if (i < v->node.c[3]) { /* scatter: each child's subtree, the largest first */
+        long child = rel + (v->node.c[2] >> i);
+        return logp_large_op(s, LOGP_OP_SEND, logp_large_abs(child, root, P), 0, child, logp_sag_sub(child, P));
+    }
+    i -= (int)v->node.c[3];
+    for (int k = 0; k < logp_sag_steps(P); k++) { /* O(log P): the step holding operation i */
+        int kind[4];
+        long peer[4], f[4], c[4];
+        int m = logp_sag_step_ops(rel, P, k, kind, peer, f, c);
+        if (i < m)
+            return logp_large_op(s, kind[i], logp_large_abs(peer[i], root, P), 0, f[i], c[i]);
+        i -= m;
+    }
+    return logp_op_whole(LOGP_OP_SEND, -1, 0, 0); /* not reached: i < nops */
+}
+
+/* Exact uniform time: the scatter in increasing relative rank (a parent
+ * comes before its children), then every doubling step in lock step
+ * (sends, then the receives they feed): O(P log P), O(P) memory. */
+static double logp_sag_time(const logp_sched_t *s, int root, int commutative)
+{
+    (void)root;
+    (void)commutative;
+    const logp_params_t *p = &s->p;
+    long P = s->P;
+    int K = logp_sag_steps(P);
+    if (P <= 1)
+        return 0.0;
+    if (P * (K + 1) > LOGP_LARGE_EXACT_STEPS / 2)
+        return -1.0;
+    logp_large_clock_t *c = calloc((size_t)P, sizeof(*c));
+    double *arrive = malloc(sizeof(double) * 2 * (size_t)P), total = 0.0;
+    if (c == NULL || arrive == NULL) {
+        free(c);
+        free(arrive);
+        return -1.0;
+    }
+    for (long r = 0; r < P; r++) { /* scatter; arrive[r]: when r's subtree arrives */
+        long sub = logp_sag_sub(r, P);
+        if (r > 0)
+            logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P, (int)r, (int)sub), 0, arrive[r], &c[r]);
+        for (long m = sub > 1 ? logp_large_pow2_floor(sub - 1) : 0; m >= 1; m /= 2)
+            arrive[r + m] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P, (int)(r + m),
+                                                                    (int)logp_sag_sub(r + m, P)), &c[r]);
+    }
+    for (int k = 0; k < K; k++) {
+        for (long r = 0; r < P; r++) { /* arrive[2 (r - 2^k)] ..: the pieces r sends */
+            int kind[4], m = 0;
+            long peer[4], f[4], n[4];
+            int cnt = logp_sag_step_ops(r, P, k, kind, peer, f, n);
+            for (int i = 0; i < cnt; i++)
+                if (kind[i] == LOGP_OP_SEND)
+                    arrive[2 * peer[i] + m++] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P, (int)f[i],
+                                                                                         (int)n[i]), &c[r]);
+        }
+        for (long r = 0; r < P; r++) {
+            int kind[4], m = 0;
+            long peer[4], f[4], n[4];
+            int cnt = logp_sag_step_ops(r, P, k, kind, peer, f, n);
+            for (int i = 0; i < cnt; i++)
+                if (kind[i] == LOGP_OP_RECV)
+                    logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P, (int)f[i], (int)n[i]), 0,
+                                    arrive[2 * r + m++], &c[r]);
+        }
+    }
+    for (long r = 0; r < P; r++)
+        total = logp_large_max(total, c[r].cpu);
+    free(c);
+    free(arrive);
+    return total;
+}
+
+static double logp_sag_estimate(const logp_sched_t *s, int root, int commutative)
+{
+    (void)root;
+    (void)commutative;
+    const logp_params_t *p = &s->p;
+    int P = s->P;
+    if (P <= 1)
+        return 0.0;
+    double m = (double)s->bytes, hop = 2.0 * p->o + p->L;
+    /* fitted to the exact time (P = 256 .. 4096): the root's scatter sends
+     * take m G before its first allgather send, then the scatter's and the
+     * allgather's m G each */
+    return 2.0 * logp_sag_steps(P) * hop + 3.0 * (double)(P - 1) / P * m * p->G;
+}
+
+static long logp_sag_count(const logp_sched_t *s)
+{
+    return 2L * s->P * (logp_sag_steps(s->P) + 2);
+}
+
+const logp_family_t logp_family_scatter_allgather = {
+    .build = logp_sag_build,
+    .nops = logp_sag_nops,
+    .op = logp_sag_op,
+    .time = logp_sag_time,
+    .estimate = logp_sag_estimate,
+    .count = logp_sag_count,
+};
+
+/* ---- pipeline --------------------------------------------------------- */
+
+double logp_pipeline_time(const logp_params_t *p, size_t m, int P, int combine, int k)
+{
+    if (P <= 1)
+        return 0.0;
+    size_t s = (m + (size_t)k - 1) / (size_t)k; /* the largest segment */
+    double c = combine ? (double)s * p->gamma : 0.0;
+    double cpu = (P > 2 ? 2.0 : 1.0) * p->o + c, gap = logp_params_gap(p, s);
+    return (double)(P - 1) * (logp_params_p2p(p, s) + c) + (double)(k - 1) * (gap > cpu ? gap : cpu);
+}
+
+int logp_pipeline_segments(const logp_params_t *p, size_t m, int P, int combine)
+{
+    int kmax = m < LOGP_PIPELINE_MAX_SEGMENTS ? (int)(m > 0 ? m : 1) : LOGP_PIPELINE_MAX_SEGMENTS, best = 1, even = 1;
+    double best_t = logp_pipeline_time(p, m, P, combine, 1), even_t = best_t;
+    for (int k = 2; k <= kmax && P > 1; k++) {
+        double t = logp_pipeline_time(p, m, P, combine, k);
+        if (t < best_t) {
+            best = k;
+            best_t = t;
+        }
+        if (m % (size_t)k == 0 && t < even_t) {
+            even = k;
+            even_t = t;
+        }
+    }
+    /* segments of equal size (k divides m) when that costs under 0.1%:
+     * the exact time then finds its steady delay (logp_pipeline_exact) */
+    return even_t <= best_t * 1.001 ? even : best;
+}
+
+static logp_status_t logp_pipeline_build(logp_sched_t *s, const logp_sched_opts_t *o)
+{
+    (void)o;
+    s->parts = logp_pipeline_segments(&s->p, s->bytes, s->P, s->coll == LOGP_COLL_REDUCE);
+    s->k = s->parts;
+    return LOGP_OK;
+}
+
+/* Cursor: c[0] the peer segments come from (-1: none), c[1] the peer they
+ * go to (-1: none), c[2] the arg of those sends (LOGP_RECV_RESULT for the
+ * hand-over to the root), c[3] whether the rank then receives the result
+ * (a non-commutative reduce's root). */
+static int logp_pipeline_nops(logp_view_t *v)
+{
+    const logp_sched_t *s = v->s;
+    int P = s->P, root = v->root, rank = v->rank, reduce = s->coll == LOGP_COLL_REDUCE;
+    long in = -1, out = -1, arg = 0, tail = 0;
+    if (!reduce || v->commutative) {
+        /* bcast: relative order from the root; commutative reduce: root+1 .. root */
+        long pos = reduce ? (rank - root - 1 + 2L * P) % P : logp_large_rel(rank, root, P);
+        long shift = reduce ? root + 1 : root;
+        if (pos > 0)
+            in = (pos - 1 + shift) % P;
+        if (pos < P - 1)
+            out = (pos + 1 + shift) % P;
+    } else { /* rank order, then the last rank hands over */
+        in = rank > 0 ? rank - 1 : -1;
+        out = rank < P - 1 ? rank + 1 : rank != root ? root : -1;
+        arg = rank == P - 1 ? LOGP_RECV_RESULT : 0;
+        tail = rank == root && root != P - 1;
+        v->tree_root = P - 1; /* its accumulator is the result */
+    }
+    v->node.c[0] = in;
+    v->node.c[1] = out;
+    v->node.c[2] = arg;
+    v->node.c[3] = tail;
+    return reduce + s->parts * (int)((in >= 0) + (out >= 0) + tail);
+}
+
+static logp_op_t logp_pipeline_op(const logp_view_t *v, int i)
+{
+    const logp_sched_t *s = v->s;
+    int reduce = s->coll == LOGP_COLL_REDUCE, k = s->parts;
+    int in = (int)v->node.c[0], out = (int)v->node.c[1], both = in >= 0 && out >= 0;
+    if (reduce) {
+        if (i == 0)
+            return logp_op_whole(LOGP_OP_INIT_OWN, v->rank, 0, s->bytes);
+        i--;
+    }
+    int chain = k * ((in >= 0) + (out >= 0));
+    if (i >= chain) /* the root of a non-commutative reduce: the result, segment by segment */
+        return logp_large_op(s, LOGP_OP_RECV, s->P - 1, LOGP_RECV_RESULT, i - chain, 1);
+    int j = both ? i / 2 : i, recv = both ? i % 2 == 0 : in >= 0;
+    if (recv)
+        return logp_large_op(s, reduce ? LOGP_OP_RECV_REDUCE : LOGP_OP_RECV, in, LOGP_SIDE_PREPEND, j, 1);
+    return logp_large_op(s, LOGP_OP_SEND, out, (int)v->node.c[2], j, 1);
+}
+
+/* Exact uniform time: chain positions in order, each replaying its
+ * receives and sends against its predecessor's arrival times (O(k)
+ * memory).  Forwarding positions are alike and shift-invariant (a
+ * position's clocks start below its first arrival): once a position's
+ * output is its input delayed by the same amount for every segment, so is
+ * every later forwarding position's, and the walk jumps ahead (segments of
+ * unequal size, by one byte, rarely give a common delay: then the walk goes
+ * on up to LOGP_LARGE_EXACT_STEPS / 16 steps, beyond which the design
+ * formula prices it; it agrees with the exact time to about 1e-6). */
+static double logp_pipeline_exact(const logp_sched_t *s, int root, int commutative)
+{
+    const logp_params_t *p = &s->p;
+    int P = s->P, k = s->parts, reduce = s->coll == LOGP_COLL_REDUCE;
+    int handover = reduce && !commutative && root != P - 1; /* P-1 sends the result on to the root */
+    int special = reduce && !commutative ? root : 0;       /* a position that does more than forward */
+    double arr[LOGP_PIPELINE_MAX_SEGMENTS], total = 0.0;
+    logp_large_clock_t at_root = {0.0, 0.0, 0.0};
+    if (P <= 1)
+        return 0.0;
+    if (k > LOGP_PIPELINE_MAX_SEGMENTS || ((long)P * k > LOGP_LARGE_EXACT_STEPS / 16 && s->bytes % (size_t)k != 0))
+        return -1.0; /* long, and unequal segments: no common delay to jump with */
+    for (int pos = 0; pos < P; pos++) {
+        logp_large_clock_t c = {0.0, 0.0, 0.0};
+        int forward = pos > 0 && pos < P - 1 && pos != special, same = forward && pos > 1 && pos - 1 != special;
+        double delay = 0.0;
+        for (int j = 0; j < k; j++) {
+            size_t b = logp_sched_part_bytes(s->bytes, k, j, 1);
+            if (pos > 0)
+                logp_large_recv(p, b, reduce, arr[j], &c);
+            if (pos < P - 1 || handover) {
+                double out = logp_large_send(p, b, &c);
+                if (j == 0)
+                    delay = out - arr[j];
+                else if (fabs((out - arr[j]) - delay) > 1e-12 * (fabs(out) + 1e-300))
+                    same = 0; /* arr[j] is still the predecessor's output here */
+                arr[j] = out;
+            }
+        }
+        if (handover && pos == root)
+            at_root = c;
+        total = logp_large_max(total, c.cpu);
+        if ((long)pos * k > LOGP_LARGE_EXACT_STEPS / 16 && !same)
+            return -1.0; /* no steady shift found within the budget: priced by the estimate */
+        if (same) { /* forwarding positions pos+1 .. stop-1 repeat this one, each `delay` later */
+            int stop = special > pos && special < P - 1 ? special : P - 1, jump = stop - 1 - pos;
+            if (jump > 0) {
+                for (int j = 0; j < k; j++)
+                    arr[j] += (double)jump * delay;
+                total = logp_large_max(total, c.cpu + (double)jump * delay);
+                pos += jump;
+            }
+        }
+    }
+    for (int j = 0; handover && j < k; j++)
+        logp_large_recv(p, logp_sched_part_bytes(s->bytes, k, j, 1), 0, arr[j], &at_root);
+    return logp_large_max(total, at_root.cpu);
+}
+
+static double logp_pipeline_time_exact(const logp_sched_t *s, int root, int commutative)
+{
+    return logp_pipeline_exact(s, root, commutative || s->coll != LOGP_COLL_REDUCE);
+}
+
+static double logp_pipeline_estimate(const logp_sched_t *s, int root, int commutative)
+{
+    double t = logp_pipeline_time(&s->p, s->bytes, s->P, s->coll == LOGP_COLL_REDUCE, s->parts);
+    if (s->coll == LOGP_COLL_REDUCE && !commutative && root != s->P - 1 && s->P > 1)
+        t += logp_params_p2p(&s->p, logp_sched_part_bytes(s->bytes, s->parts, 0, 1));
+    return t;
+}
+
+static long logp_pipeline_count(const logp_sched_t *s)
+{
+    return (s->coll == LOGP_COLL_REDUCE ? 3L : 2L) * s->P * s->parts + s->P;
+}
+
+const logp_family_t logp_family_pipeline = {
+    .build = logp_pipeline_build,
+    .nops = logp_pipeline_nops,
+    .op = logp_pipeline_op,
+    .time = logp_pipeline_time_exact,
+    .estimate = logp_pipeline_estimate,
+    .count = logp_pipeline_count,
+    .flags = LOGP_FAMILY_RANK_ORDER,
+};
+
+/* ---- reduce-scatter-gather -------------------------------------------- */
+
+static logp_status_t logp_rsag_build(logp_sched_t *s, const logp_sched_opts_t *o)
+{
+    (void)o;
+    s->parts = (int)logp_large_pow2_floor(s->P);
+    return LOGP_OK;
+}
+
+/* Absolute rank of new rank n (after the fold). */
+static int logp_rsag_abs(const logp_view_t *v, long n)
+{
+    int P = v->s->P;
+    long extra = P - v->s->parts;
+    return logp_large_abs(n < extra ? 2 * n : n + extra, v->root, P);
+}
+
+/* Cursor: c[0] relative rank, c[1] new rank (-1: folded away), c[2]
+ * whether the rank takes its odd neighbour's vector first, c[3] gather
+ * receives. */
+static int logp_rsag_nops(logp_view_t *v)
+{
+    int P = v->s->P, P2 = v->s->parts;
+    long rel = logp_large_rel(v->rank, v->root, P), extra = P - P2;
+    v->node.c[0] = rel;
+    if (rel < 2 * extra && rel % 2 == 1) {
+        v->node.c[1] = -1;
+        return 2; /* its own vector, sent whole to rel - 1 */
+    }
+    long n = rel < 2 * extra ? rel / 2 : rel - extra, low = n == 0 ? P2 : logp_large_lowbit(n);
+    v->node.c[1] = n;
+    v->node.c[2] = rel < 2 * extra;
+    v->node.c[3] = logp_large_log2(low);
+    return (int)(1 + v->node.c[2] + 2L * logp_large_log2(P2) + v->node.c[3] + (n != 0));
+}
+
+static logp_op_t logp_rsag_op(const logp_view_t *v, int i)
+{
+    const logp_sched_t *s = v->s;
+    long rel = v->node.c[0], n = v->node.c[1], P2 = s->parts;
+    if (i == 0)
+        return logp_op_whole(LOGP_OP_INIT_OWN, v->rank, 0, s->bytes);
+    i--;
+    if (n < 0)
+        return logp_op_whole(LOGP_OP_SEND, logp_large_abs(rel - 1, v->root, s->P), 0, s->bytes);
+    if (v->node.c[2]) {
+        if (i == 0)
+            return logp_op_whole(LOGP_OP_RECV_REDUCE, logp_large_abs(rel + 1, v->root, s->P), LOGP_SIDE_APPEND,
+                                 s->bytes);
+        i--;
+    }
+    int steps = logp_large_log2(P2);
+    if (i < 2 * steps) { /* halving at distance d: send the half not kept, combine the half kept */
+        long d = P2 >> (i / 2 + 1), lo = n & ~(2 * d - 1);
+        long keep = n & d ? lo + d : lo, give = n & d ? lo : lo + d;
+        int peer = logp_rsag_abs(v, n ^ d);
+        if (i % 2 == 0)
+            return logp_large_op(s, LOGP_OP_SEND, peer, 0, give, d);
+        return logp_large_op(s, LOGP_OP_RECV_REDUCE, peer, LOGP_SIDE_APPEND, keep, d);
+    }
+    i -= 2 * steps;
+    if (i < v->node.c[3]) { /* gather: the parts of the subtree at distance d */
+        long d = 1L << i;
+        return logp_large_op(s, LOGP_OP_RECV, logp_rsag_abs(v, n + d), 0, n + d, d);
+    }
+    long low = logp_large_lowbit(n);
+    return logp_large_op(s, LOGP_OP_SEND, logp_rsag_abs(v, n - low), 0, n, low);
+}
+
+static double logp_rsag_estimate(const logp_sched_t *s, int root, int commutative)
+{
+    (void)root;
+    (void)commutative;
+    const logp_params_t *p = &s->p;
+    int P = s->P, P2 = s->parts;
+    if (P <= 1)
+        return 0.0;
+    double m = (double)s->bytes, frac = (double)(P2 - 1) / P2, hop = 2.0 * p->o + p->L;
+    double fold = P2 < P ? logp_params_p2p(p, s->bytes) + m * p->gamma : 0.0;
+    return fold + 2.0 * logp_large_log2(P2) * hop + 2.0 * frac * m * p->G + frac * m * p->gamma;
+}
+
+/* Exact uniform time: every rank in lock step (fold, each halving step,
+ * each gather distance: sends first, then the receives they feed), O(P
+ * log P) steps, O(P) memory.  Indexed by relative rank. */
+static double logp_rsag_time(const logp_sched_t *s, int root, int commutative)
+{
+    (void)root;
+    (void)commutative;
+    const logp_params_t *p = &s->p;
+    long P = s->P, P2 = s->parts, extra = P - P2;
+    if (P <= 1)
+        return 0.0;
+    if (P * (logp_large_log2(P2) + 1) > LOGP_LARGE_EXACT_STEPS)
+        return -1.0;
+    logp_large_clock_t *c = calloc((size_t)P, sizeof(*c));
+    double *arrive = malloc(sizeof(double) * (size_t)P2), total = 0.0;
+    long *at = malloc(sizeof(long) * (size_t)P2); /* new rank -> relative rank */
+    if (c == NULL || arrive == NULL || at == NULL) {
+        free(c);
+        free(arrive);
+        free(at);
+        return -1.0;
+    }
+    for (long n = 0; n < P2; n++)
+        at[n] = n < extra ? 2 * n : n + extra;
+    for (long r = 1; r < 2 * extra; r += 2) { /* the fold: odd into even */
+        double a = logp_large_send(p, s->bytes, &c[r]);
+        logp_large_recv(p, s->bytes, 1, a, &c[r - 1]);
+    }
+    for (long d = P2 / 2; d >= 1; d /= 2) {
+        size_t b = logp_sched_part_bytes(s->bytes, (int)P2, 0, (int)d);
+        for (long n = 0; n < P2; n++)
+            arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)((n & d) ? (n & ~(2 * d - 1))
+                                                                                                  : (n & ~(2 * d - 1)) + d),
+                                                                   (int)d),
+                                        &c[at[n]]);
+        for (long n = 0; n < P2; n++) {
+            long keep = (n & d) ? (n & ~(2 * d - 1)) + d : (n & ~(2 * d - 1));
+            b = logp_sched_part_bytes(s->bytes, (int)P2, (int)keep, (int)d);
+            logp_large_recv(p, b, 1, arrive[n ^ d], &c[at[n]]);
+        }
+    }
+    for (long d = 1; d < P2; d *= 2) { /* gather: distance d */
+        for (long n = d; n < P2; n += 2 * d)
+            arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)n, (int)d), &c[at[n]]);
+        for (long n = 0; n < P2; n += 2 * d)
+            logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)(n + d), (int)d), 0, arrive[n + d],
+                            &c[at[n]]);
+    }
+    for (long r = 0; r < P; r++)
+        total = logp_large_max(total, c[r].cpu);
+    free(c);
+    free(arrive);
+    free(at);
+    return total;
+}
+
+static long logp_rsag_count(const logp_sched_t *s)
+{
+    return (long)s->P * (3L + 3L * logp_large_log2(s->parts));
+}
+
+const logp_family_t logp_family_rsag = {
+    .build = logp_rsag_build,
+    .nops = logp_rsag_nops,
+    .op = logp_rsag_op,
+    .time = logp_rsag_time,
+    .estimate = logp_rsag_estimate,
+    .count = logp_rsag_count,
+};

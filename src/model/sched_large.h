@@ -1,0 +1,30 @@
+/* Schedules for large messages: the message is cut into parts
+ * (logp_op_t.part) that travel separately, one rank at a time (sched.h).
+ * Algorithms, costs and sources: sched_large.c. */
+#ifndef LOGP_MODEL_SCHED_LARGE_H
+#define LOGP_MODEL_SCHED_LARGE_H
+
+#include "sched.h"
+
+extern const logp_family_t logp_family_scatter_allgather;
+extern const logp_family_t logp_family_pipeline;
+extern const logp_family_t logp_family_rsag;
+
+/* Most segments a pipelined schedule cuts a message into. */
+#define LOGP_PIPELINE_MAX_SEGMENTS 1024
+
+/* The number of segments k of the pipelined chain for an m-byte message
+ * on P ranks with parameters p (reduce: `combine`, every hop combines):
+ * the integer k in [1, LOGP_PIPELINE_MAX_SEGMENTS] (and k <= m) that
+ * minimises the design formula
+ *   T(k) = (P - 1) (p2p(s) + c s) + (k - 1) max(gap(s), 2o + c s),
+ * s = m / k, c = gamma if combining else 0; about
+ *   k* = sqrt((P - 2) m (G + c) / o)
+ * where the second term is o + s(G + c) (sched_large.c); a k that divides
+ * m (equal segments) when its T is within 0.1% of the least. */
+int logp_pipeline_segments(const logp_params_t *p, size_t m, int P, int combine);
+
+/* The design formula T(k) above. */
+double logp_pipeline_time(const logp_params_t *p, size_t m, int P, int combine, int k);
+
+#endif
