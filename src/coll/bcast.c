@@ -3,10 +3,11 @@
  * the part-wise ones of sched_large.c: scatter-allgather, pipeline); its
  * LogGP cost is what sim.c computes for the same operations.  An operation
  * on parts of the message moves those elements of the user's buffer in
- * place (no staging).  Sends are nonblocking so that a large message to
- * one peer does not hold back the next (LogP: the sender only pays o and
- * g); at most LOGP_SENDQ_WINDOW are in flight (no allocation), and a
- * receive into elements still being sent waits for that send first.
+ * place (no staging).  Sends are nonblocking (at most LOGP_SENDQ_WINDOW
+ * in flight, no allocation), except that a large one is not in flight
+ * beside sends to other peers, as LogGP injects them one after the other
+ * (buffer.h); a receive into elements still being sent waits for that
+ * send first.
  *
  * After an error a rank still does the rest of its part (a child gets
  * what this rank has), so no peer waits forever; the first error is
@@ -19,8 +20,10 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
 {
     int rc = MPI_SUCCESS;
     MPI_Aint lb, extent;
+    int tsize = 0;
     if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
         extent = 0; /* whole-message operations only need the base */
+    PMPI_Type_size(dt, &tsize);
     logp_sendq_t q;
     logp_sendq_init(&q);
     for (int i = 0; i < v->nops; i++) {
@@ -32,7 +35,7 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
             int w = PMPI_Recv((char *)buf + (MPI_Aint)first * extent, len, dt, op.peer, tag, comm, MPI_STATUS_IGNORE);
             r = r == MPI_SUCCESS ? w : r;
         } else if (op.kind == LOGP_OP_SEND) {
-            r = logp_sendq_post(&q, buf, extent, first, len, dt, op.peer, tag, comm);
+            r = logp_sendq_post(&q, buf, extent, first, len, (size_t)len * (size_t)tsize, dt, op.peer, tag, comm);
         }
         if (rc == MPI_SUCCESS)
             rc = r;

@@ -126,6 +126,7 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
 void logp_sendq_init(logp_sendq_t *q)
 {
     q->n = 0;
+    q->large = 0;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
         q->req[i] = MPI_REQUEST_NULL;
 }
@@ -137,15 +138,23 @@ static int logp_sendq_complete(logp_sendq_t *q, int slot)
     return rc;
 }
 
-int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt, int peer,
-                    int tag, MPI_Comm comm)
+int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first, int len, size_t bytes,
+                    MPI_Datatype dt, int peer, int tag, MPI_Comm comm)
 {
-    int slot = q->n % LOGP_SENDQ_WINDOW;
-    int rc = logp_sendq_complete(q, slot); /* the oldest frees its slot */
+    int slot = q->n % LOGP_SENDQ_WINDOW, large = bytes > LOGP_SENDQ_SERIAL, rc = MPI_SUCCESS;
+    for (int i = 0; (large || q->large) && i < LOGP_SENDQ_WINDOW; i++)
+        if (q->req[i] != MPI_REQUEST_NULL && q->peer[i] != peer) { /* a large send goes alone */
+            int w = logp_sendq_complete(q, i);
+            rc = rc == MPI_SUCCESS ? w : rc;
+        }
+    int w = logp_sendq_complete(q, slot); /* the oldest frees its slot */
+    rc = rc == MPI_SUCCESS ? w : rc;
+    q->large = large || (q->large && q->n > 0 && q->peer[(q->n - 1) % LOGP_SENDQ_WINDOW] == peer);
     int s = PMPI_Isend((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm, &q->req[slot]);
     if (s != MPI_SUCCESS)
         q->req[slot] = MPI_REQUEST_NULL;
     q->buf[slot] = buf;
+    q->peer[slot] = peer;
     q->lo[slot] = first;
     q->hi[slot] = first + len;
     q->n++;

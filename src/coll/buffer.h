@@ -78,23 +78,33 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
 /* Sends in flight (at most LOGP_SENDQ_WINDOW; the oldest is completed to
  * make room), each with the buffer and element range it reads, so that a
  * later write to that range waits for it first (MPI forbids touching a
- * buffer under a pending send). */
+ * buffer under a pending send).  A large send (over LOGP_SENDQ_SERIAL
+ * bytes) is never in flight beside a send to another peer: LogGP, which prices
+ * every schedule, injects one message after the other (gap G per byte),
+ * while a network that shares a link between concurrent transfers would
+ * deliver every child of a tree late (a binomial root's log2 P sends of
+ * 1 MiB each then take log2 P times longer to reach the first child:
+ * measured 3.4x in SMPI, P = 64).  Small sends overlap freely, and so do
+ * sends to one peer (the pieces of one exchange: waiting there could close
+ * a cycle of ranks each waiting for the next to post its receive). */
 #define LOGP_SENDQ_WINDOW 32
+#define LOGP_SENDQ_SERIAL ((size_t)65536)
 typedef struct logp_sendq {
     MPI_Request req[LOGP_SENDQ_WINDOW];
     const void *buf[LOGP_SENDQ_WINDOW];
-    int lo[LOGP_SENDQ_WINDOW], hi[LOGP_SENDQ_WINDOW];
-    int n; /* sends posted; slot n % LOGP_SENDQ_WINDOW is the next */
+    int lo[LOGP_SENDQ_WINDOW], hi[LOGP_SENDQ_WINDOW], peer[LOGP_SENDQ_WINDOW];
+    int n;     /* sends posted; slot n % LOGP_SENDQ_WINDOW is the next */
+    int large; /* the last send posted was large */
 } logp_sendq_t;
 
 /* An empty queue. */
 void logp_sendq_init(logp_sendq_t *q);
 
 /* Posts a send of elements [first, first + len) of the buffer `buf` (whose
- * element 0 is at buf; extent `extent`).  Returns an MPI error code (of
- * the send, or of the wait that made room). */
-int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt, int peer,
-                    int tag, MPI_Comm comm);
+ * element 0 is at buf; extent `extent`; `bytes` of data).  Returns an MPI
+ * error code (of the send, or of the wait that made room). */
+int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first, int len, size_t bytes,
+                    MPI_Datatype dt, int peer, int tag, MPI_Comm comm);
 
 /* Completes the sends that read elements [first, first + len) of buf
  * (len < 0: every send of buf; buf NULL: every send).  Returns an MPI

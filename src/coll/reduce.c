@@ -22,8 +22,10 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     const void *own = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     size_t span = (logp_buffer_span(count, dt) + 63) & ~(size_t)63;
     MPI_Aint lb, extent;
+    int tsize = 0;
     if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
         extent = 0;
+    PMPI_Type_size(dt, &tsize);
     char *mem = logp_scratch_get(scratch, 2 * span);
     if (mem == NULL)
         return MPI_ERR_NO_MEM;
@@ -72,7 +74,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             }
             break;
         case LOGP_OP_SEND:
-            r = logp_sendq_post(&q, acc, extent, first, len, dt, o.peer, tag, comm);
+            r = logp_sendq_post(&q, acc, extent, first, len, (size_t)len * (size_t)tsize, dt, o.peer, tag, comm);
             break;
         }
         if (rc == MPI_SUCCESS)
