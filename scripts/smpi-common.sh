@@ -14,7 +14,7 @@ smpi_flags() {
 
 # smpi_build_bench TOP DIR: pmpi-logp-bench built with smpicc as DIR/bench.
 smpi_build_bench() {
-    (cd "$1" && smpicc -O2 -D_POSIX_C_SOURCE=200809L -o "$2/bench" src/tools/pmpi-logp-bench.c src/coll/*.c \
+    (cd "$1" && smpicc -O2 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -o "$2/bench" src/tools/pmpi-logp-bench.c src/coll/*.c \
         src/model/*.c src/config/*.c src/select/*.c -lm 2>"$2/cc.log") || { cat "$2/cc.log"; return 1; }
 }
 

@@ -18,7 +18,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$top"
-smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_TUNING_DEFAULT='"/nonexistent"' -o "$work/test_coll" tests/mpi/test_coll.c \
+smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' -o "$work/test_coll" tests/mpi/test_coll.c \
     src/shim/*.c src/coll/*.c src/model/*.c src/config/*.c src/select/*.c -lm -lpthread
 cat >"$work/platform.xml" <<'EOT'
 <?xml version='1.0'?>

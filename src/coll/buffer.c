@@ -150,7 +150,10 @@ int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first
     int w = logp_sendq_complete(q, slot); /* the oldest frees its slot */
     rc = rc == MPI_SUCCESS ? w : rc;
     q->large = large || (q->large && q->n > 0 && q->peer[(q->n - 1) % LOGP_SENDQ_WINDOW] == peer);
-    int s = PMPI_Isend((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm, &q->req[slot]);
+    /* synchronous: a large send is complete when it has been received, not
+     * when a library that buffers (or a simulator that detaches) took it */
+    int s = (large ? PMPI_Issend : PMPI_Isend)((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm,
+                                               &q->req[slot]);
     if (s != MPI_SUCCESS)
         q->req[slot] = MPI_REQUEST_NULL;
     q->buf[slot] = buf;

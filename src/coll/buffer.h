@@ -79,7 +79,8 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
  * make room), each with the buffer and element range it reads, so that a
  * later write to that range waits for it first (MPI forbids touching a
  * buffer under a pending send).  A large send (over LOGP_SENDQ_SERIAL
- * bytes) is never in flight beside a send to another peer: LogGP, which prices
+ * bytes, about where m G passes o + L; sent synchronously, so that it is
+ * complete only once received) is never in flight beside a send to another peer: LogGP, which prices
  * every schedule, injects one message after the other (gap G per byte),
  * while a network that shares a link between concurrent transfers would
  * deliver every child of a tree late (a binomial root's log2 P sends of
@@ -88,7 +89,7 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
  * sends to one peer (the pieces of one exchange: waiting there could close
  * a cycle of ranks each waiting for the next to post its receive). */
 #define LOGP_SENDQ_WINDOW 32
-#define LOGP_SENDQ_SERIAL ((size_t)65536)
+#define LOGP_SENDQ_SERIAL ((size_t)16384)
 typedef struct logp_sendq {
     MPI_Request req[LOGP_SENDQ_WINDOW];
     const void *buf[LOGP_SENDQ_WINDOW];

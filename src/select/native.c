@@ -53,8 +53,10 @@ static const char *const logp_native_kind_names[] = {
 
 logp_native_lib_t logp_native_lib_default(void)
 {
-#ifdef LOGP_BUILD_OPENMPI
+#if defined(LOGP_BUILD_OPENMPI)
     return LOGP_NATIVE_OPENMPI;
+#elif defined(LOGP_BUILD_SMPI)
+    return LOGP_NATIVE_SMPI;
 #else
     return LOGP_NATIVE_MPICH;
 #endif
@@ -62,7 +64,7 @@ logp_native_lib_t logp_native_lib_default(void)
 
 const char *logp_native_lib_name(logp_native_lib_t lib)
 {
-    return lib == LOGP_NATIVE_OPENMPI ? "openmpi" : "mpich";
+    return lib == LOGP_NATIVE_OPENMPI ? "openmpi" : lib == LOGP_NATIVE_SMPI ? "smpi" : "mpich";
 }
 
 logp_native_lib_t logp_native_lib_lookup(const char *name)
@@ -73,6 +75,8 @@ logp_native_lib_t logp_native_lib_lookup(const char *name)
         return LOGP_NATIVE_MPICH;
     if (strcmp(name, "openmpi") == 0 || strcmp(name, "open-mpi") == 0 || strcmp(name, "ompi") == 0)
         return LOGP_NATIVE_OPENMPI;
+    if (strcmp(name, "smpi") == 0)
+        return LOGP_NATIVE_SMPI;
     return LOGP_NATIVE_LIB_COUNT;
 }
 
@@ -215,8 +219,11 @@ static logp_native_kind_t logp_native_kind(logp_native_lib_t lib, logp_coll_t co
 {
     if (P <= 1)
         return LOGP_NK_NONE;
-    return lib == LOGP_NATIVE_OPENMPI ? logp_native_openmpi(coll, P, bytes, commutative)
-                                      : logp_native_mpich(coll, P, bytes, commutative);
+    if (lib == LOGP_NATIVE_OPENMPI)
+        return logp_native_openmpi(coll, P, bytes, commutative);
+    if (lib == LOGP_NATIVE_SMPI && coll == LOGP_COLL_BCAST)
+        return LOGP_NK_BINOMIAL; /* SMPI 3.32's mpich selector, measured (docs/smpi/results.csv) */
+    return logp_native_mpich(coll, P, bytes, commutative);
 }
 
 const char *logp_native_algo(logp_native_lib_t lib, logp_coll_t coll, int P, size_t bytes, int commutative)

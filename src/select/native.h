@@ -14,17 +14,20 @@
 typedef enum logp_native_lib {
     LOGP_NATIVE_MPICH = 0,   /* MPICH 4.0.2 (Debian 12), also used for SMPI */
     LOGP_NATIVE_OPENMPI = 1, /* Open MPI 4.1's coll/tuned fixed decisions */
+    LOGP_NATIVE_SMPI = 2,    /* SimGrid 3.32 SMPI's mpich selector (as measured:
+                                bcast binomial at every size; else MPICH's) */
     LOGP_NATIVE_LIB_COUNT
 } logp_native_lib_t;
 
 /* The library this build was configured for (configure defines
- * LOGP_BUILD_OPENMPI for Open MPI; MPICH and SMPI otherwise). */
+ * LOGP_BUILD_OPENMPI for Open MPI; the SMPI scripts LOGP_BUILD_SMPI;
+ * MPICH otherwise). */
 logp_native_lib_t logp_native_lib_default(void);
 
-/* "mpich" or "openmpi". */
+/* "mpich", "openmpi" or "smpi". */
 const char *logp_native_lib_name(logp_native_lib_t lib);
 
-/* The library named `name` ("mpich", "openmpi"; also "open-mpi", "ompi"),
+/* The library named `name` ("mpich", "openmpi", "smpi"; also "open-mpi", "ompi"),
  * or LOGP_NATIVE_LIB_COUNT if unknown. */
 logp_native_lib_t logp_native_lib_lookup(const char *name);
 

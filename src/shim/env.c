@@ -73,7 +73,7 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     if (native != NULL && *native != '\0') {
         logp_native_lib_t lib = logp_native_lib_lookup(native);
         if (lib == LOGP_NATIVE_LIB_COUNT) {
-            logp_env_say(msgs, n, "%s=%s: %s; ignored", "PMPI_LOGP_NATIVE", native, "expected mpich or openmpi");
+            logp_env_say(msgs, n, "%s=%s: %s; ignored", "PMPI_LOGP_NATIVE", native, "expected mpich, openmpi or smpi");
             env->errors++;
         } else {
             env->native = lib;

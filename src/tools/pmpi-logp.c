@@ -136,7 +136,7 @@ static const char logp_cli_params_help[] =
     "params:  --L T --o T --g T   LogP times (T: number with ns, us (default), ms or s)\n"
     "         --G X --gamma X     per byte (ns/B (default), us/B, s/B) or a bandwidth (B/s KB/s MB/s GB/s)\n"
     "         --root R --chain-k K\n"
-    "         --native LIB        whose defaults \"native\" models: mpich or openmpi (default: the build's)\n";
+    "         --native LIB        whose defaults \"native\" models: mpich, openmpi or smpi (default: the build's)\n";
 static const char logp_cli_layout_help[] =
     "layout:  --nodes N --rpn R   nodes and ranks per node (P = N R; either one with --P)\n"
     "         --speeds S0,S1,..   relative speed per node (or one for all)\n"
@@ -523,7 +523,8 @@ static int cmd_predict(const logp_cli_t *c)
         for (int i = 0; i < n; i++) {
             printf("  %-15s %12.4f us", logp_algo_name(pred[i].algo), pred[i].t * 1e6);
             if (pred[i].algo == LOGP_ALGO_NATIVE)
-                printf("   (model of %s's default: %s)", c->native == LOGP_NATIVE_OPENMPI ? "Open MPI 4.1" : "MPICH 4.0.2",
+                printf("   (model of %s's default: %s)",
+                       c->native == LOGP_NATIVE_OPENMPI ? "Open MPI 4.1" : c->native == LOGP_NATIVE_SMPI ? "SMPI 3.32 (mpich)" : "MPICH 4.0.2",
                        logp_native_algo(c->native, (logp_coll_t)coll, c->P, c->bytes, 1));
             if (pred[i].algo == LOGP_ALGO_CHAIN)
                 printf("   (k=%d)", c->k);

@@ -87,7 +87,7 @@ env LD_PRELOAD="$lib" PMPI_LOGP_NATIVE=openmpi PMPI_LOGP_VERBOSE=1 timeout 300 $
 [ $? -eq 0 ] && grep -q -- '-> native (openmpi: ' "$tmp/err" && ! grep -q -- '-> native (mpich' "$tmp/err" &&
     ok "PMPI_LOGP_NATIVE=openmpi" || { ko "PMPI_LOGP_NATIVE=openmpi"; cat "$tmp/err"; }
 env LD_PRELOAD="$lib" PMPI_LOGP_NATIVE=lam timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 0 ] && grep -q 'PMPI_LOGP_NATIVE=lam: expected mpich or openmpi; ignored' "$tmp/err" &&
+[ $? -eq 0 ] && grep -q 'PMPI_LOGP_NATIVE=lam: expected mpich, openmpi or smpi; ignored' "$tmp/err" &&
     grep -q 'all results correct' "$tmp/out" && ok "PMPI_LOGP_NATIVE=lam reported, ignored" || ko "PMPI_LOGP_NATIVE=lam"
 # the probe writes a file that pmpi-logp check accepts
 timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-probe" --reps 3 --out "$tmp/probe.conf" >"$tmp/out" 2>"$tmp/err"

@@ -124,6 +124,10 @@ START_TEST(test_native_openmpi)
     ck_assert_str_eq(logp_native_algo(M, LOGP_COLL_BCAST, 64, 1 << 20, 1), "scatter-allgather-ring");
     ck_assert_str_eq(logp_native_algo(M, LOGP_COLL_BCAST, 4, 1 << 20, 1), "binomial");
     ck_assert_str_eq(logp_native_algo(O, LOGP_COLL_BCAST, 1, 8, 1), "none");
+    /* SMPI 3.32's mpich selector: binomial bcast at every size, MPICH's reduce */
+    ck_assert_str_eq(logp_native_algo(LOGP_NATIVE_SMPI, LOGP_COLL_BCAST, 64, 1 << 20, 1), "binomial");
+    ck_assert_str_eq(logp_native_algo(LOGP_NATIVE_SMPI, LOGP_COLL_REDUCE, 64, 1 << 20, 1), "reduce-scatter-gather");
+    ck_assert_int_eq(logp_native_lib_lookup("smpi"), LOGP_NATIVE_SMPI);
     for (int P = 2; P <= 9000; P += P < 70 ? 1 : 37)
         for (size_t m = 1; m <= ((size_t)1 << 26); m *= 2)
             for (int c = 0; c < LOGP_COLL_COUNT; c++)
