@@ -3,7 +3,8 @@
  * are the classical bandwidth-optimal algorithms, written in the seeds'
  * LogGP cost convention (params.h) and priced by the same simulator.
  * A rank's operations are closed forms of (rank, root, P, parts): O(1)
- * state in the view, O(1) per operation, no allocation.
+ * state in the view, O(1) per operation (O(log P) for scatter-allgather's
+ * doubling steps), no allocation.
  *
  * scatter-allgather (bcast; Barnett, van de Geijn et al. 1994, with the
  *   allgather of Bruck et al. 1997, so any P): the message is cut into P
@@ -14,10 +15,11 @@
  *   lacks (relative, mod P: a range that wraps is two messages; a step
  *   with nothing to move sends nothing).
  *   Cost (uniform, c = m/P): scatter ceil(log2 P)(2o + L) + (P-1)/P m G,
- *   allgather ceil(log2 P)(2o + L) + (P-1)/P m G: about 2 log2 P (2o + L)
- *   + 2 m G, against depth x m G for a tree (MPICH and Open MPI use the
- *   same scatter with recursive doubling or a ring; a ring costs P - 1
- *   latencies, each step waiting for the last).
+ *   allgather ceil(log2 P)(2o + L) + (P-1)/P m G; the exact replay gives
+ *   about 2 log2 P (2o + L) + 3 m G (the root's scatter sends hold it m G
+ *   before its first allgather send), against depth x m G for a tree
+ *   (MPICH and Open MPI use the same scatter with recursive doubling or a
+ *   ring; a ring costs P - 1 latencies, each step waiting for the last).
  * pipeline (bcast, reduce): a chain cut into k segments; a rank forwards
  *   segment j as soon as it has it (a reduce: combined with its own part).
  *   Cost, s = m/k, c = gamma for a reduce (0 for a bcast):
@@ -26,7 +28,8 @@
  *     T(k) ~ (P-1)(2o + L) + (P - 2) m (G + c) / k + k o + m (G + c),
  *   minimal at k* = sqrt((P - 2) m (G + c) / o), where
  *     T* ~ (P-1)(2o + L) + m (G + c) + 2 sqrt((P - 2) m (G + c) o).
- *   logp_pipeline_segments takes the k of least T(k) (scanned exactly).
+ *   logp_pipeline_segments takes the k of least T(k) (scanned exactly; a
+ *   k dividing m, equal segments, when within 0.1%).
  *   The bcast chain runs in relative rank order from the root.  A
  *   commutative reduce runs the chain root+1, root+2, .., root (it ends at
  *   the root); a non-commutative one runs 0, 1, .., P-1 (each rank
