@@ -81,7 +81,7 @@ static double logp_large_max(double a, double b)
 
 static int logp_large_rel(int rank, int root, int P)
 {
-    return (rank - root + P) % P;
+    return (int)(((long)rank - root + P) % P); /* long: P may be near INT_MAX */
 }
 
 static int logp_large_abs(long rel, int root, int P)

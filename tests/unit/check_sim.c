@@ -473,6 +473,33 @@ START_TEST(test_estimates)
 }
 END_TEST
 
+/* Rank-local views of the large-message families at P = 2^31 - 1: every
+ * peer and part in range (no int overflow), a handful of operations. */
+START_TEST(test_large_views_huge_p)
+{
+    logp_topo_t t = logp_topo_uniform(2147483647, &P0);
+    const int algos[] = {LOGP_ALGO_SCATTER_ALLGATHER, LOGP_ALGO_PIPELINE, LOGP_ALGO_REDUCE_SCATTER_GATHER};
+    const int ranks[] = {0, 1, 1234567891, 2147483646, 1073741824};
+    for (int i = 0; i < 3; i++) {
+        logp_coll_t coll = algos[i] == LOGP_ALGO_REDUCE_SCATTER_GATHER ? LOGP_COLL_REDUCE : LOGP_COLL_BCAST;
+        logp_sched_t s;
+        build(&s, coll, (logp_algo_t)algos[i], 1 << 20, &t, 0);
+        for (int j = 0; j < 5; j++)
+            for (int root = 0; root < 2; root++) {
+                logp_view_t v;
+                ck_assert_int_eq(logp_view_init(&v, &s, root ? 2147483646 : 0, ranks[j], 1), LOGP_OK);
+                ck_assert(v.nops >= 1 && v.nops <= 2100);
+                for (int k = 0; k < v.nops; k++) {
+                    logp_op_t o = logp_view_op(&v, k);
+                    ck_assert(o.peer >= 0 && o.peer < 2147483647 && o.part >= 0 && o.nparts >= 0);
+                    ck_assert((long)o.part + o.nparts <= s.parts);
+                }
+            }
+        logp_sched_free(&s);
+    }
+}
+END_TEST
+
 /* Seed 004 section 2: the printed ring and butterfly formulas. */
 START_TEST(test_seed004_formulas)
 {
@@ -524,7 +551,7 @@ int main(void)
 {
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim,
-        test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates,
+        test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }
