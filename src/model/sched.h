@@ -188,6 +188,18 @@ long logp_sched_ops(const logp_sched_t *s);
  * layout family's design formula.  < 0 if there is none. */
 double logp_sched_estimate(const logp_sched_t *s, int root, int commutative);
 
+/* A rank's place counted from the root (0 .. P-1), and back: the root
+ * relabeling every family applies (long arithmetic: P may be near INT_MAX). */
+static inline int logp_sched_rel(const logp_sched_t *s, int root, int rank)
+{
+    return (int)(((long)rank - root + s->P) % s->P);
+}
+
+static inline int logp_sched_abs(const logp_sched_t *s, int root, long rel)
+{
+    return (int)((rel + root) % s->P);
+}
+
 /* Bytes of parts [part, part + n) of an m-byte message cut into `parts`
  * parts (the model's twin of the executors' element split). */
 size_t logp_sched_part_bytes(size_t m, int parts, int part, int n);

@@ -50,6 +50,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "alltoall.h" /* logp_butterfly_steps: ceil(log2 P) */
+
 /* Exact uniform-model times (the simulator's rules, params.h, replayed
  * rank by rank in dependency order) are evaluated when they take at most
  * this many message steps; beyond it the schedule is priced like a layout
@@ -79,16 +81,6 @@ static double logp_large_max(double a, double b)
     return a > b ? a : b;
 }
 
-static int logp_large_rel(int rank, int root, int P)
-{
-    return (int)(((long)rank - root + P) % P); /* long: P may be near INT_MAX */
-}
-
-static int logp_large_abs(long rel, int root, int P)
-{
-    return (int)((rel + root) % P);
-}
-
 static long logp_large_lowbit(long x)
 {
     return x & -x;
@@ -101,14 +93,6 @@ static long logp_large_pow2_floor(long x)
     while (p <= x / 2)
         p *= 2;
     return p;
-}
-
-static int logp_large_log2(long x)
-{
-    int l = 0;
-    while ((1L << l) < x)
-        l++;
-    return l;
 }
 
 /* An operation on parts [part, part + n) of s's message. */
@@ -127,88 +111,55 @@ static logp_status_t logp_sag_build(logp_sched_t *s, const logp_sched_opts_t *o)
     return LOGP_OK;
 }
 
-/* Parts relative rank r holds after the scatter: [r, r + sub). */
+/* Parts relative rank r holds after the scatter: [r, r + sub), its
+ * subtree of the binomial tree. */
 static long logp_sag_sub(long r, long P)
 {
     long sub = r == 0 ? P : logp_large_lowbit(r);
     return sub < P - r ? sub : P - r;
 }
 
-/* The doubling step k moves to relative rank r the parts r + x, x in
- * [*a, *b) (mod P), that it lacks; empty if *a >= *b. */
-static void logp_sag_need(long r, long P, int k, long *a, long *b)
+/* The scatter runs down the binomial family's tree (sched_tree.c): the
+ * same parent, children and send order (largest subtree first). */
+static const logp_family_t *logp_sag_tree(void)
 {
-    long lo = 1L << k, hi = 2L << k, sub = logp_sag_sub(r, P);
-    *a = lo > sub ? lo : sub;
-    *b = hi < P ? hi : P;
+    return logp_sched_family(LOGP_ALGO_BINOMIAL);
 }
 
-/* Relative parts r + x, x in [a, b) (mod P, a < b <= P) as at most two
- * contiguous ranges; returns how many (0 if empty). */
+/* Relative parts r + x, x in [a, b) (mod P, b <= P), as at most two
+ * contiguous ranges; returns how many (0 if a >= b). */
 static int logp_sag_pieces(long r, long P, long a, long b, long first[2], long n[2])
 {
     if (a >= b)
         return 0;
     long lo = (r + a) % P, len = b - a;
-    if (lo + len <= P) {
-        first[0] = lo;
-        n[0] = len;
-        return 1;
-    }
     first[0] = lo;
-    n[0] = P - lo;
+    n[0] = lo + len <= P ? len : P - lo;
     first[1] = 0;
     n[1] = len - n[0];
-    return 2;
+    return n[1] > 0 ? 2 : 1;
 }
 
-static int logp_sag_steps(long P)
+/* The parts relative rank r lacks and receives from r + 2^k at doubling
+ * step k: r + x for x in [max(2^k, sub(r)), min(2^(k+1), P)).  Its sender
+ * r + 2^k sends exactly these (as pieces of the same shape). */
+static int logp_sag_need(long r, long P, int k, long first[2], long n[2])
 {
-    return logp_large_log2(P);
+    long lo = 1L << k, hi = 2L << k, sub = logp_sag_sub(r, P);
+    return logp_sag_pieces(r, P, lo > sub ? lo : sub, hi < P ? hi : P, first, n);
 }
 
-/* The allgather operations of relative rank r at step k: sends (to r -
- * 2^k) then receives (from r + 2^k), as at most 4 (kind, peer rel, part,
- * n); returns how many. */
-static int logp_sag_step_ops(long r, long P, int k, int kind[4], long peer[4], long first[4], long n[4])
-{
-    long d = 1L << k, a, b, f[2], c[2];
-    int cnt = 0;
-    long to = (r - d % P + P) % P, from = (r + d) % P;
-    logp_sag_need(to, P, k, &a, &b); /* what `to` lacks: parts to + x = r + (x - d) */
-    int m = logp_sag_pieces(to, P, a, b, f, c);
-    for (int i = 0; i < m; i++, cnt++) {
-        kind[cnt] = LOGP_OP_SEND;
-        peer[cnt] = to;
-        first[cnt] = f[i];
-        n[cnt] = c[i];
-    }
-    logp_sag_need(r, P, k, &a, &b);
-    m = logp_sag_pieces(r, P, a, b, f, c);
-    for (int i = 0; i < m; i++, cnt++) {
-        kind[cnt] = LOGP_OP_RECV;
-        peer[cnt] = from;
-        first[cnt] = f[i];
-        n[cnt] = c[i];
-    }
-    return cnt;
-}
-
-/* Cursor: c[0] relative rank, c[1] receives in the scatter (0/1), c[2]
- * the scatter's first send distance (0: none), c[3] scatter sends. */
+/* Cursor: the binomial node (parent, children), and c[2] the relative rank. */
 static int logp_sag_nops(logp_view_t *v)
 {
-    long P = v->s->P, rel = logp_large_rel(v->rank, v->root, (int)P);
-    long sub = logp_sag_sub(rel, P), first = sub > 1 ? logp_large_pow2_floor(sub - 1) : 0;
-    v->node.c[0] = rel;
-    v->node.c[1] = rel > 0;
-    v->node.c[2] = first;
-    v->node.c[3] = first ? logp_large_log2(first) + 1 : 0;
-    int n = (int)(v->node.c[1] + v->node.c[3]);
-    for (int k = 0; k < logp_sag_steps(P); k++) {
-        int kind[4];
-        long peer[4], f[4], c[4];
-        n += logp_sag_step_ops(rel, P, k, kind, peer, f, c);
+    const logp_sched_t *s = v->s;
+    long P = s->P, rel = logp_sched_rel(s, v->root, v->rank);
+    logp_sag_tree()->node(s, v->root, v->rank, &v->node);
+    v->node.c[2] = rel;
+    int n = (v->node.parent >= 0) + v->node.nkids;
+    for (int k = 0; k < logp_butterfly_steps((int)P); k++) {
+        long f[2], c[2];
+        n += logp_sag_need((rel - (1L << k) % P + P) % P, P, k, f, c) + logp_sag_need(rel, P, k, f, c);
     }
     return n;
 }
@@ -217,24 +168,27 @@ static logp_op_t logp_sag_op(const logp_view_t *v, int i)
 {
     const logp_sched_t *s = v->s;
     int P = s->P, root = v->root;
-    long rel = v->node.c[0];
-    if (v->node.c[1]) { /* scatter: the parts of this rank's subtree from its parent */
-        long lb = logp_large_lowbit(rel);
+    long rel = v->node.c[2];
+    if (v->node.parent >= 0) { /* scatter: the parts of this rank's subtree from its parent */
         if (i == 0)
-            return logp_large_op(s, LOGP_OP_RECV, logp_large_abs(rel - lb, root, P), 0, rel, logp_sag_sub(rel, P));
+            return logp_large_op(s, LOGP_OP_RECV, v->node.parent, 0, rel, logp_sag_sub(rel, P));
         i--;
     }
-    if (i < v->node.c[3]) { /* scatter: each child's subtree, the largest first */
-        long child = rel + (v->node.c[2] >> i);
-        return logp_large_op(s, LOGP_OP_SEND, logp_large_abs(child, root, P), 0, child, logp_sag_sub(child, P));
+    if (i < v->node.nkids) { /* scatter: each child's subtree */
+        int child = logp_sag_tree()->kid(s, root, &v->node, i);
+        long crel = logp_sched_rel(s, root, child);
+        return logp_large_op(s, LOGP_OP_SEND, child, 0, crel, logp_sag_sub(crel, P));
     }
-    i -= (int)v->node.c[3];
-    for (int k = 0; k < logp_sag_steps(P); k++) { /* O(log P): the step holding operation i */
-        int kind[4];
-        long peer[4], f[4], c[4];
-        int m = logp_sag_step_ops(rel, P, k, kind, peer, f, c);
+    i -= v->node.nkids;
+    for (int k = 0; k < logp_butterfly_steps(P); k++) { /* O(log P): the step holding operation i */
+        long d = 1L << k, to = (rel - d % P + P) % P, f[2], c[2];
+        int m = logp_sag_need(to, P, k, f, c); /* sends first: what `to` lacks */
         if (i < m)
-            return logp_large_op(s, kind[i], logp_large_abs(peer[i], root, P), 0, f[i], c[i]);
+            return logp_large_op(s, LOGP_OP_SEND, logp_sched_abs(s, root, to), 0, f[i], c[i]);
+        i -= m;
+        m = logp_sag_need(rel, P, k, f, c); /* then receives: what this rank lacks */
+        if (i < m)
+            return logp_large_op(s, LOGP_OP_RECV, logp_sched_abs(s, root, rel + d), 0, f[i], c[i]);
         i -= m;
     }
     return logp_op_whole(LOGP_OP_SEND, -1, 0, 0); /* not reached: i < nops */
@@ -249,7 +203,7 @@ static double logp_sag_time(const logp_sched_t *s, int root, int commutative)
     (void)commutative;
     const logp_params_t *p = &s->p;
     long P = s->P;
-    int K = logp_sag_steps(P);
+    int K = logp_butterfly_steps((int)P);
     if (P <= 1)
         return 0.0;
     if (P * (K + 1) > LOGP_LARGE_EXACT_STEPS / 2)
@@ -261,33 +215,30 @@ static double logp_sag_time(const logp_sched_t *s, int root, int commutative)
         free(arrive);
         return -1.0;
     }
-    for (long r = 0; r < P; r++) { /* scatter; arrive[r]: when r's subtree arrives */
-        long sub = logp_sag_sub(r, P);
-        if (r > 0)
-            logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P, (int)r, (int)sub), 0, arrive[r], &c[r]);
-        for (long m = sub > 1 ? logp_large_pow2_floor(sub - 1) : 0; m >= 1; m /= 2)
-            arrive[r + m] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P, (int)(r + m),
-                                                                    (int)logp_sag_sub(r + m, P)), &c[r]);
+    for (long r = 0; r < P; r++) { /* scatter, root 0 (relative = absolute); arrive[r]: r's subtree */
+        logp_tnode_t n;
+        logp_sag_tree()->node(s, 0, (int)r, &n);
+        if (n.parent >= 0)
+            logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P, (int)r, (int)logp_sag_sub(r, P)), 0,
+                            arrive[r], &c[r]);
+        for (int j = 0; j < n.nkids; j++) {
+            long child = logp_sag_tree()->kid(s, 0, &n, j);
+            arrive[child] = logp_large_send(
+                p, logp_sched_part_bytes(s->bytes, (int)P, (int)child, (int)logp_sag_sub(child, P)), &c[r]);
+        }
     }
     for (int k = 0; k < K; k++) {
-        for (long r = 0; r < P; r++) { /* arrive[2 (r - 2^k)] ..: the pieces r sends */
-            int kind[4], m = 0;
-            long peer[4], f[4], n[4];
-            int cnt = logp_sag_step_ops(r, P, k, kind, peer, f, n);
-            for (int i = 0; i < cnt; i++)
-                if (kind[i] == LOGP_OP_SEND)
-                    arrive[2 * peer[i] + m++] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P, (int)f[i],
-                                                                                         (int)n[i]), &c[r]);
+        long d = 1L << k, f[2], n[2];
+        for (long r = 0; r < P; r++) { /* r sends r - 2^k what it lacks; arrive[2 (r - 2^k) + piece] */
+            long to = (r - d % P + P) % P;
+            for (int i = 0, m = logp_sag_need(to, P, k, f, n); i < m; i++)
+                arrive[2 * to + i] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P, (int)f[i], (int)n[i]),
+                                                     &c[r]);
         }
-        for (long r = 0; r < P; r++) {
-            int kind[4], m = 0;
-            long peer[4], f[4], n[4];
-            int cnt = logp_sag_step_ops(r, P, k, kind, peer, f, n);
-            for (int i = 0; i < cnt; i++)
-                if (kind[i] == LOGP_OP_RECV)
-                    logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P, (int)f[i], (int)n[i]), 0,
-                                    arrive[2 * r + m++], &c[r]);
-        }
+        for (long r = 0; r < P; r++)
+            for (int i = 0, m = logp_sag_need(r, P, k, f, n); i < m; i++)
+                logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P, (int)f[i], (int)n[i]), 0, arrive[2 * r + i],
+                                &c[r]);
     }
     for (long r = 0; r < P; r++)
         total = logp_large_max(total, c[r].cpu);
@@ -308,12 +259,12 @@ static double logp_sag_estimate(const logp_sched_t *s, int root, int commutative
     /* fitted to the exact time (P = 256 .. 4096): the root's scatter sends
      * take m G before its first allgather send, then the scatter's and the
      * allgather's m G each */
-    return 2.0 * logp_sag_steps(P) * hop + 3.0 * (double)(P - 1) / P * m * p->G;
+    return 2.0 * logp_butterfly_steps(P) * hop + 3.0 * (double)(P - 1) / P * m * p->G;
 }
 
 static long logp_sag_count(const logp_sched_t *s)
 {
-    return 2L * s->P * (logp_sag_steps(s->P) + 2);
+    return 2L * s->P * (logp_butterfly_steps(s->P) + 2);
 }
 
 const logp_family_t logp_family_scatter_allgather = {
@@ -376,7 +327,7 @@ static int logp_pipeline_nops(logp_view_t *v)
     long in = -1, out = -1, arg = 0, tail = 0;
     if (!reduce || v->commutative) {
         /* bcast: relative order from the root; commutative reduce: root+1 .. root */
-        long pos = reduce ? (rank - root - 1 + 2L * P) % P : logp_large_rel(rank, root, P);
+        long pos = reduce ? (rank - root - 1 + 2L * P) % P : logp_sched_rel(s, root, rank);
         long shift = reduce ? root + 1 : root;
         if (pos > 0)
             in = (pos - 1 + shift) % P;
@@ -510,12 +461,25 @@ static logp_status_t logp_rsag_build(logp_sched_t *s, const logp_sched_opts_t *o
     return LOGP_OK;
 }
 
-/* Absolute rank of new rank n (after the fold). */
+/* Relative rank of new rank n (after the fold of `extra` pairs). */
+static long logp_rsag_rel(long n, long extra)
+{
+    return n < extra ? 2 * n : n + extra;
+}
+
+/* Absolute rank of new rank n. */
 static int logp_rsag_abs(const logp_view_t *v, long n)
 {
-    int P = v->s->P;
-    long extra = P - v->s->parts;
-    return logp_large_abs(n < extra ? 2 * n : n + extra, v->root, P);
+    return logp_sched_abs(v->s, v->root, logp_rsag_rel(n, v->s->P - v->s->parts));
+}
+
+/* The first part of the half new rank n keeps (`keep`) or gives its
+ * partner n XOR d at halving distance d: of its 2d parts from n's bits
+ * above d, the upper half if bit d of n is set. */
+static long logp_rsag_half(long n, long d, int keep)
+{
+    long lo = n & ~(2 * d - 1);
+    return ((n & d) != 0) == (keep != 0) ? lo + d : lo;
 }
 
 /* Cursor: c[0] relative rank, c[1] new rank (-1: folded away), c[2]
@@ -524,7 +488,7 @@ static int logp_rsag_abs(const logp_view_t *v, long n)
 static int logp_rsag_nops(logp_view_t *v)
 {
     int P = v->s->P, P2 = v->s->parts;
-    long rel = logp_large_rel(v->rank, v->root, P), extra = P - P2;
+    long rel = logp_sched_rel(v->s, v->root, v->rank), extra = P - P2;
     v->node.c[0] = rel;
     if (rel < 2 * extra && rel % 2 == 1) {
         v->node.c[1] = -1;
@@ -533,8 +497,8 @@ static int logp_rsag_nops(logp_view_t *v)
     long n = rel < 2 * extra ? rel / 2 : rel - extra, low = n == 0 ? P2 : logp_large_lowbit(n);
     v->node.c[1] = n;
     v->node.c[2] = rel < 2 * extra;
-    v->node.c[3] = logp_large_log2(low);
-    return (int)(1 + v->node.c[2] + 2L * logp_large_log2(P2) + v->node.c[3] + (n != 0));
+    v->node.c[3] = logp_butterfly_steps((int)low);
+    return (int)(1 + v->node.c[2] + 2L * logp_butterfly_steps(P2) + v->node.c[3] + (n != 0));
 }
 
 static logp_op_t logp_rsag_op(const logp_view_t *v, int i)
@@ -545,21 +509,20 @@ static logp_op_t logp_rsag_op(const logp_view_t *v, int i)
         return logp_op_whole(LOGP_OP_INIT_OWN, v->rank, 0, s->bytes);
     i--;
     if (n < 0)
-        return logp_op_whole(LOGP_OP_SEND, logp_large_abs(rel - 1, v->root, s->P), 0, s->bytes);
+        return logp_op_whole(LOGP_OP_SEND, logp_sched_abs(s, v->root, rel - 1), 0, s->bytes);
     if (v->node.c[2]) {
         if (i == 0)
-            return logp_op_whole(LOGP_OP_RECV_REDUCE, logp_large_abs(rel + 1, v->root, s->P), LOGP_SIDE_APPEND,
+            return logp_op_whole(LOGP_OP_RECV_REDUCE, logp_sched_abs(s, v->root, rel + 1), LOGP_SIDE_APPEND,
                                  s->bytes);
         i--;
     }
-    int steps = logp_large_log2(P2);
+    int steps = logp_butterfly_steps((int)P2);
     if (i < 2 * steps) { /* halving at distance d: send the half not kept, combine the half kept */
-        long d = P2 >> (i / 2 + 1), lo = n & ~(2 * d - 1);
-        long keep = n & d ? lo + d : lo, give = n & d ? lo : lo + d;
+        long d = P2 >> (i / 2 + 1);
         int peer = logp_rsag_abs(v, n ^ d);
         if (i % 2 == 0)
-            return logp_large_op(s, LOGP_OP_SEND, peer, 0, give, d);
-        return logp_large_op(s, LOGP_OP_RECV_REDUCE, peer, LOGP_SIDE_APPEND, keep, d);
+            return logp_large_op(s, LOGP_OP_SEND, peer, 0, logp_rsag_half(n, d, 0), d);
+        return logp_large_op(s, LOGP_OP_RECV_REDUCE, peer, LOGP_SIDE_APPEND, logp_rsag_half(n, d, 1), d);
     }
     i -= 2 * steps;
     if (i < v->node.c[3]) { /* gather: the parts of the subtree at distance d */
@@ -580,7 +543,7 @@ static double logp_rsag_estimate(const logp_sched_t *s, int root, int commutativ
         return 0.0;
     double m = (double)s->bytes, frac = (double)(P2 - 1) / P2, hop = 2.0 * p->o + p->L;
     double fold = P2 < P ? logp_params_p2p(p, s->bytes) + m * p->gamma : 0.0;
-    return fold + 2.0 * logp_large_log2(P2) * hop + 2.0 * frac * m * p->G + frac * m * p->gamma;
+    return fold + 2.0 * logp_butterfly_steps(P2) * hop + 2.0 * frac * m * p->G + frac * m * p->gamma;
 }
 
 /* Exact uniform time: every rank in lock step (fold, each halving step,
@@ -594,54 +557,45 @@ static double logp_rsag_time(const logp_sched_t *s, int root, int commutative)
     long P = s->P, P2 = s->parts, extra = P - P2;
     if (P <= 1)
         return 0.0;
-    if (P * (logp_large_log2(P2) + 1) > LOGP_LARGE_EXACT_STEPS)
+    if (P * (logp_butterfly_steps((int)P2) + 1) > LOGP_LARGE_EXACT_STEPS)
         return -1.0;
     logp_large_clock_t *c = calloc((size_t)P, sizeof(*c));
     double *arrive = malloc(sizeof(double) * (size_t)P2), total = 0.0;
-    long *at = malloc(sizeof(long) * (size_t)P2); /* new rank -> relative rank */
-    if (c == NULL || arrive == NULL || at == NULL) {
+    if (c == NULL || arrive == NULL) {
         free(c);
         free(arrive);
-        free(at);
         return -1.0;
     }
-    for (long n = 0; n < P2; n++)
-        at[n] = n < extra ? 2 * n : n + extra;
     for (long r = 1; r < 2 * extra; r += 2) { /* the fold: odd into even */
         double a = logp_large_send(p, s->bytes, &c[r]);
         logp_large_recv(p, s->bytes, 1, a, &c[r - 1]);
     }
-    for (long d = P2 / 2; d >= 1; d /= 2) {
-        size_t b = logp_sched_part_bytes(s->bytes, (int)P2, 0, (int)d);
+    for (long d = P2 / 2; d >= 1; d /= 2) { /* new rank n is relative rank logp_rsag_rel(n, extra) */
         for (long n = 0; n < P2; n++)
-            arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)((n & d) ? (n & ~(2 * d - 1))
-                                                                                                  : (n & ~(2 * d - 1)) + d),
-                                                                   (int)d),
-                                        &c[at[n]]);
-        for (long n = 0; n < P2; n++) {
-            long keep = (n & d) ? (n & ~(2 * d - 1)) + d : (n & ~(2 * d - 1));
-            b = logp_sched_part_bytes(s->bytes, (int)P2, (int)keep, (int)d);
-            logp_large_recv(p, b, 1, arrive[n ^ d], &c[at[n]]);
-        }
+            arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)logp_rsag_half(n, d, 0), (int)d),
+                                        &c[logp_rsag_rel(n, extra)]);
+        for (long n = 0; n < P2; n++)
+            logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)logp_rsag_half(n, d, 1), (int)d), 1,
+                            arrive[n ^ d], &c[logp_rsag_rel(n, extra)]);
     }
     for (long d = 1; d < P2; d *= 2) { /* gather: distance d */
         for (long n = d; n < P2; n += 2 * d)
-            arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)n, (int)d), &c[at[n]]);
+            arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)n, (int)d),
+                                        &c[logp_rsag_rel(n, extra)]);
         for (long n = 0; n < P2; n += 2 * d)
             logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)(n + d), (int)d), 0, arrive[n + d],
-                            &c[at[n]]);
+                            &c[logp_rsag_rel(n, extra)]);
     }
     for (long r = 0; r < P; r++)
         total = logp_large_max(total, c[r].cpu);
     free(c);
     free(arrive);
-    free(at);
     return total;
 }
 
 static long logp_rsag_count(const logp_sched_t *s)
 {
-    return (long)s->P * (3L + 3L * logp_large_log2(s->parts));
+    return (long)s->P * (3L + 3L * logp_butterfly_steps(s->parts));
 }
 
 const logp_family_t logp_family_rsag = {

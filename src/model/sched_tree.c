@@ -38,16 +38,6 @@
 
 #include "tree_logp.h"
 
-static int logp_rel(const logp_sched_t *s, int root, int rank)
-{
-    return (int)(((long)rank - root + s->P) % s->P);
-}
-
-static int logp_abs(const logp_sched_t *s, int root, long v)
-{
-    return (int)((v + root) % s->P);
-}
-
 /* A child's result, sent when it is done, arrives at the parent. */
 static double logp_arrive(const logp_params_t *p, size_t m, double done)
 {
@@ -69,8 +59,8 @@ static int logp_binomial_top(int P, long v)
 
 static void logp_binomial_node(const logp_sched_t *s, int root, int rank, logp_tnode_t *n)
 {
-    long v = logp_rel(s, root, rank);
-    n->parent = v == 0 ? -1 : logp_abs(s, root, v & (v - 1));
+    long v = logp_sched_rel(s, root, rank);
+    n->parent = v == 0 ? -1 : logp_sched_abs(s, root, v & (v - 1));
     n->c[0] = v;
     n->c[1] = logp_binomial_top(s->P, v);
     n->nkids = (int)n->c[1] + 1;
@@ -78,7 +68,7 @@ static void logp_binomial_node(const logp_sched_t *s, int root, int rank, logp_t
 
 static int logp_binomial_kid(const logp_sched_t *s, int root, const logp_tnode_t *n, int j)
 {
-    return logp_abs(s, root, n->c[0] + (1L << (n->c[1] - j)));
+    return logp_sched_abs(s, root, n->c[0] + (1L << (n->c[1] - j)));
 }
 
 /* Full binomial subtrees of 2^h ranks: bcast[h] from the subtree root's
@@ -163,7 +153,7 @@ const logp_family_t logp_family_binomial = {
 
 static void logp_flat_node(const logp_sched_t *s, int root, int rank, logp_tnode_t *n)
 {
-    int v = logp_rel(s, root, rank);
+    int v = logp_sched_rel(s, root, rank);
     n->parent = v == 0 ? -1 : root;
     n->nkids = v == 0 ? s->P - 1 : 0;
 }
@@ -171,7 +161,7 @@ static void logp_flat_node(const logp_sched_t *s, int root, int rank, logp_tnode
 static int logp_flat_kid(const logp_sched_t *s, int root, const logp_tnode_t *n, int j)
 {
     (void)n;
-    return logp_abs(s, root, j + 1);
+    return logp_sched_abs(s, root, j + 1);
 }
 
 /* The root's receive side after taking the P - 1 leaves' results (all sent
@@ -464,9 +454,9 @@ static void logp_logp_tree_node(const logp_sched_t *s, int root, int rank, logp_
         logp_flat_node(s, root, rank, n);
         return;
     }
-    long v = logp_rel(s, root, rank), a, b, up;
+    long v = logp_sched_rel(s, root, rank), a, b, up;
     logp_lattice_find(l, s->P, v, &a, &b, &up);
-    n->parent = up < 0 ? -1 : logp_abs(s, root, up);
+    n->parent = up < 0 ? -1 : logp_sched_abs(s, root, up);
     n->nkids = (int)logp_lattice_nkids(l, s->P, a, b, v);
     n->c[0] = v;
     n->c[1] = a;
@@ -481,7 +471,7 @@ static int logp_logp_tree_kid(const logp_sched_t *s, int root, const logp_tnode_
         return logp_binomial_kid(s, root, n, j);
     if (l->mode == LOGP_LAT_FLAT)
         return logp_flat_kid(s, root, n, j);
-    return logp_abs(s, root, n->c[0] + 1 + n->c[3] - logp_lattice_G(l, n->c[1], n->c[2] + j));
+    return logp_sched_abs(s, root, n->c[0] + 1 + n->c[3] - logp_lattice_G(l, n->c[1], n->c[2] + j));
 }
 
 /* Reduce over the lattice: done[] of every node (a >= 1) at the index of
@@ -597,7 +587,7 @@ double logp_sched_tree_ready(const logp_sched_t *s, int root, int rank, int comm
     if (!binomial && !flat && l == NULL)
         return -1.0;
     int tree_root = s->coll == LOGP_COLL_REDUCE && !commutative ? 0 : root;
-    long v = logp_rel(s, tree_root, rank);
+    long v = logp_sched_rel(s, tree_root, rank);
     if (s->coll == LOGP_COLL_BCAST) {
         if (flat)
             return v == 0 ? 0.0 : logp_params_p2p(p, m) + (double)(v - 1) * logp_params_gap(p, m);
