@@ -126,7 +126,6 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
 void logp_sendq_init(logp_sendq_t *q)
 {
     q->n = 0;
-    q->large = 0;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
         q->req[i] = MPI_REQUEST_NULL;
 }
@@ -142,14 +141,13 @@ int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first
                     MPI_Datatype dt, int peer, int tag, MPI_Comm comm)
 {
     int slot = q->n % LOGP_SENDQ_WINDOW, large = bytes > LOGP_SENDQ_SERIAL, rc = MPI_SUCCESS;
-    for (int i = 0; (large || q->large) && i < LOGP_SENDQ_WINDOW; i++)
-        if (q->req[i] != MPI_REQUEST_NULL && q->peer[i] != peer) { /* a large send goes alone */
+    for (int i = 0; i < LOGP_SENDQ_WINDOW; i++) /* a large send is alone beside other peers */
+        if (q->req[i] != MPI_REQUEST_NULL && q->peer[i] != peer && (large || q->large[i])) {
             int w = logp_sendq_complete(q, i);
             rc = rc == MPI_SUCCESS ? w : rc;
         }
     int w = logp_sendq_complete(q, slot); /* the oldest frees its slot */
     rc = rc == MPI_SUCCESS ? w : rc;
-    q->large = large || (q->large && q->n > 0 && q->peer[(q->n - 1) % LOGP_SENDQ_WINDOW] == peer);
     /* synchronous: a large send is complete when it has been received, not
      * when a library that buffers (or a simulator that detaches) took it */
     int s = (large ? PMPI_Issend : PMPI_Isend)((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm,
@@ -158,6 +156,7 @@ int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first
         q->req[slot] = MPI_REQUEST_NULL;
     q->buf[slot] = buf;
     q->peer[slot] = peer;
+    q->large[slot] = large;
     q->lo[slot] = first;
     q->hi[slot] = first + len;
     q->n++;

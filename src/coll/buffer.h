@@ -94,8 +94,8 @@ typedef struct logp_sendq {
     MPI_Request req[LOGP_SENDQ_WINDOW];
     const void *buf[LOGP_SENDQ_WINDOW];
     int lo[LOGP_SENDQ_WINDOW], hi[LOGP_SENDQ_WINDOW], peer[LOGP_SENDQ_WINDOW];
-    int n;     /* sends posted; slot n % LOGP_SENDQ_WINDOW is the next */
-    int large; /* the last send posted was large */
+    int large[LOGP_SENDQ_WINDOW]; /* over LOGP_SENDQ_SERIAL bytes */
+    int n; /* sends posted; slot n % LOGP_SENDQ_WINDOW is the next */
 } logp_sendq_t;
 
 /* An empty queue. */
