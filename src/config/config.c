@@ -53,6 +53,10 @@ static void logp_diag_warn(logp_config_diag_t *diag, const char *path, int line,
 
 void logp_config_free(logp_config_t *cfg)
 {
+    for (int i = 0; i < cfg->nsections; i++) {
+        free(cfg->sections[i].rules);
+        free(cfg->sections[i].learn);
+    }
     free(cfg->sections);
     cfg->sections = NULL;
     cfg->nsections = 0;
@@ -140,6 +144,124 @@ static int logp_parse_header(logp_config_t *cfg, int *cap, char *h, const char *
     return 0;
 }
 
+const char *logp_config_learn_path(const logp_config_t *cfg)
+{
+    const char *path = NULL;
+    for (int i = 0; cfg && i < cfg->nsections; i++)
+        if (cfg->sections[i].learn)
+            path = cfg->sections[i].learn;
+    return path;
+}
+
+void logp_config_rules_init(logp_rules_t *r)
+{
+    memset(r, 0, sizeof(*r));
+    memset(r->algo, LOGP_ALGO_COUNT, sizeof r->algo);
+}
+
+/* The next whitespace-separated word of *s (NUL-terminated in place), or
+ * NULL if none is left. */
+static char *logp_word(char **s)
+{
+    char *w = *s;
+    while (*w == ' ' || *w == '\t')
+        w++;
+    if (*w == '\0')
+        return NULL;
+    char *e = w;
+    while (*e && *e != ' ' && *e != '\t')
+        e++;
+    if (*e)
+        *e++ = '\0';
+    *s = e;
+    return w;
+}
+
+static logp_coll_t logp_coll_lookup(const char *name)
+{
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        if (name && strcmp(name, logp_coll_name((logp_coll_t)c)) == 0)
+            return (logp_coll_t)c;
+    return LOGP_COLL_COUNT;
+}
+
+/* rule = COLL LO-HI [commutative|non-commutative] ALGO
+ * correction = COLL ALGO BYTES FACTOR   (config.h) */
+static int logp_parse_rule(logp_section_t *sec, const char *key, char *val, const char *path, int line, char *err,
+                           size_t errlen)
+{
+    int is_rule = strcmp(key, "rule") == 0;
+    const char *form = is_rule ? "rule = COLL LO-HI [commutative|non-commutative] ALGO (e.g. rule = bcast 1-4K logp-tree)"
+                               : "correction = COLL ALGO BYTES FACTOR (e.g. correction = reduce native 1M 2.5)";
+    if (sec->kind == LOGP_SECTION_HOST)
+        return logp_config_fail(err, errlen, path, line, "%s: a [host] section sets only speed", key);
+    char *w[5] = {0};
+    int n = 0;
+    for (char *s = val, *x; n < 5 && (x = logp_word(&s)) != NULL;)
+        w[n++] = x;
+    logp_coll_t coll = logp_coll_lookup(w[0]);
+    if (coll == LOGP_COLL_COUNT)
+        return logp_config_fail(err, errlen, path, line, "%s = %.40s: unknown collective (expected %s)", key,
+                                w[0] ? w[0] : "", form);
+    int qual = is_rule && n == 4;
+    if (n != (is_rule ? 3 + qual : 4))
+        return logp_config_fail(err, errlen, path, line, "%s: expected %s", key, form);
+    const char *aname = is_rule ? w[2 + qual] : w[1];
+    logp_algo_t algo = logp_algo_lookup(coll, aname);
+    if (algo == LOGP_ALGO_COUNT)
+        return logp_config_fail(err, errlen, path, line, "%s: %.40s is not an algorithm of %s (pmpi-logp list)", key,
+                                aname, logp_coll_name(coll));
+    if (sec->rules == NULL) {
+        if ((sec->rules = malloc(sizeof(*sec->rules))) == NULL)
+            return logp_config_fail(err, errlen, path, line, "out of memory");
+        logp_config_rules_init(sec->rules);
+    }
+    if (!is_rule) {
+        size_t bytes;
+        char *end;
+        double f = strtod(w[3], &end);
+        if (logp_units_bytes(w[2], &bytes) || bytes == 0 || bytes > 0x7fffffff)
+            return logp_config_fail(err, errlen, path, line, "correction: %.40s: expected a byte count 1..2G (64K)",
+                                    w[2]);
+        if (*end != '\0' || algo == LOGP_ALGO_AUTO ||
+            logp_learn_set(&sec->rules->learn, coll, algo, logp_learn_class(bytes), f) != 0 || f == 0.0)
+            return logp_config_fail(err, errlen, path, line, "correction: %.40s: expected a factor 0.001..1000 of a "
+                                    "concrete algorithm (measured / predicted)", w[3]);
+        sec->set |= LOGP_KEY_CORRECTION;
+        return 0;
+    }
+    int kinds = 3; /* bit 0: non-commutative, bit 1: commutative */
+    if (qual) {
+        if (coll != LOGP_COLL_REDUCE || (strcmp(w[2], "commutative") && strcmp(w[2], "non-commutative")))
+            return logp_config_fail(err, errlen, path, line, "rule: %.40s: expected commutative or non-commutative "
+                                    "(reduce only) before the algorithm", w[2]);
+        kinds = strcmp(w[2], "commutative") == 0 ? 2 : 1;
+    }
+    char *dash = strchr(w[1], '-');
+    size_t lo, hi;
+    if (dash == NULL)
+        return logp_config_fail(err, errlen, path, line, "rule: %.40s: expected a byte range LO-HI", w[1]);
+    *dash = '\0';
+    if (logp_units_bytes(w[1], &lo) || logp_units_bytes(dash + 1, &hi) || lo > hi)
+        return logp_config_fail(err, errlen, path, line, "rule: %.40s-%.40s: expected a byte range LO-HI, LO <= HI "
+                                "(units as 64K)", w[1], dash + 1);
+    int covered = 0;
+    for (int c = 0; c < LOGP_LEARN_CLASSES; c++) {
+        size_t mid = logp_learn_class_mid(c);
+        if (mid < lo || mid > hi)
+            continue;
+        covered++;
+        for (int k = 0; k < 2; k++)
+            if (kinds & (1 << k))
+                sec->rules->algo[coll][c][k] = (unsigned char)algo;
+    }
+    if (!covered)
+        return logp_config_fail(err, errlen, path, line, "rule: %zu-%zu covers no size class (classes are powers of "
+                                "two, decided at about 1.4 x 2^k bytes: widen the range)", lo, hi);
+    sec->set |= LOGP_KEY_RULE;
+    return 0;
+}
+
 static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char *path, int line, char *err,
                           size_t errlen, logp_config_diag_t *diag)
 {
@@ -162,6 +284,17 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
         {"speed", LOGP_KEY_SPEED, 5, 0, 0},
         {"ranks_per_node", LOGP_KEY_RANKS_PER_NODE, 6, 0, 0},
     };
+    if (strcmp(key, "rule") == 0 || strcmp(key, "correction") == 0)
+        return logp_parse_rule(sec, key, val, path, line, err, errlen);
+    if (strcmp(key, "learn") == 0) {
+        if (sec->kind != LOGP_SECTION_DEFAULT || *val == '\0')
+            return logp_config_fail(err, errlen, path, line, "learn = FILE: in [default] only, with a file name");
+        free(sec->learn);
+        if ((sec->learn = strdup(val)) == NULL)
+            return logp_config_fail(err, errlen, path, line, "out of memory");
+        sec->set |= LOGP_KEY_LEARN;
+        return 0;
+    }
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         if (strcmp(key, keys[i].key) != 0)
             continue;
@@ -243,7 +376,7 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
     }
     return logp_config_fail(err, errlen, path, line,
                             "unknown key '%.40s' (expected L, o, g, G, gamma, bcast, reduce, alltoall, chain_k, "
-                            "ranks_per_node; speed in [host])", key);
+                            "ranks_per_node, rule, correction, learn; speed in [host])", key);
 }
 
 static int logp_size_cmp(const void *a, const void *b)
@@ -506,7 +639,24 @@ void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *fact
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         out->algo[c] = LOGP_ALGO_AUTO;
     out->chain_k = 4;
+    logp_config_rules_init(&out->rules);
     strcpy(out->matched, "built-in");
+    logp_config_resolve_more(cfg, facts, out);
+}
+
+/* Overrides the rules of *to with every entry `from` sets. */
+static void logp_rules_merge(logp_rules_t *to, const logp_rules_t *from)
+{
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int k = 0; k < LOGP_LEARN_CLASSES; k++)
+            for (int m = 0; m < 2; m++)
+                if (from->algo[c][k][m] != LOGP_ALGO_COUNT)
+                    to->algo[c][k][m] = from->algo[c][k][m];
+    logp_learn_merge(&to->learn, &from->learn);
+}
+
+void logp_config_resolve_more(const logp_config_t *cfg, const logp_comm_facts_t *facts, logp_resolved_t *out)
+{
     for (int i = 0; cfg && i < cfg->nsections; i++) {
         const logp_section_t *s = &cfg->sections[i];
         if (!logp_section_matches(s, facts))
@@ -528,6 +678,10 @@ void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *fact
             out->chain_k = s->chain_k;
         if (s->set & LOGP_KEY_RANKS_PER_NODE)
             out->ranks_per_node = s->ranks_per_node;
+        if (s->rules) {
+            logp_rules_merge(&out->rules, s->rules);
+            out->has_rules = 1;
+        }
         char what[160];
         switch (s->kind) {
         case LOGP_SECTION_SIZE:

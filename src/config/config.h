@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "../model/algo.h"
+#include "../model/learn.h"
 #include "../model/params.h"
 
 #define LOGP_CONFIG_MAX_LINE 4096 /* longer lines are an error */
@@ -38,8 +39,27 @@ enum {
     LOGP_KEY_ALLTOALL = 1 << 7,
     LOGP_KEY_CHAIN_K = 1 << 8,
     LOGP_KEY_SPEED = 1 << 9,         /* [host] only */
-    LOGP_KEY_RANKS_PER_NODE = 1 << 10 /* not in [host] */
+    LOGP_KEY_RANKS_PER_NODE = 1 << 10, /* not in [host] */
+    LOGP_KEY_RULE = 1 << 11,          /* rule = ..., any number per section */
+    LOGP_KEY_CORRECTION = 1 << 12,    /* correction = ..., any number per section */
+    LOGP_KEY_LEARN = 1 << 13          /* learn = FILE, [default] only */
 };
+
+/* Message-size rules and model corrections: what `rule` and `correction`
+ * keys say (hand-written, or learned by auto's trials: PMPI_LOGP_LEARN).
+ *   rule = COLL LO-HI [commutative|non-commutative] ALGO
+ * decides the size classes (powers of two) whose middle, about 1.4 x 2^k
+ * bytes (logp_learn_class_mid), lies in LO..HI (byte counts, units as
+ * 64K); without a qualifier a reduce rule holds for both kinds of
+ * operator.  `auto` as ALGO gives the class back to auto.
+ *   correction = COLL ALGO BYTES FACTOR
+ * multiplies ALGO's predicted time in BYTES's class by FACTOR (measured /
+ * predicted, 0.001..1000); classes without one interpolate
+ * (logp_learn_factor). */
+typedef struct logp_rules {
+    unsigned char algo[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* [coll][class][commutative]; LOGP_ALGO_COUNT: no rule */
+    logp_learn_t learn;
+} logp_rules_t;
 
 typedef struct logp_section {
     logp_section_kind_t kind;
@@ -52,6 +72,8 @@ typedef struct logp_section {
     int chain_k;
     double speed;       /* [host]: relative speed, > 0 */
     int ranks_per_node; /* layout override, >= 1 */
+    logp_rules_t *rules; /* rule and correction keys; NULL if none (owned) */
+    char *learn;         /* [default] learn = FILE: the learned file (owned), NULL if unset */
 } logp_section_t;
 
 typedef struct logp_config {
@@ -97,6 +119,8 @@ typedef struct logp_resolved {
     logp_algo_t algo[LOGP_COLL_COUNT]; /* LOGP_ALGO_AUTO unless a section says */
     int chain_k;
     int ranks_per_node; /* 0: the node layout comes from MPI */
+    logp_rules_t rules; /* of every matching section, later ones overriding per entry */
+    int has_rules;      /* any rule or correction applies */
     char matched[256]; /* "default, size 2-64, ..." */
 } logp_resolved_t;
 
@@ -106,6 +130,18 @@ typedef struct logp_resolved {
  * [name N] if the name is N), later ones overriding earlier ones.
  * [host] sections never match a communicator (see logp_config_host_speed). */
 void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *facts, logp_resolved_t *out);
+
+/* As logp_config_resolve, on top of what *out holds already: a second
+ * file's sections (the learned file after the tuning file) override the
+ * first's. */
+void logp_config_resolve_more(const logp_config_t *cfg, const logp_comm_facts_t *facts, logp_resolved_t *out);
+
+/* The learned file a tuning file names (`learn = FILE` in its last
+ * [default] section that sets it; PMPI_LOGP_LEARN wins over it), or NULL. */
+const char *logp_config_learn_path(const logp_config_t *cfg);
+
+/* Empty rules: no algorithm rule, no correction. */
+void logp_config_rules_init(logp_rules_t *r);
 
 /* Relative speed of the node called `host` (MPI_Get_processor_name): the
  * `speed` of the last [host PATTERN] section whose shell pattern

@@ -61,6 +61,7 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
             t[a] = logp_sim_price(&all[a], 0, q->commutative, exact);
     if (logp_algo_supports(LOGP_ALGO_NATIVE, q->coll) && !q->native_unsafe)
         t[LOGP_ALGO_NATIVE] = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, exact);
+    logp_learn_apply(q->learn, q->coll, logp_learn_class(q->bytes), t);
     return exact;
 }
 
@@ -93,6 +94,8 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
         } else {
             best_t = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, 1);
         }
+        if (best_t > 0.0)
+            best_t *= logp_learn_factor(q->learn, q->coll, best, logp_learn_class(q->bytes));
     } else if (q->topo->P == 1) {
         /* nothing to communicate: a local copy (native would be no faster) */
         best = logp_select_safe_default(q);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "../model/algo.h"
+#include "../model/learn.h"
 #include "../model/sched.h"
 #include "../model/topo.h"
 #include "native.h"
@@ -17,6 +18,7 @@ typedef struct logp_select_query {
     int chain_k;             /* k of `chain` */
     const logp_topo_t *topo; /* the machine: P, layout and every parameter */
     logp_native_lib_t native; /* whose defaults "native" runs (0: MPICH) */
+    const logp_learn_t *learn; /* corrections of auto's prices (NULL: none) */
 } logp_select_query_t;
 
 /* The algorithm that `configured` (a name from the registry) runs for this
@@ -30,7 +32,9 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
  * candidate with the lowest predicted time among every registered
  * algorithm of the collective and native (logp_native_predict), never
  * native when native_unsafe; native wins ties (leave the library alone
- * unless we predict a gain), then registry order.  Uniform layouts are
+ * unless we predict a gain), then registry order.  With q->learn, every
+ * price is multiplied by its learned factor (logp_learn_apply): auto
+ * compares corrected prices, and *predicted is the corrected price.  Uniform layouts are
  * priced by closed forms (logp_sched_time); others by the simulator when
  * all candidates' operations fit LOGP_SIM_BUDGET, else every candidate by
  * its estimate (logp_sched_estimate), so that one decision stays within
@@ -45,7 +49,7 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
 
 /* What auto sees: the predicted time of every algorithm for the query
  * into t[0 .. LOGP_ALGO_COUNT-1] (< 0: not a candidate), priced as
- * logp_select_decide prices them.  Returns nonzero if they are exact, 0 if
+ * logp_select_decide prices them (with q->learn's corrections).  Returns nonzero if they are exact, 0 if
  * they are estimates. */
 int logp_select_prices(const logp_select_query_t *q, double *t);
 

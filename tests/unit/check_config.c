@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../src/config/config.h"
+#include "../../src/config/learned.h"
 #include "../../src/config/units.h"
 #include "check_main.h"
 
@@ -266,6 +268,116 @@ START_TEST(test_shipped_files)
 }
 END_TEST
 
+START_TEST(test_rules)
+{
+    /* a hand-written rule set: "logp-tree up to 4 KiB, native above" */
+    const char *text = "[default]\nrule = bcast 1-4K logp-tree\nrule = bcast 4K-2G native\n"
+                       "[size 4-4]\nrule = reduce 1M-2M commutative reduce-scatter-gather  # learned\n"
+                       "correction = reduce native 1M 2.5\ncorrection = bcast binomial 8 0.5\n";
+    logp_config_t cfg;
+    char err[640];
+    ck_assert_int_eq(parse(text, &cfg, err), 0);
+    logp_resolved_t r;
+    logp_comm_facts_t f = {4, "", 1};
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert(r.has_rules);
+    /* classes decided at ~1.4 x 2^k: 4096's class (mid 5632) is past 4 KiB */
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][logp_learn_class(8)][1], LOGP_ALGO_LOGP_TREE);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][logp_learn_class(2048)][1], LOGP_ALGO_LOGP_TREE);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][logp_learn_class(4096)][0], LOGP_ALGO_NATIVE);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][30][1], LOGP_ALGO_NATIVE);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_REDUCE][20][1], LOGP_ALGO_REDUCE_SCATTER_GATHER);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_REDUCE][20][0], LOGP_ALGO_COUNT); /* commutative only */
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_REDUCE][19][1], LOGP_ALGO_COUNT);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_ALLTOALL][3][1], LOGP_ALGO_COUNT);
+    ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20) - 2.5) < 1e-6);
+    ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 3) - 0.5) < 1e-6);
+    ck_assert(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, 3) == 1.0);
+    /* another size: the [size 4-4] rules do not apply */
+    logp_comm_facts_t f8 = {8, "", 1};
+    logp_config_resolve(&cfg, &f8, &r);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_REDUCE][20][1], LOGP_ALGO_COUNT);
+    ck_assert(logp_learn_factor(&r.rules.learn, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20) == 1.0);
+    /* a second file on top (the learned file after the tuning file) */
+    logp_config_t more;
+    ck_assert_int_eq(parse("[size 8-8]\nrule = bcast 1-2G binomial\n", &more, err), 0);
+    logp_config_resolve_more(&more, &f8, &r);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][3][1], LOGP_ALGO_BINOMIAL);
+    logp_config_free(&more);
+    logp_config_free(&cfg);
+    expect_error("[default]\nrule = bcast 1-4K\n", "t.conf:2:", "expected rule = COLL LO-HI");
+    expect_error("[default]\nrule = gather 1-4K binomial\n", "t.conf:2:", "unknown collective");
+    expect_error("[default]\nrule = bcast 1-4K chain\n", "t.conf:2:", "not an algorithm of bcast");
+    expect_error("[default]\nrule = bcast 4K-1K binomial\n", "t.conf:2:", "LO <= HI");
+    expect_error("[default]\nrule = bcast 4500-5000 binomial\n", "t.conf:2:", "covers no size class");
+    expect_error("[default]\nrule = bcast 1-4K commutative binomial\n", "t.conf:2:", "(reduce only)");
+    expect_error("[default]\ncorrection = reduce native 1M 0\n", "t.conf:2:", "factor 0.001..1000");
+    expect_error("[default]\ncorrection = reduce auto 1M 2\n", "t.conf:2:", "concrete algorithm");
+    expect_error("[default]\ncorrection = reduce native 1M\n", "t.conf:2:", "expected correction = COLL");
+    expect_error("[host n*]\nrule = bcast 1-4K binomial\n", "t.conf:2:", "only speed");
+    expect_error("[size 2-4]\nlearn = /tmp/x.conf\n", "t.conf:2:", "in [default] only");
+    ck_assert_int_eq(parse("[default]\nlearn = /tmp/a.conf\n[default]\nlearn = /tmp/b.conf\n", &cfg, err), 0);
+    ck_assert_str_eq(logp_config_learn_path(&cfg), "/tmp/b.conf");
+    logp_config_free(&cfg);
+    ck_assert_ptr_null(logp_config_learn_path(NULL));
+}
+END_TEST
+
+/* The learned file: other sizes and hand edits kept, the written sizes
+ * replaced; writers at once lose nothing; a stale temporary file (a job
+ * killed mid-write) leaves the file whole. */
+START_TEST(test_learned_write)
+{
+    char dir[] = "/tmp/logp-learned-XXXXXX", path[256], err[1200];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/learned.conf", dir);
+    int s2 = 2, s4 = 4;
+    ck_assert_int_eq(logp_learned_write(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", &s2, 1, err, sizeof err), 0);
+    ck_assert_int_eq(logp_learned_write(path, "[size 4-4]\nrule = bcast 1-15 flat\n", &s4, 1, err, sizeof err), 0);
+    ck_assert_int_eq(logp_learned_write(path, "[size 2-2]\nrule = bcast 1-15 logp-tree\n", &s2, 1, err, sizeof err), 0);
+    /* a job killed between writing its temporary file and renaming it */
+    char stale[300];
+    snprintf(stale, sizeof stale, "%s.tmp.99999", path);
+    FILE *f = fopen(stale, "w");
+    fputs("[size 2-2]\nrule = bcast 1-1", f); /* cut short */
+    fclose(f);
+    logp_config_t cfg;
+    ck_assert_int_eq(logp_config_load(&cfg, path, err, sizeof err), 0);
+    ck_assert_int_eq(cfg.nsections, 2);
+    logp_resolved_t r;
+    logp_comm_facts_t f2 = {2, "", 1}, f4 = {4, "", 1};
+    logp_config_resolve(&cfg, &f2, &r);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][3][1], LOGP_ALGO_LOGP_TREE);
+    logp_config_resolve(&cfg, &f4, &r);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][3][1], LOGP_ALGO_FLAT);
+    logp_config_free(&cfg);
+    /* 8 jobs ending at once, each with its own size: every size is there */
+    for (int k = 0; k < 8; k++)
+        if (fork() == 0) {
+            char text[128];
+            int size = 100 + k;
+            snprintf(text, sizeof text, "[size %d-%d]\nrule = reduce 1-15 binomial\n", size, size);
+            for (int rep = 0; rep < 20; rep++)
+                if (logp_learned_write(path, text, &size, 1, err, sizeof err) != 0)
+                    _exit(1);
+            _exit(0);
+        }
+    int st, all_ok = 1;
+    while (wait(&st) > 0)
+        all_ok &= WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    ck_assert(all_ok);
+    ck_assert_int_eq(logp_config_load(&cfg, path, err, sizeof err), 0);
+    ck_assert_int_eq(cfg.nsections, 10);
+    logp_config_free(&cfg);
+    ck_assert(logp_learned_replaces("[size 4-4]", &s4, 1));
+    ck_assert(!logp_learned_replaces("[size 4-8]", &s4, 1));
+    ck_assert(!logp_learned_replaces("[size 2-2]", &s4, 1));
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {
@@ -275,6 +387,8 @@ int main(void)
         test_errors,
         test_shipped_files,
         test_hosts,
+        test_rules,
+        test_learned_write,
     };
     return logp_check_run("config", tests, (int)(sizeof tests / sizeof tests[0]));
 }

@@ -39,7 +39,7 @@ START_TEST(test_auto_is_cheapest)
             for (int s = 0; s < 4; s++)
                 for (int commute = 0; commute <= 1; commute++) {
                     logp_topo_t topo = logp_topo_uniform(P, &p);
-                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo, LOGP_NATIVE_MPICH};
+                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL};
                     double t;
                     logp_algo_t a;
                     logp_sched_t sched;
@@ -70,7 +70,7 @@ START_TEST(test_forced_kept)
 {
     logp_params_t p = logp_params_default();
     logp_topo_t topo = logp_topo_uniform(16, &p), one = logp_topo_uniform(1, &p);
-    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo, LOGP_NATIVE_MPICH};
+    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL};
     double t;
     logp_algo_t a;
     ck_assert_int_eq(logp_select_decide(LOGP_ALGO_FLAT, &q, &a, NULL, &t), LOGP_OK);
@@ -98,7 +98,7 @@ START_TEST(test_native_model)
               logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16, LOGP_NATIVE_MPICH}));
     /* for large messages scatter + allgather beats its own binomial */
     double big = logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 1 << 22, 1, &t64, 1);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64, LOGP_NATIVE_MPICH};
+    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64, LOGP_NATIVE_MPICH, NULL};
     ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_ALLTOALL, 64, 1, &t64, 1) > 0);
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_REDUCE, 1 << 20, 0, &t64, 1) > 0);
@@ -138,7 +138,7 @@ START_TEST(test_native_openmpi)
     /* priced by our schedule of the same shape where there is one */
     logp_params_t p = logp_params_default();
     logp_topo_t t63 = logp_topo_uniform(63, &p), t2 = logp_topo_uniform(2, &p);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t63, O};
+    logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t63, O, NULL};
     ck_assert(logp_native_predict(O, LOGP_COLL_BCAST, 8, 1, &t63, 1) == logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_select_predict(LOGP_ALGO_NATIVE, &q) == logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_native_predict(O, LOGP_COLL_ALLTOALL, 1000, 1, &t2, 1) == logp_params_p2p(&p, 1000));

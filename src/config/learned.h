@@ -1,0 +1,25 @@
+/* The learned file (pure C): what auto's trials found, written at the end
+ * of a run as tuning-file sections ([size P-P] with rule and correction
+ * keys, config.h) and read back by the next run (PMPI_LOGP_LEARN). */
+#ifndef LOGP_CONFIG_LEARNED_H
+#define LOGP_CONFIG_LEARNED_H
+
+#include <stddef.h>
+
+/* Replaces, in the file at `path`, the sections [size P-P] for every P of
+ * sizes[0 .. nsizes-1] by `sections` (tuning-file text), keeping every
+ * other line the file holds (other communicator sizes, other jobs' work,
+ * hand edits).  Crash- and race-safe: the new text goes to a temporary
+ * file in the same directory, then rename(2) replaces the old one, so a
+ * reader (or a job killed mid-write) sees the old or the new file, never
+ * a mix; writers of one file take turns under flock(2) on "path.lock",
+ * so that jobs ending together keep each other's sizes.  Returns 0, or -1
+ * with the reason in err. */
+int logp_learned_write(const char *path, const char *sections, const int *sizes, int nsizes, char *err,
+                       size_t errlen);
+
+/* Nonzero if `line` (one line of a tuning file) is the header of a
+ * [size P-P] section with P in sizes[0 .. nsizes-1]. */
+int logp_learned_replaces(const char *line, const int *sizes, int nsizes);
+
+#endif

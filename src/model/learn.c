@@ -1,0 +1,99 @@
+/* Learned corrections: measured / predicted per (collective, algorithm,
+ * size class), interpolated in log size between measured classes. */
+#include "learn.h"
+
+#include <math.h>
+
+int logp_learn_class(size_t bytes)
+{
+    int c = 0;
+    while (bytes > 1) {
+        bytes >>= 1;
+        c++;
+    }
+    return c;
+}
+
+size_t logp_learn_class_mid(int sc)
+{
+    size_t mid = (size_t)1 << sc;
+    if (sc > 0)
+        mid += mid / 2 - (mid >> 3); /* 1.375 x: close to sqrt(2) in integers */
+    return mid;
+}
+
+static int logp_learn_valid(logp_coll_t coll, logp_algo_t algo, int sc)
+{
+    return (int)coll >= 0 && coll < LOGP_COLL_COUNT && (int)algo >= 0 && algo < LOGP_ALGO_COUNT && sc >= 0 &&
+           sc < LOGP_LEARN_CLASSES;
+}
+
+int logp_learn_set(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double factor)
+{
+    if (!logp_learn_valid(coll, algo, sc))
+        return -1;
+    if (factor != 0.0 && !(factor >= 1.0 / LOGP_LEARN_CLAMP && factor <= LOGP_LEARN_CLAMP))
+        return -1;
+    l->ratio[coll][algo][sc] = (float)factor;
+    return 0;
+}
+
+double logp_learn_record(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double measured,
+                         double predicted)
+{
+    if (!logp_learn_valid(coll, algo, sc) || !(measured > 0.0) || !(predicted > 0.0))
+        return 0.0;
+    double r = measured / predicted;
+    r = r < 1.0 / LOGP_LEARN_CLAMP ? 1.0 / LOGP_LEARN_CLAMP : r > LOGP_LEARN_CLAMP ? LOGP_LEARN_CLAMP : r;
+    l->ratio[coll][algo][sc] = (float)r;
+    return l->ratio[coll][algo][sc];
+}
+
+double logp_learn_factor(const logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc)
+{
+    if (l == NULL || !logp_learn_valid(coll, algo, sc))
+        return 1.0;
+    const float *r = l->ratio[coll][algo];
+    if (r[sc] > 0.0f)
+        return r[sc];
+    int lo = sc - 1, hi = sc + 1;
+    while (lo >= 0 && !(r[lo] > 0.0f))
+        lo--;
+    while (hi < LOGP_LEARN_CLASSES && !(r[hi] > 0.0f))
+        hi++;
+    if (lo >= 0 && hi < LOGP_LEARN_CLASSES) { /* geometric: the model's errors are ratios */
+        double w = (double)(sc - lo) / (double)(hi - lo);
+        return exp((1.0 - w) * log(r[lo]) + w * log(r[hi]));
+    }
+    if (lo >= 0)
+        return r[lo];
+    if (hi < LOGP_LEARN_CLASSES)
+        return r[hi];
+    return 1.0;
+}
+
+void logp_learn_apply(const logp_learn_t *l, logp_coll_t coll, int sc, double *t)
+{
+    for (int a = 0; l && a < LOGP_ALGO_COUNT; a++)
+        if (t[a] >= 0.0)
+            t[a] *= logp_learn_factor(l, coll, (logp_algo_t)a, sc);
+}
+
+void logp_learn_merge(logp_learn_t *to, const logp_learn_t *from)
+{
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            for (int s = 0; s < LOGP_LEARN_CLASSES; s++)
+                if (from->ratio[c][a][s] > 0.0f)
+                    to->ratio[c][a][s] = from->ratio[c][a][s];
+}
+
+int logp_learn_any(const logp_learn_t *l)
+{
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            for (int s = 0; s < LOGP_LEARN_CLASSES; s++)
+                if (l->ratio[c][a][s] > 0.0f)
+                    return 1;
+    return 0;
+}

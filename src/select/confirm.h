@@ -1,0 +1,114 @@
+/* Confirmation of auto's decisions by measurement (pure C, no MPI): which
+ * candidates a trial runs, which call runs which, and the verdict from the
+ * measured times.  The shim runs the trial on the application's own calls
+ * and agrees on the times across ranks; everything here is deterministic,
+ * so every rank given the same numbers reaches the same verdict. */
+#ifndef LOGP_SELECT_CONFIRM_H
+#define LOGP_SELECT_CONFIRM_H
+
+#include "../model/algo.h"
+
+#define LOGP_CONFIRM_MAX 3      /* candidates: the model's pick, native, our runner-up */
+#define LOGP_CONFIRM_ROUNDS 3   /* calls per candidate: the median of 3 drops one outlier (a first call) */
+#define LOGP_CONFIRM_CALLS (LOGP_CONFIRM_MAX * LOGP_CONFIRM_ROUNDS)
+#define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
+#define LOGP_CONFIRM_NEAR 2.0   /* our runner-up is tried if predicted within 2x of the best */
+#define LOGP_CONFIRM_MARGIN 0.05 /* a challenger overturns the model only if >= 5% faster */
+#define LOGP_CONFIRM_DRIFT 3.0  /* a decision re-opens if its calls got 3x slower or faster */
+#define LOGP_CONFIRM_REOPENS 2  /* at most this many re-openings per decision and run */
+
+typedef struct logp_trial_plan {
+    int n;                               /* candidates; < 2: no trial */
+    logp_algo_t algo[LOGP_CONFIRM_MAX];  /* [0]: the model's pick */
+    double predicted[LOGP_CONFIRM_MAX];  /* s, as priced (with corrections) */
+} logp_trial_plan_t;
+
+/* The candidates of a trial from the prices t[0 .. LOGP_ALGO_COUNT-1]
+ * (< 0: not a candidate) and the model's pick `best` (t[best] >= 0): best
+ * first; native if t[native] >= 0 and within LOGP_CONFIRM_SPAN of best;
+ * the cheapest other algorithm within LOGP_CONFIRM_NEAR.  Where the model's
+ * margin is overwhelming nobody else qualifies and plan->n is 1.
+ * Returns plan->n. */
+int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan);
+
+/* Which candidate (index into plan) trial call `call` (0-based) runs:
+ * candidates alternate, so a drift in the machine hits all alike. */
+int logp_confirm_turn_of(const logp_trial_plan_t *plan, int call);
+
+/* Calls a trial takes: plan->n * LOGP_CONFIRM_ROUNDS. */
+int logp_confirm_calls(const logp_trial_plan_t *plan);
+
+typedef struct logp_trial_verdict {
+    int winner;                       /* index into plan */
+    double median[LOGP_CONFIRM_MAX];  /* s, per candidate */
+    double overhead;                  /* s: what the trial cost beyond running the winner throughout, from
+                                         the medians: ROUNDS x (median - winner's median) summed over the
+                                         other candidates (a first call's warm-up is not counted: the
+                                         application pays it with or without a trial) */
+} logp_trial_verdict_t;
+
+/* The verdict from times[call] (call 0 .. logp_confirm_calls - 1; the
+ * slowest rank's time of each call): the model's pick stays unless a
+ * challenger's median is below (1 - LOGP_CONFIRM_MARGIN) times its median;
+ * among such challengers the fastest wins.  A time <= 0 is a missing
+ * measurement: a candidate without one keeps no claim. */
+void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, logp_trial_verdict_t *v);
+
+/* Nonzero if the median of samples[0 .. n-1] is more than
+ * LOGP_CONFIRM_DRIFT times above or below ref (ref > 0, n >= 1). */
+int logp_confirm_drifted(double ref, const double *samples, int n);
+
+/* Median of v[0 .. n-1] (n <= 16; the mean of the middle two if n is even). */
+double logp_confirm_median(const double *v, int n);
+
+/* Agreement across ranks: one MPI_MAX reduction of LOGP_AGREE_LEN doubles
+ * at points of a communicator's call count that every rank computes alike
+ * (logp_agree_next).  The length is fixed, so the reduction matches even
+ * when the ranks' trials do not (an erroneous program whose ranks pass
+ * sizes of different classes).  Each of LOGP_AGREE_SLOTS slots carries a
+ * waiting trial's key (> 0), its negation (so the maximum also yields the
+ * minimum: all ranks agree on a slot exactly when the two match) and its
+ * calls' times, whose maximum is each call's slowest rank.  Two more
+ * entries: a decision some rank wants re-opened (drift; the largest key
+ * wins) and whether any rank has trials under way (busy). */
+#define LOGP_AGREE_SLOTS 4
+#define LOGP_AGREE_SLOT_LEN (2 + LOGP_CONFIRM_CALLS)
+#define LOGP_AGREE_LEN (LOGP_AGREE_SLOTS * LOGP_AGREE_SLOT_LEN + 2)
+#define LOGP_AGREE_BUSY_GAP 32  /* calls between points while trials are under way */
+#define LOGP_AGREE_IDLE_MAX 4096 /* at most this many calls between points otherwise */
+
+/* Empty vector: no key anywhere, no drift. */
+void logp_agree_init(double *vec);
+
+/* Puts a waiting trial into slot j (0 <= j < LOGP_AGREE_SLOTS): key > 0,
+ * times[0 .. n-1] (n <= LOGP_CONFIRM_CALLS). */
+void logp_agree_put(double *vec, int j, int key, const double *times, int n);
+
+/* Asks for the decision `key` (> 0) to be re-opened. */
+void logp_agree_put_drift(double *vec, int key);
+
+/* After the reduction: slot j's key if every rank put that key there, 0
+ * if every rank left it empty, -1 if the ranks differ.  *times (if not
+ * NULL) points at the slot's times (each call's maximum over ranks). */
+int logp_agree_key(const double *vec, int j, const double **times);
+
+/* After the reduction: the key of a decision to re-open, 0 if none. */
+int logp_agree_drift(const double *vec);
+
+/* Marks that this rank has trials under way (made progress since the
+ * last point, or waiting for agreement). */
+void logp_agree_put_busy(double *vec);
+
+/* After the reduction: nonzero if any rank has trials under way. */
+int logp_agree_busy(const double *vec);
+
+/* The call count of the next agreement point after the one at count n
+ * (the first is at 8): n + LOGP_AGREE_BUSY_GAP while trials are under
+ * way on some rank (`busy`, agreed), else n + n/4 within [32, 4096]: an
+ * idle communicator pays one small reduction per 4096 calls (< 0.1%) in
+ * the long run and about 25 in its first 4096 calls, and a trial that
+ * starts late waits at most a quarter of the calls made before it (at
+ * most 4096) for its verdict. */
+unsigned long logp_agree_next(unsigned long n, int busy);
+
+#endif

@@ -1,0 +1,204 @@
+/* Unit tests of auto's confirmation without MPI: learned corrections
+ * (src/model/learn), trial plans and verdicts, and the agreement vector
+ * (src/select/confirm), with ranks simulated by reducing their vectors. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "../../src/model/learn.h"
+#include "../../src/select/confirm.h"
+#include "check_main.h"
+
+START_TEST(test_learn_factor)
+{
+    static logp_learn_t l;
+    memset(&l, 0, sizeof l);
+    ck_assert(logp_learn_factor(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 10) == 1.0);
+    ck_assert(logp_learn_factor(NULL, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 10) == 1.0);
+    ck_assert(fabs(logp_learn_record(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 4, 3e-6, 1e-6) - 3.0) < 1e-6);
+    /* one measured class: every class of the algorithm takes it */
+    ck_assert(fabs(logp_learn_factor(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 0) - 3.0) < 1e-6);
+    ck_assert(fabs(logp_learn_factor(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 30) - 3.0) < 1e-6);
+    /* other algorithms and collectives are untouched */
+    ck_assert(logp_learn_factor(&l, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, 4) == 1.0);
+    ck_assert(logp_learn_factor(&l, LOGP_COLL_REDUCE, LOGP_ALGO_BINOMIAL, 4) == 1.0);
+    /* two: geometric interpolation between them, the nearest beyond */
+    logp_learn_record(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 8, 12e-6, 1e-6);
+    ck_assert(fabs(logp_learn_factor(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 6) - 6.0) < 1e-5); /* sqrt(3 x 12) */
+    ck_assert(fabs(logp_learn_factor(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 20) - 12.0) < 1e-5);
+    /* clamped; nothing recorded without both times */
+    ck_assert(fabs(logp_learn_record(&l, LOGP_COLL_ALLTOALL, LOGP_ALGO_RING, 3, 1.0, 1e-9) - LOGP_LEARN_CLAMP) < 1e-3);
+    ck_assert(logp_learn_record(&l, LOGP_COLL_ALLTOALL, LOGP_ALGO_RING, 4, 0.0, 1e-9) == 0.0);
+    ck_assert(logp_learn_record(&l, LOGP_COLL_ALLTOALL, LOGP_ALGO_RING, 99, 1.0, 1.0) == 0.0);
+    ck_assert_int_eq(logp_learn_set(&l, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20, 5000.0), -1);
+    ck_assert_int_eq(logp_learn_set(&l, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20, 2.0), 0);
+    /* apply: prices times factors, non-candidates stay < 0 */
+    double t[LOGP_ALGO_COUNT];
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        t[a] = -1.0;
+    t[LOGP_ALGO_NATIVE] = 1e-3;
+    logp_learn_apply(&l, LOGP_COLL_REDUCE, 20, t);
+    ck_assert(fabs(t[LOGP_ALGO_NATIVE] - 2e-3) < 1e-12);
+    ck_assert(t[LOGP_ALGO_BINOMIAL] == -1.0);
+    static logp_learn_t m;
+    memset(&m, 0, sizeof m);
+    ck_assert(!logp_learn_any(&m));
+    logp_learn_merge(&m, &l);
+    ck_assert(logp_learn_any(&m));
+    ck_assert(memcmp(&m, &l, sizeof m) == 0);
+    /* classes: floor(log2), decided near the geometric middle */
+    ck_assert_int_eq(logp_learn_class(1), 0);
+    ck_assert_int_eq(logp_learn_class(8), 3);
+    ck_assert_int_eq(logp_learn_class(15), 3);
+    ck_assert_int_eq(logp_learn_class((size_t)1 << 30), 30);
+    for (int c = 1; c < LOGP_LEARN_CLASSES; c++) {
+        size_t mid = logp_learn_class_mid(c);
+        ck_assert_int_eq(logp_learn_class(mid), c);
+        ck_assert(c < 3 || (mid > ((size_t)1 << c) * 1.3 && mid < ((size_t)1 << c) * 1.45));
+    }
+}
+END_TEST
+
+static void prices(double *t, double native, double tree, double binomial, double flat)
+{
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        t[a] = -1.0;
+    t[LOGP_ALGO_NATIVE] = native;
+    t[LOGP_ALGO_LOGP_TREE] = tree;
+    t[LOGP_ALGO_BINOMIAL] = binomial;
+    t[LOGP_ALGO_FLAT] = flat;
+}
+
+START_TEST(test_plan)
+{
+    double t[LOGP_ALGO_COUNT];
+    logp_trial_plan_t p;
+    /* the model's pick first, native, our cheapest other within 2x */
+    prices(t, 20e-6, 10e-6, 15e-6, 30e-6);
+    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_LOGP_TREE, &p), 3);
+    ck_assert_int_eq(p.algo[0], LOGP_ALGO_LOGP_TREE);
+    ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
+    ck_assert_int_eq(p.algo[2], LOGP_ALGO_BINOMIAL);
+    ck_assert(p.predicted[2] == 15e-6);
+    /* an overwhelming margin: no trial */
+    prices(t, 100e-6, 10e-6, 50e-6, -1.0);
+    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_LOGP_TREE, &p), 1);
+    /* native unsafe (not priced): ours only */
+    prices(t, -1.0, 10e-6, 12e-6, -1.0);
+    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_LOGP_TREE, &p), 2);
+    ck_assert_int_eq(p.algo[1], LOGP_ALGO_BINOMIAL);
+    /* native is the pick: our best other is the challenger */
+    prices(t, 5e-6, 9e-6, 11e-6, -1.0);
+    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_NATIVE, &p), 2);
+    ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
+    ck_assert_int_eq(logp_confirm_calls(&p), 2 * LOGP_CONFIRM_ROUNDS);
+    /* turns alternate: each candidate gets ROUNDS calls */
+    int seen[LOGP_CONFIRM_MAX] = {0};
+    for (int i = 0; i < logp_confirm_calls(&p); i++)
+        seen[logp_confirm_turn_of(&p, i)]++;
+    ck_assert_int_eq(seen[0], LOGP_CONFIRM_ROUNDS);
+    ck_assert_int_eq(seen[1], LOGP_CONFIRM_ROUNDS);
+}
+END_TEST
+
+START_TEST(test_verdict)
+{
+    logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}};
+    logp_trial_verdict_t v;
+    /* calls alternate tree, native, binomial; a first-call outlier of 1 ms is dropped by the median */
+    double times[9] = {1e-3, 5e-6, 3e-6, 10e-6, 5e-6, 3e-6, 10e-6, 5e-6, 3e-6};
+    logp_confirm_verdict(&p, times, &v);
+    ck_assert_int_eq(v.winner, 2);
+    ck_assert(fabs(v.median[0] - 10e-6) < 1e-12 && fabs(v.median[1] - 5e-6) < 1e-12 && fabs(v.median[2] - 3e-6) < 1e-12);
+    ck_assert(fabs(v.overhead - 3 * (7e-6 + 2e-6)) < 1e-12);
+    /* within the margin the model's pick stays */
+    double close[9] = {10e-6, 9.8e-6, 9.7e-6, 10e-6, 9.8e-6, 9.7e-6, 10e-6, 9.8e-6, 9.7e-6};
+    logp_confirm_verdict(&p, close, &v);
+    ck_assert_int_eq(v.winner, 0);
+    /* a candidate with a missing time has no claim */
+    double missing[9] = {10e-6, 1e-6, 9e-6, 10e-6, 0.0, 9e-6, 10e-6, 1e-6, 9e-6};
+    logp_confirm_verdict(&p, missing, &v);
+    ck_assert_int_eq(v.winner, 2);
+    ck_assert(v.median[1] == 0.0);
+    /* drift: 3x off the reference either way */
+    double slow[5] = {31e-6, 35e-6, 40e-6, 10e-6, 50e-6}, same[5] = {10e-6, 11e-6, 9e-6, 30e-6, 10e-6};
+    ck_assert(logp_confirm_drifted(10e-6, slow, 5));
+    ck_assert(!logp_confirm_drifted(10e-6, same, 5));
+    double fast[3] = {3e-6, 2e-6, 3e-6};
+    ck_assert(logp_confirm_drifted(10e-6, fast, 3));
+    ck_assert(!logp_confirm_drifted(0.0, fast, 3));
+    ck_assert(fabs(logp_confirm_median((double[]){4, 1, 3, 2}, 4) - 2.5) < 1e-12);
+}
+END_TEST
+
+/* The agreement vector over simulated ranks: MPI_MAX element by element. */
+static void reduce_max(double *out, double v[][LOGP_AGREE_LEN], int ranks)
+{
+    for (int i = 0; i < LOGP_AGREE_LEN; i++) {
+        out[i] = v[0][i];
+        for (int r = 1; r < ranks; r++)
+            out[i] = v[r][i] > out[i] ? v[r][i] : out[i];
+    }
+}
+
+START_TEST(test_agree)
+{
+    static double v[4][LOGP_AGREE_LEN];
+    double r[LOGP_AGREE_LEN];
+    const double *times;
+    double a[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, b[9] = {9, 1, 1, 1, 1, 1, 1, 1, 10};
+    /* every rank waits on the same trial: keys agree, times are the slowest rank's */
+    for (int k = 0; k < 4; k++)
+        logp_agree_init(v[k]);
+    logp_agree_put(v[0], 0, 17, a, 9);
+    logp_agree_put(v[1], 0, 17, b, 9);
+    logp_agree_put(v[2], 0, 17, a, 9);
+    logp_agree_put(v[3], 0, 17, a, 6); /* fewer calls: the rest count as 0 */
+    reduce_max(r, v, 4);
+    ck_assert_int_eq(logp_agree_key(r, 0, &times), 17);
+    ck_assert(times[0] == 9 && times[1] == 2 && times[8] == 10);
+    ck_assert_int_eq(logp_agree_key(r, 1, NULL), 0); /* empty everywhere */
+    ck_assert(!logp_agree_busy(r));
+    ck_assert_int_eq(logp_agree_drift(r), 0);
+    /* ranks whose trials differ (sizes of different classes): -1 on every rank */
+    logp_agree_put(v[2], 0, 16, a, 9);
+    logp_agree_put(v[1], 1, 5, a, 9); /* only rank 1 waits on a second one */
+    reduce_max(r, v, 4);
+    ck_assert_int_eq(logp_agree_key(r, 0, NULL), -1);
+    ck_assert_int_eq(logp_agree_key(r, 1, NULL), -1);
+    /* drift and busy: any rank's wish counts; the largest key */
+    logp_agree_put_drift(v[0], 40);
+    logp_agree_put_drift(v[3], 41);
+    logp_agree_put_busy(v[2]);
+    reduce_max(r, v, 4);
+    ck_assert_int_eq(logp_agree_drift(r), 41);
+    ck_assert(logp_agree_busy(r));
+    ck_assert_int_eq(logp_agree_key(r, LOGP_AGREE_SLOTS, NULL), -1);
+}
+END_TEST
+
+START_TEST(test_points)
+{
+    /* every rank computes the same points from the count and the agreed
+     * busy flag; idle gaps grow with the count up to 4096 */
+    ck_assert_int_eq(logp_agree_next(8, 1), 8 + LOGP_AGREE_BUSY_GAP);
+    ck_assert_int_eq(logp_agree_next(8, 0), 8 + 32);
+    ck_assert_int_eq(logp_agree_next(1000, 0), 1250);
+    ck_assert_int_eq(logp_agree_next(1000, 1), 1032);
+    ck_assert_int_eq(logp_agree_next(100000, 0), 100000 + LOGP_AGREE_IDLE_MAX);
+    unsigned long n = 8;
+    int points = 1;
+    while (n < 1000000) {
+        n = logp_agree_next(n, 0);
+        points++;
+    }
+    /* idle: about 25 points in the first 4096 calls, then one per 4096 */
+    ck_assert_msg(points < 25 + 1000000 / 4096 + 2, "%d points in 1e6 calls", points);
+}
+END_TEST
+
+int main(void)
+{
+    const TTest *const tests[] = {test_learn_factor, test_plan, test_verdict, test_agree, test_points};
+    return logp_check_run("confirm", tests, (int)(sizeof tests / sizeof tests[0]));
+}
