@@ -22,7 +22,7 @@ status=0
 units=$(make -s print-unit-tests)
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
 for t in $units tests/check_layering.sh tests/check_symbols.sh tests/check_cli.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
-         tests/mpi/run_tuning.sh tests/mpi/run_errors.sh tests/check_install.sh; do
+         tests/mpi/run_tuning.sh tests/mpi/run_errors.sh tests/mpi/run_confirm.sh tests/check_install.sh; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
 done
@@ -138,9 +138,10 @@ tun=$(sed -n 's/^tuning: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi
 err=$(sed -n 's/^errors: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_errors.sh.log)
 cli=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_cli.sh.log)
 ins=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_install.sh.log)
-set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + san_pass + ompi_pass ))
-failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + san_fail + ompi_fail ))
+con=$(sed -n 's/^confirm: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_confirm.sh.log)
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + san_pass + ompi_pass ))
+failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + san_fail + ompi_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]

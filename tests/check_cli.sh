@@ -15,7 +15,7 @@ trap 'rm -f "$out" "$err"' EXIT
 
 "$cli" --version >"$out" && grep -q '^pmpi-logp (libpmpi-logp) [0-9]' "$out" && ok "--version" || ko "--version"
 "$cli" --help >"$out" && grep -q 'pmpi-logp algorithms' "$out" && ok "--help" || ko "--help"
-for cmd in tree predict decide sum-plan check algorithms; do
+for cmd in tree predict decide sum-plan check algorithms show-learned; do
     "$cli" $cmd --help >"$out" 2>"$err" && grep -q "^usage: pmpi-logp $cmd" "$out" && [ ! -s "$err" ] &&
         ok "$cmd --help" || ko "$cmd --help"
     "$cli" $cmd --no-such-option >"$out" 2>"$err"

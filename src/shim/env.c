@@ -68,6 +68,10 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     env->ranks_per_node = logp_env_level("PMPI_LOGP_RANKS_PER_NODE", getenv("PMPI_LOGP_RANKS_PER_NODE"), 1 << 20,
                                          env, msgs, n);
     env->dispatch = logp_env_level("PMPI_LOGP_DISPATCH", getenv("PMPI_LOGP_DISPATCH"), 1, env, msgs, n);
+    const char *confirm = getenv("PMPI_LOGP_CONFIRM");
+    env->confirm = confirm == NULL || *confirm == '\0' ? 1
+                   : logp_env_level("PMPI_LOGP_CONFIRM", confirm, 1, env, msgs, n) ||
+                         strcmp(confirm, "0") != 0; /* an invalid value keeps the default */
     env->native = logp_native_lib_default();
     const char *native = getenv("PMPI_LOGP_NATIVE");
     if (native != NULL && *native != '\0') {
@@ -79,8 +83,16 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
             env->native = lib;
         }
     }
+    /* a test hook: makes one algorithm measurably slow, so that tests can
+     * check that auto's trials catch a model that picks it */
+    const char *slow = getenv("PMPI_LOGP_TEST_SLOW");
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        env->test_slow[c] = slow && *slow ? logp_algo_lookup((logp_coll_t)c, slow) : LOGP_ALGO_COUNT;
     env->tuning = getenv("PMPI_LOGP_TUNING");
     env->report = getenv("PMPI_LOGP_REPORT");
+    env->learn = getenv("PMPI_LOGP_LEARN");
+    if (env->learn && *env->learn == '\0')
+        env->learn = NULL;
     if (env->tuning && *env->tuning == '\0')
         env->tuning = NULL;
     if (env->report && *env->report == '\0')

@@ -15,12 +15,14 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <mpi.h>
 
 #include "../coll/alltoall.h"
 #include "../coll/bcast.h"
 #include "../coll/reduce.h"
+#include "confirm.h"
 #include "dispatch.h"
 #include "next.h"
 #include "shim.h"
@@ -168,8 +170,8 @@ static logp_comm_state_t *logp_shim_state(MPI_Comm comm)
 }
 
 /* Adds one call to the statistics and prints it at verbose level 2. */
-static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, logp_decision_t *d, size_t bytes,
-                              double t0)
+static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, logp_decision_t *d, logp_algo_t ran,
+                              size_t bytes, double t0)
 {
     logp_stat_t *s = &d->stat;
     s->calls++;
@@ -178,8 +180,18 @@ static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, logp_deci
         s->time += PMPI_Wtime() - t0;
     s->predicted += d->predicted > 0 ? d->predicted : 0.0;
     if (logp_state_env()->verbose >= 2 && st->rank == 0)
-        fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s\n", st->name, logp_coll_name(coll), bytes,
-                logp_algo_name(d->algo));
+        fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s%s\n", st->name, logp_coll_name(coll), bytes,
+                logp_algo_name(ran), d->trial.phase == LOGP_TRIAL_RUNNING ? " (trial)" : "");
+}
+
+/* PMPI_LOGP_TEST_SLOW (tests only): the call ran the algorithm that is to
+ * look slow. */
+static void logp_shim_test_slow(logp_coll_t coll, logp_algo_t ran)
+{
+    if (ran == logp_state_env()->test_slow[coll]) {
+        struct timespec pause = {0, 20000000L};
+        nanosleep(&pause, NULL);
+    }
 }
 
 /* An error of ours goes to the application's communicator and its current
@@ -203,17 +215,23 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
         return LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
+    logp_algo_t algo = d->algo;
+    const logp_sched_t *sched = &d->sched;
+    int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
-    int rc, ours = d->algo != LOGP_ALGO_NATIVE && !logp_shim_null(buffer, datatype) &&
-                   logp_view_init(&v, &d->sched, root, st->rank, 1) == LOGP_OK;
+    int rc, ours = algo != LOGP_ALGO_NATIVE && !logp_shim_null(buffer, datatype) &&
+                   logp_view_init(&v, sched, root, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
+    double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
         rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v));
     else
         rc = LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
-    logp_shim_account(st, LOGP_COLL_BCAST, d, bytes, t0);
+    logp_shim_test_slow(LOGP_COLL_BCAST, algo);
+    logp_confirm_after(st, d, timed, timed ? PMPI_Wtime() - tc : 0.0);
+    logp_shim_account(st, LOGP_COLL_BCAST, d, algo, bytes, t0);
     return rc;
 }
 
@@ -240,20 +258,26 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
 #endif
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
+    logp_algo_t algo = d->algo;
+    const logp_sched_t *sched = &d->sched;
+    int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
     int local_ok = !logp_shim_null(sendbuf, datatype) && !(sendbuf == MPI_IN_PLACE && st->rank != root) &&
                    !(st->rank == root && (logp_shim_null(recvbuf, datatype) || sendbuf == recvbuf));
-    int rc, ours = d->algo != LOGP_ALGO_NATIVE && local_ok &&
-                   logp_view_init(&v, &d->sched, root, st->rank, commutative) == LOGP_OK;
+    int rc, ours = algo != LOGP_ALGO_NATIVE && local_ok &&
+                   logp_view_init(&v, sched, root, st->rank, commutative) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_REDUCE, st->size, logp_dispatch_now() - entry);
+    double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
         rc = logp_shim_error(st, logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v,
                                                   logp_state_scratch()));
     else
         rc = LOGP_NEXT_AS(logp_native_reduce_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    logp_shim_account(st, LOGP_COLL_REDUCE, d, bytes, t0);
+    logp_shim_test_slow(LOGP_COLL_REDUCE, algo);
+    logp_confirm_after(st, d, timed, timed ? PMPI_Wtime() - tc : 0.0);
+    logp_shim_account(st, LOGP_COLL_REDUCE, d, algo, bytes, t0);
     return rc;
 }
 
@@ -278,19 +302,25 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
 #endif
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
+    logp_algo_t algo = d->algo;
+    const logp_sched_t *sched = &d->sched;
+    int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
-    int rc, ours = d->algo != LOGP_ALGO_NATIVE && !logp_shim_null(sendbuf, sendtype) &&
+    int rc, ours = algo != LOGP_ALGO_NATIVE && !logp_shim_null(sendbuf, sendtype) &&
                    !logp_shim_null(recvbuf, recvtype) &&
-                   logp_view_init(&v, &d->sched, 0, st->rank, 1) == LOGP_OK;
+                   logp_view_init(&v, sched, 0, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
+    double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
         rc = logp_shim_error(st, logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                                                     st->pcomm, st->tag, &v, logp_state_scratch()));
     else
         rc = LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    logp_shim_account(st, LOGP_COLL_ALLTOALL, d, bytes, t0);
+    logp_shim_test_slow(LOGP_COLL_ALLTOALL, algo);
+    logp_confirm_after(st, d, timed, timed ? PMPI_Wtime() - tc : 0.0);
+    logp_shim_account(st, LOGP_COLL_ALLTOALL, d, algo, bytes, t0);
     return rc;
 }
 

@@ -22,6 +22,7 @@
 #include "../coll/layout.h"
 #include "../config/config.h"
 #include "../select/select.h"
+#include "confirm.h"
 #include "dispatch.h"
 #include "report.h"
 
@@ -35,6 +36,7 @@ static int logp_ended;               /* logp_state_end ran; under logp_lock */
 static int logp_world_rank = -1;     /* -1: no MPI_COMM_WORLD (MPI-4 Sessions) */
 static int logp_world_size;
 static logp_config_t logp_cfg; /* the tuning file, empty if none or invalid */
+static logp_config_t logp_learned; /* PMPI_LOGP_LEARN's file as read at the start, empty if none */
 static char logp_cfg_path[1024];
 static char logp_problems[2048];    /* this rank's configuration errors, "" if none */
 static unsigned long long logp_problems_hash;
@@ -142,12 +144,34 @@ static void logp_state_load_tuning(void)
     snprintf(logp_cfg_path, sizeof logp_cfg_path, "%s", path);
 }
 
+/* PMPI_LOGP_LEARN's file, if it exists: what earlier runs learned (read
+ * after the tuning file, so its rules and corrections win).  A bad file
+ * is ignored as a whole, like a bad tuning file. */
+static void logp_state_load_learned(void)
+{
+    static char path[1024];
+    if (logp_env.learn == NULL && logp_config_learn_path(&logp_cfg)) { /* the tuning file's learn = FILE */
+        snprintf(path, sizeof path, "%s", logp_config_learn_path(&logp_cfg));
+        logp_env.learn = path;
+    }
+    if (logp_env.learn == NULL || access(logp_env.learn, F_OK) != 0)
+        return;
+    char err[640], line[800];
+    if (logp_config_load(&logp_learned, logp_env.learn, err, sizeof err) != 0) {
+        snprintf(line, sizeof line, "%s\n%s", err,
+                 logp_env.strict ? "PMPI_LOGP_STRICT=1: aborting" : "ignoring this learned file (it is rewritten at the end)");
+        logp_state_problem(line);
+    }
+}
+
 static void logp_state_release(logp_comm_state_t *st)
 {
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         for (int i = 0; i < LOGP_STATE_SLOTS; i++)
             if (st->decisions[c][i]) {
                 logp_sched_free(&st->decisions[c][i]->sched);
+                for (int k = 0; k < LOGP_CONFIRM_MAX; k++)
+                    logp_sched_free(&st->decisions[c][i]->trial.sched[k]);
                 free(st->decisions[c][i]);
             }
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
@@ -207,9 +231,19 @@ static void logp_state_report(const logp_comm_state_t *st)
                              st->topo.nnodes, logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), x->calls,
                              x->bytes, x->time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
             if (x->gathered)
-                logp_text_printf(&t, "%.3f,%d,%.3f\n", x->max_time * 1e6, x->max_rank, x->min_time * 1e6);
+                logp_text_printf(&t, "%.3f,%d,%.3f,", x->max_time * 1e6, x->max_rank, x->min_time * 1e6);
             else
+                logp_text_printf(&t, ",,,");
+            const logp_trial_t *tr = &d->trial;
+            if (tr->phase == LOGP_TRIAL_DONE && !tr->disagreed && tr->plan.n >= 2) {
+                for (int c = 0; c < tr->plan.n; c++)
+                    logp_text_printf(&t, "%s%s=%.3f", c ? ";" : "", logp_algo_name(tr->plan.algo[c]),
+                                     tr->verdict.median[c] * 1e6);
+                logp_text_printf(&t, ",%s,%.3f\n", logp_algo_name(tr->plan.algo[tr->verdict.winner]),
+                                 tr->verdict.overhead * 1e6);
+            } else {
                 logp_text_printf(&t, ",,\n");
+            }
         } else {
             logp_text_printf(&t,
                              "  %-8s %9zu-%-9zu %-15s calls %7lu  bytes %12.0f  total %10.1f us  mean %9.2f us  "
@@ -219,7 +253,10 @@ static void logp_state_report(const logp_comm_state_t *st)
             if (x->gathered)
                 logp_text_printf(&t, "  slowest rank %d total %.1f us, fastest %.1f us", x->max_rank,
                                  x->max_time * 1e6, x->min_time * 1e6);
-            logp_text_printf(&t, "\n");
+            char trial[512];
+            logp_confirm_describe(d, trial, sizeof trial);
+            /* the trial on a line of its own that does not start like a row */
+            logp_text_printf(&t, "%s%s\n", trial[0] ? "\n^ " : "", trial);
         }
     }
     logp_report_add(&t);
@@ -328,6 +365,8 @@ static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
     }
     if (!ended) /* freed by the application before the end */
         logp_state_report(st);
+    if (logp_env.learn && logp_world_rank == 0)
+        logp_confirm_keep(st);
     logp_state_release(st);
     return MPI_SUCCESS;
 }
@@ -352,9 +391,14 @@ void logp_state_end(void)
     pthread_mutex_unlock(&logp_lock);
     if (all)
         logp_state_gather(all, n);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         logp_state_report(all[i]);
+        if (logp_env.learn && logp_world_rank == 0)
+            logp_confirm_keep(all[i]);
+    }
     free(all);
+    if (logp_env.learn && logp_world_rank == 0)
+        logp_confirm_write(logp_env.learn);
     pthread_mutex_lock(&logp_lock);
     logp_private_t *priv = logp_privates;
     logp_privates = NULL;
@@ -402,6 +446,7 @@ static void logp_state_once(void)
         logp_state_problem(line);
     }
     logp_state_load_tuning();
+    logp_state_load_learned();
     if (logp_env.dispatch)
         logp_dispatch_enable();
     /* rank 0 tells at once; the others when the ranks turn out to differ
@@ -449,13 +494,24 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     h = logp_hash(&st->topo.nnodes, sizeof(st->topo.nnodes), h); /* a rank whose layout failed */
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
+    h = logp_hash(&st->confirm, sizeof(st->confirm), h);
     uint64_t e = logp_problems_hash;
+    uint64_t l = logp_hash(st->rule, sizeof(st->rule), 1469598103934665603ull);
+    l = logp_hash(&st->learn, sizeof(st->learn), l);
     long report = logp_env.report != NULL && st->end_times != NULL;
-    long v[12] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
-                  (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id, *concurrent, !report},
-         r[12];
-    if (PMPI_Allreduce(v, r, 12, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
+    long v[14] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
+                  (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id, *concurrent, !report,
+                  (long)(l >> 33), -(long)(l >> 33)},
+         r[14];
+    if (PMPI_Allreduce(v, r, 14, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
         return 0;
+    if (r[12] != -r[13]) { /* learned files differ between nodes (not on a shared file system?) */
+        if (st->rank == 0 && logp_env.verbose >= 1)
+            fprintf(stderr, "pmpi-logp: %s: ranks read different learned rules (PMPI_LOGP_LEARN); ignoring them on "
+                            "this communicator\n", st->name);
+        memset(st->rule, LOGP_ALGO_COUNT, sizeof st->rule);
+        memset(&st->learn, 0, sizeof st->learn);
+    }
     st->all_timed = r[11] == 0; /* every rank writes a report: each times its calls */
     st->timed = st->all_timed || (report && st->rank == 0);
     *id = r[9]; /* the same on every rank: a tag for this communicator */
@@ -471,6 +527,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
                             "collectives on this communicator\n", st->name);
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             st->configured[c] = LOGP_ALGO_NATIVE;
+        st->confirm = 0;
     }
     return 1;
 }
@@ -543,6 +600,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     }
     st->comm = comm;
     st->pcomm = MPI_COMM_NULL;
+    memset(st->rule, LOGP_ALGO_COUNT, sizeof st->rule);
     PMPI_Comm_test_inter(comm, &inter);
     PMPI_Comm_size(comm, &st->size);
     PMPI_Comm_rank(comm, &st->rank);
@@ -557,8 +615,10 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
      * communicator depends on the layout */
     logp_resolved_t res_intra, res_inter;
     logp_config_resolve(&logp_cfg, &facts, &res_intra);
+    logp_config_resolve_more(&logp_learned, &facts, &res_intra);
     facts.intra_node = 0;
     logp_config_resolve(&logp_cfg, &facts, &res_inter);
+    logp_config_resolve_more(&logp_learned, &facts, &res_inter);
     st->ranks_per_node = logp_env.ranks_per_node > 0 ? logp_env.ranks_per_node : res_inter.ranks_per_node;
     st->topo = logp_topo_uniform(st->size, &res_inter.params);
     pthread_mutex_lock(&logp_lock);
@@ -573,6 +633,10 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         st->chain_k = res->chain_k;
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : res->algo[c];
+        memcpy(st->rule, res->rules.algo, sizeof st->rule);
+        st->learn = res->rules.learn;
+        st->confirm = logp_env.confirm && st->size > 1;
+        st->next_point = 8;
         /* The private communicator is found or made here, at the first
          * call on the communicator, which every rank reaches alike whatever
          * its arguments: a later collective (one per size class) would hang
@@ -608,6 +672,10 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         }
         if (st->no_private)
             st->pcomm = MPI_COMM_NULL;
+        int any_auto = 0;
+        for (int c = 0; c < LOGP_COLL_COUNT; c++)
+            any_auto |= st->configured[c] == LOGP_ALGO_AUTO;
+        st->confirm = st->confirm && st->usable && any_auto && st->pcomm != MPI_COMM_NULL; /* agreed inputs only */
         if (st->pcomm != MPI_COMM_NULL && logp_tag_range == 32767 - LOGP_TAG_FIRST) {
             int *ub = NULL, flag = 0; /* the tags this MPI offers */
             if (PMPI_Comm_get_attr(st->pcomm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && *ub > LOGP_TAG_FIRST)
@@ -682,31 +750,32 @@ logp_comm_state_t *logp_state_get(MPI_Comm comm)
     return st;
 }
 
-static int logp_size_class(size_t bytes)
+int logp_state_slot(const logp_decision_t *d)
 {
-    int c = 0;
-    while (bytes > 1) {
-        bytes >>= 1;
-        c++;
-    }
-    return c;
+    return (d->sclass * 2 + d->commutative) * 2 + d->unsafe;
 }
 
-static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
-                                              int unsafe)
+/* Decides d (its coll, sclass, commutative, unsafe set) for st: a rule of
+ * the files, else what st->configured says (auto: priced with what was
+ * learned), and plans auto's trial.  `failed`: d could not be allocated
+ * (st->fallback). */
+static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int failed)
 {
-    logp_decision_t *d = calloc(1, sizeof(*d));
+    logp_coll_t coll = d->coll;
+    int sc = d->sclass, commutative = d->commutative, unsafe = d->unsafe;
     /* Decide at the class's geometric middle so every size of the class
      * (and every rank) gets the same answer. */
-    size_t mid = (size_t)1 << sc;
-    if (sc > 0)
-        mid += mid / 2 - (mid >> 3); /* ~ 2^sc * sqrt(2) */
-    logp_select_query_t q = {coll, mid, commutative, unsafe, st->chain_k, &st->topo, logp_env.native};
+    size_t mid = logp_learn_class_mid(sc);
+    logp_algo_t configured = st->configured[coll], rule = (logp_algo_t)st->rule[coll][sc][commutative];
+    int ruled = configured == LOGP_ALGO_AUTO && rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO;
+    if (ruled)
+        configured = rule;
+    logp_select_query_t q = {coll, mid, commutative, unsafe, st->chain_k, &st->topo, logp_env.native, &st->learn};
     logp_algo_t algo = LOGP_ALGO_NATIVE;
     double predicted = -1.0;
     logp_sched_t sched = {0};
     double t0 = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
-    int built = d != NULL && logp_select_decide(st->configured[coll], &q, &algo, &sched, &predicted) == LOGP_OK;
+    int built = !failed && logp_select_decide(configured, &q, &algo, &sched, &predicted) == LOGP_OK;
     if (logp_dispatch_on())
         logp_dispatch_decided(coll, logp_dispatch_now() - t0);
     /* No collective here: with erroneous sizes, ranks can be in different
@@ -721,37 +790,60 @@ static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t
             logp_sched_build(&sched, coll, algo, mid, &st->topo, NULL);
         predicted = -1.0;
     }
-    if (d == NULL) {
+    d->algo = algo;
+    d->predicted = predicted;
+    d->sched = sched;
+    d->ruled = ruled;
+    if (built && !ruled && !failed && st->configured[coll] == LOGP_ALGO_AUTO)
+        logp_confirm_start(st, d, &q);
+    if (logp_env.verbose >= 1 && st->rank == 0) {
+        char native[64] = "", trial[512]; /* which of the library's algorithms the model expects */
+        if (d->algo == LOGP_ALGO_NATIVE)
+            snprintf(native, sizeof native, " (%s: %s)", logp_native_lib_name(logp_env.native),
+                     logp_native_algo(logp_env.native, coll, st->size, mid, commutative));
+        fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s%s%s (configured %s, predicted %.3g us)\n",
+                st->name, st->size, logp_coll_name(coll), (size_t)1 << sc, ((size_t)2 << sc) - 1,
+                coll == LOGP_COLL_REDUCE ? (commutative ? " commutative" : " non-commutative") : "",
+                logp_algo_name(d->algo), native, ruled ? " by a rule" : "", logp_algo_name(st->configured[coll]),
+                d->predicted * 1e6);
+        logp_confirm_describe(d, trial, sizeof trial);
+        if (trial[0]) /* its own line: the decision line keeps its form */
+            fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s: %s\n", st->name, st->size, logp_coll_name(coll),
+                    (size_t)1 << sc, ((size_t)2 << sc) - 1,
+                    coll == LOGP_COLL_REDUCE ? (commutative ? " commutative" : " non-commutative") : "", trial);
+    }
+}
+
+static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
+                                              int unsafe)
+{
+    logp_decision_t *d = calloc(1, sizeof(*d));
+    int failed = d == NULL;
+    if (failed) {
         d = &st->fallback[coll];
         logp_sched_free(&d->sched);
         memset(d, 0, sizeof(*d));
-    } else {
-        st->decisions[coll][(sc * 2 + commutative) * 2 + unsafe] = d;
     }
     d->coll = coll;
     d->sclass = sc;
     d->commutative = commutative;
     d->unsafe = unsafe;
-    d->algo = algo;
-    d->predicted = predicted;
-    d->sched = sched;
-    if (logp_env.verbose >= 1 && st->rank == 0) {
-        char native[64] = ""; /* which of the library's algorithms the model expects */
-        if (d->algo == LOGP_ALGO_NATIVE)
-            snprintf(native, sizeof native, " (%s: %s)", logp_native_lib_name(logp_env.native),
-                     logp_native_algo(logp_env.native, coll, st->size, mid, commutative));
-        fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s%s (configured %s, predicted %.3g us)\n",
-                st->name, st->size, logp_coll_name(coll), (size_t)1 << sc, ((size_t)2 << sc) - 1,
-                coll == LOGP_COLL_REDUCE ? (commutative ? " commutative" : " non-commutative") : "",
-                logp_algo_name(d->algo), native, logp_algo_name(st->configured[coll]), d->predicted * 1e6);
-    }
+    if (!failed)
+        st->decisions[coll][logp_state_slot(d)] = d;
+    logp_state_fill(st, d, failed);
     return d;
+}
+
+void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d)
+{
+    logp_sched_free(&d->sched);
+    logp_state_fill(st, d, 0);
 }
 
 logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
                                    int unsafe)
 {
-    int sc = logp_size_class(bytes);
+    int sc = logp_learn_class(bytes);
     logp_decision_t *d = st->decisions[coll][(sc * 2 + (commutative != 0)) * 2 + (unsafe != 0)];
     return d ? d : logp_state_decide_new(st, coll, sc, commutative != 0, unsafe != 0);
 }

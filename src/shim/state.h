@@ -8,6 +8,8 @@
 #include "../coll/buffer.h"
 #include "../model/sched.h"
 #include "../model/topo.h"
+#include "../model/learn.h"
+#include "../select/confirm.h"
 #include "env.h"
 
 /* Size classes floor(log2(bytes)): the shim handles bytes <= INT_MAX. */
@@ -25,6 +27,32 @@ typedef struct logp_stat {
     int max_rank, gathered;
 } logp_stat_t;
 
+/* Where auto's trial of a decision stands (shim/confirm.c). */
+typedef enum logp_trial_phase {
+    LOGP_TRIAL_NONE,    /* no trial: forced, ruled, or the model's margin is overwhelming */
+    LOGP_TRIAL_RUNNING, /* calls alternate between the candidates */
+    LOGP_TRIAL_WAITING, /* every trial call made: the times wait for the next agreement point */
+    LOGP_TRIAL_DONE     /* agreed: the winner runs; later calls are sampled for drift */
+} logp_trial_phase_t;
+
+typedef struct logp_trial {
+    logp_trial_phase_t phase;
+    logp_trial_plan_t plan;               /* candidates; [0] is the model's pick */
+    logp_sched_t sched[LOGP_CONFIRM_MAX]; /* the other candidates' schedules ([0]: the decision's) */
+    double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
+    int calls;                            /* trial calls made */
+    int calls_seen;                       /* calls at the last agreement point (progress) */
+    double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each */
+    logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
+    int disagreed;                        /* the ranks' trials did not match: the model's pick stays */
+    double ref;                           /* s: this rank's median time of the winner in the trial */
+    double recent[5];                     /* s: sampled later calls (drift watch) */
+    unsigned long nrecent;                /* samples taken (ring index) */
+    unsigned long seen;                   /* calls since the verdict */
+    int reopens;                          /* re-opened after drift */
+    struct logp_decision *next;           /* in the communicator's waiting list */
+} logp_trial_t;
+
 /* What a (collective, size class, commutative, unsafe) runs: decided at
  * its first call, agreed by every rank, then looked up in O(1). */
 typedef struct logp_decision {
@@ -36,6 +64,8 @@ typedef struct logp_decision {
     logp_algo_t algo;
     double predicted; /* s, < 0 if unknown */
     logp_sched_t sched; /* what runs, relative to the root (algo != native) */
+    int ruled;          /* decided by a rule of the tuning or learned file */
+    logp_trial_t trial; /* auto's confirmation by measurement */
 } logp_decision_t;
 
 typedef struct logp_comm_state {
@@ -67,6 +97,13 @@ typedef struct logp_comm_state {
     logp_decision_t *decisions[LOGP_COLL_COUNT][LOGP_STATE_SLOTS]; /* NULL until decided */
     logp_decision_t fallback[LOGP_COLL_COUNT]; /* a decision that could not be allocated */
     char matched[256]; /* tuning sections that apply */
+    /* auto's confirmation (shim/confirm.c) */
+    int confirm;              /* trials and agreement points on this communicator (alike on every rank) */
+    unsigned long ncalls;     /* the shim's calls on it: agreement points are counted in them */
+    unsigned long next_point; /* ncalls of the next agreement point (logp_agree_next) */
+    logp_decision_t *wait_head, *wait_tail; /* trials waiting for agreement, in completion order */
+    unsigned char rule[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* rules of the files (LOGP_ALGO_COUNT: none) */
+    logp_learn_t learn;       /* corrections: the files', then the trials' */
     struct logp_comm_state *prev, *next; /* registry of live states */
 } logp_comm_state_t;
 
@@ -92,6 +129,14 @@ logp_comm_state_t *logp_state_get(MPI_Comm comm);
  * when verbose.  Never NULL. */
 logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
                                    int unsafe);
+
+/* Decides `d` (of st) again from scratch with what the communicator has
+ * learned since: selection, schedule, a new trial.  Called by every rank
+ * alike at an agreement point (drift). */
+void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d);
+
+/* The decision slot of d in st->decisions (for keys agreed across ranks). */
+int logp_state_slot(const logp_decision_t *d);
 
 /* Staging memory of the executors: one region per process, at most
  * LOGP_SCRATCH_KEEP kept between calls (coll/buffer.h). */

@@ -167,6 +167,8 @@ static const logp_cli_cmd_t logp_cli_cmds[] = {
     {"check", OPT(OPT_P) | OPT(OPT_NAME) | OPT(OPT_INTRA_NODE) | OPT(OPT_NATIVE), 1, "check FILE [--P N] [--name NAME] [--intra-node] [--native LIB]",
      "validate a tuning file and show what a communicator gets from it and what auto picks"},
     {"algorithms", 0, 0, "algorithms", "the algorithms: name, collectives, what they are"},
+    {"show-learned", 0, 1, "show-learned FILE",
+     "the rules and corrections of a learned file (PMPI_LOGP_LEARN) or tuning file, as tables per section"},
 };
 #define LOGP_CLI_NCMDS (int)(sizeof logp_cli_cmds / sizeof logp_cli_cmds[0])
 
@@ -510,7 +512,7 @@ static int cmd_predict(const logp_cli_t *c)
         double t[LOGP_ALGO_COUNT];
         int n = 0;
         logp_topo_t topo = cli_topo(c);
-        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native};
+        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL};
         int exact = logp_select_prices(&q, t);
         for (int a = 0; a < LOGP_ALGO_COUNT; a++)
             if (t[a] >= 0.0)
@@ -547,7 +549,7 @@ static int cmd_decide(const logp_cli_t *c)
 {
     logp_topo_t topo = cli_topo(c);
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
-        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native};
+        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL};
         logp_algo_t a;
         logp_sched_t s;
         double t, ms;
@@ -620,12 +622,13 @@ static int cmd_check(const logp_cli_t *c)
         printf("%10zu ", m);
         for (int k = 0; k < LOGP_COLL_COUNT; k++) {
             logp_topo_t topo = logp_topo_uniform(facts.size, &r.params);
-            logp_select_query_t q = {(logp_coll_t)k, m, 1, 0, r.chain_k, &topo, c->native};
+            logp_select_query_t q = {(logp_coll_t)k, m, 1, 0, r.chain_k, &topo, c->native, &r.rules.learn};
             double t;
-            logp_algo_t a;
-            logp_select_decide(r.algo[k], &q, &a, NULL, &t);
+            logp_algo_t a, conf = r.algo[k], rule = (logp_algo_t)r.rules.algo[k][logp_learn_class(m)][1];
+            int ruled = conf == LOGP_ALGO_AUTO && rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO;
+            logp_select_decide(ruled ? rule : conf, &q, &a, NULL, &t);
             char cell[64];
-            snprintf(cell, sizeof cell, "%s (%.3gus)", logp_algo_name(a), t * 1e6);
+            snprintf(cell, sizeof cell, "%s (%.3gus)%s", logp_algo_name(a), t * 1e6, ruled ? " rule" : "");
             printf(" %-28s", cell);
         }
         printf("\n");
@@ -652,11 +655,60 @@ static int cmd_algorithms(const logp_cli_t *c)
     return 0;
 }
 
+/* pmpi-logp show-learned FILE: every section's rules (size classes per
+ * collective) and corrections, as the shim reads them. */
+static int cmd_show_learned(const logp_cli_t *c)
+{
+    logp_config_t cfg;
+    char err[640];
+    if (logp_config_load(&cfg, c->file, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    int shown = 0;
+    for (int i = 0; i < cfg.nsections; i++) {
+        const logp_section_t *s = &cfg.sections[i];
+        if (s->rules == NULL)
+            continue;
+        char head[160];
+        if (s->kind == LOGP_SECTION_SIZE)
+            snprintf(head, sizeof head, "[size %d-%d]", s->lo, s->hi);
+        else if (s->kind == LOGP_SECTION_NAME)
+            snprintf(head, sizeof head, "[name %s]", s->name);
+        else
+            snprintf(head, sizeof head, "[%s]", s->kind == LOGP_SECTION_DEFAULT ? "default"
+                                                : s->kind == LOGP_SECTION_INTRA_NODE ? "intra-node" : "inter-node");
+        printf("%s (line %d)\n  %-10s %-23s %-22s %-22s %s\n", head, s->line, "coll", "bytes", "rule",
+               "rule (non-commutative)", "corrections (measured / predicted)");
+        for (int k = 0; k < LOGP_COLL_COUNT; k++)
+            for (int sc = 0; sc < LOGP_LEARN_CLASSES; sc++) {
+                logp_algo_t a1 = (logp_algo_t)s->rules->algo[k][sc][1], a0 = (logp_algo_t)s->rules->algo[k][sc][0];
+                char corr[512] = "";
+                for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+                    if (s->rules->learn.ratio[k][a][sc] > 0.0f)
+                        snprintf(corr + strlen(corr), sizeof corr - strlen(corr), "%s%s %.3g", corr[0] ? ", " : "",
+                                 logp_algo_name((logp_algo_t)a), s->rules->learn.ratio[k][a][sc]);
+                if (a1 == LOGP_ALGO_COUNT && a0 == LOGP_ALGO_COUNT && !corr[0])
+                    continue;
+                char bytes[48];
+                snprintf(bytes, sizeof bytes, "%zu-%zu", (size_t)1 << sc, ((size_t)2 << sc) - 1);
+                printf("  %-10s %-23s %-22s %-22s %s\n", logp_coll_name((logp_coll_t)k), bytes,
+                       a1 == LOGP_ALGO_COUNT ? "-" : logp_algo_name(a1),
+                       k != LOGP_COLL_REDUCE ? "" : a0 == LOGP_ALGO_COUNT ? "-" : logp_algo_name(a0), corr);
+            }
+        shown++;
+    }
+    if (!shown)
+        printf("%s: no rule or correction\n", c->file);
+    logp_config_free(&cfg);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     static logp_cli_t c; /* large (speeds): not on the stack */
-    static int (*const run[])(const logp_cli_t *) = {cmd_tree, cmd_predict, cmd_decide, cmd_sum_plan, cmd_check,
-                                                     cmd_algorithms};
+    static int (*const run[])(const logp_cli_t *) = {cmd_tree,  cmd_predict,    cmd_decide,      cmd_sum_plan,
+                                                     cmd_check, cmd_algorithms, cmd_show_learned};
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -675,7 +727,8 @@ int main(int argc, char **argv)
         int rc = parse_args(argc - 1, argv + 1, &logp_cli_cmds[i], &c);
         return rc < 0 ? 2 : rc > 0 ? 0 : run[i](&c);
     }
-    fprintf(stderr, "pmpi-logp: unknown command '%s' (commands: tree predict decide sum-plan check algorithms; "
+    fprintf(stderr, "pmpi-logp: unknown command '%s' (commands: tree predict decide sum-plan check algorithms "
+                    "show-learned; "
                     "see pmpi-logp --help)\n", argv[1]);
     return 2;
 }

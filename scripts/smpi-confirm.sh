@@ -1,0 +1,85 @@
+#!/bin/sh
+# Auto's confirmation in SimGrid SMPI: the shim linked into the benchmark
+# (pmpi-logp-bench --entry times MPI_Bcast/Reduce/Alltoall after 64
+# warm-up calls, i.e. auto's steady state once its trials are agreed), on
+# the project's simulated cluster (scripts/smpi.sh's platform from
+# tuning/default.conf), with
+#   right: the correct tuning file,
+#   wrong: a deliberately wrong one (L x 4, G / 4),
+#   wrong-model: the wrong file with PMPI_LOGP_CONFIRM=0 (the model alone).
+#   sh scripts/smpi-confirm.sh         env: PS="64 256" OUT=docs/smpi-confirm ITERS=5
+# Writes $OUT/results.csv (P,coll,bytes,variant,median_us) and $OUT/summary.md.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/smpi-common.sh"
+PS=${PS:-64 256}
+OUT=${OUT:-$top/docs/smpi-confirm}
+ITERS=${ITERS:-5}
+if ! command -v smpicc >/dev/null 2>&1 || ! command -v gawk >/dev/null 2>&1; then
+    [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimgrid-dev gawk >/dev/null
+fi
+"$top/scripts/setup.sh" >/dev/null
+mkdir -p "$OUT"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+right="$top/tuning/default.conf"
+line=$("$top/build/pmpi-logp" check "$right" --P 64 | grep '^L=')
+num() { echo "$line" | sed -n "s/.*$1=\([0-9.e+-]*\)$2.*/\1/p"; }
+L=$(num L us); o=$(num ' o' us); g=$(num ' g' us); G=$(num ' G' 'ns\/B'); gamma=$(num gamma 'ns\/B')
+read Lsim osim <<EOT
+$(awk -v L="$L" -v o="$o" -v g="$g" 'BEGIN { if (g > o) { printf "%.6f %.6f\n", L - 2 * (g - o), g } else printf "%.6f %.6f\n", L, o }')
+EOT
+bw=$(awk -v G="$G" 'BEGIN { printf "%.6gBps", 1e9 / G }')
+lat=$(awk -v l="$Lsim" 'BEGIN { printf "%.6gus", l / 2 }')
+cat >"$work/platform.xml" <<EOT
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="n" suffix="" radical="0-1023" speed="1Gf" bw="$bw" lat="$lat"/>
+</platform>
+EOT
+wrong="$work/wrong.conf"
+awk -v L="$L" -v o="$o" -v g="$g" -v G="$G" -v gm="$gamma" 'BEGIN {
+    printf "[default]\nL = %.6gus\no = %.6gus\ng = %.6gus\nG = %.6gns/B\ngamma = %.6gns/B\n", 4 * L, o, g, G / 4, gm }' >"$wrong"
+FLAGS=$(smpi_flags "$osim")
+(cd "$top" && smpicc -O2 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' \
+    -o "$work/bench" src/tools/pmpi-logp-bench.c src/shim/*.c src/coll/*.c src/model/*.c src/config/*.c \
+    src/select/*.c -lm -lpthread 2>"$work/cc.log") || { cat "$work/cc.log"; exit 1; }
+cd "$work"
+csv="$OUT/results.csv"
+echo "P,coll,bytes,variant,median_us" >"$csv"
+for P in $PS; do
+    for coll in bcast reduce alltoall; do
+        sizes=8,1024,65536,1048576,4194304
+        [ "$P" -ge 256 ] && sizes=8,1024,65536,1048576
+        [ "$coll" = alltoall ] && sizes=8,1024,16384
+        [ "$coll" = alltoall ] && [ "$P" -ge 256 ] && sizes=8,1024
+        start=$(date +%s)
+        for v in right wrong wrong-model; do
+            file=$right confirm=1
+            [ $v = right ] || file=$wrong
+            [ $v = wrong-model ] && confirm=0
+            # shellcheck disable=SC2086
+            PMPI_LOGP_TUNING=$file PMPI_LOGP_CONFIRM=$confirm smpirun -np "$P" -platform platform.xml $FLAGS \
+                --cfg=smpi/coll-selector:mpich ./bench --tuning "$file" --iters "$ITERS" --coll "$coll" --sizes "$sizes" \
+                --native-only --entry 2>>"$work/smpi.log" |
+                awk -v P="$P" -v v="$v" '$4 == "entry" { print P "," $1 "," $3 "," v "," $9 }' >>"$csv"
+        done
+        echo "smpi-confirm: P=$P $coll done ($(( $(date +%s) - start ))s)"
+    done
+done
+awk -F, 'NR > 1 { kk = sprintf("%05d,%s,%012d", $1, $2, $3); t[kk "," $4] = $5; k[kk] = 1 }
+END {
+    print "# Auto with a wrong tuning file (L x 4, G / 4), SMPI, steady state (median of the slowest rank per call)\n"
+    print "| P | coll | bytes | right file (us) | wrong file, confirmed (us) | wrong / right | wrong file, model only (us) | model only / right |"
+    print "|---|---|---|---|---|---|---|---|"
+    n = asorti(k, keys)
+    for (i = 1; i <= n; i++) {
+        r = t[keys[i] ",right"]; w = t[keys[i] ",wrong"]; m = t[keys[i] ",wrong-model"]
+        split(keys[i], f, ",")
+        printf "| %d | %s | %d | %.2f | %.2f | %.3f | %.2f | %.3f |\n", f[1] + 0, f[2], f[3] + 0, r, w, r > 0 ? w / r : 0, m, r > 0 ? m / r : 0
+        if (r > 0) { c++; if (w / r > worst) worst = w / r; if (m / r > worstm) worstm = m / r }
+    }
+    printf "\n%d cases; worst wrong/right with confirmation %.3f, with the model alone %.3f\n", c, worst, worstm
+}' "$csv" >"$OUT/summary.md"
+cat "$OUT/summary.md"

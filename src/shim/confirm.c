@@ -1,0 +1,360 @@
+/* Auto that checks itself: trials on the application's calls, agreement
+ * at points of the call count, learning, drift, the learned file.
+ *
+ * Why points of the call count and not "when a trial ends": ranks of an
+ * erroneous program can pass sizes of different classes, so their trials
+ * end at different calls; a reduction started at a trial's end would then
+ * wait for ranks that never start it.  Every rank counts the same calls
+ * on a communicator (MPI orders collectives per communicator), and the
+ * next point follows from the count and the last agreed result only
+ * (logp_agree_next), so every rank reaches every point, whatever its
+ * sizes; the vector has a fixed length (select/confirm.h), and ranks
+ * whose trials differ find out from it and keep the model's pick alike.
+ *
+ * Cost: one MPI_Allreduce of LOGP_AGREE_LEN doubles (~0.5 KB) per point:
+ * every 32 calls while trials are under way, else after a quarter of the
+ * calls made so far (at most 4096). */
+#include "confirm.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../config/learned.h"
+#include "report.h"
+
+/* A decision's key in the agreement vector: the same on every rank that
+ * has the decision. */
+static int logp_confirm_key(const logp_decision_t *d)
+{
+    return (int)d->coll * LOGP_STATE_SLOTS + logp_state_slot(d) + 1;
+}
+
+static void logp_confirm_free_scheds(logp_trial_t *t)
+{
+    for (int c = 1; c < LOGP_CONFIRM_MAX; c++)
+        logp_sched_free(&t->sched[c]);
+}
+
+void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_select_query_t *q)
+{
+    logp_trial_t *t = &d->trial;
+    int reopens = t->reopens;
+    logp_confirm_free_scheds(t);
+    memset(t, 0, sizeof(*t));
+    t->reopens = reopens;
+    if (!st->confirm || st->size < 2 || st->pcomm == MPI_COMM_NULL)
+        return;
+    logp_select_query_t raw_q = *q;
+    raw_q.learn = NULL; /* corrections divide what the model says by itself */
+    double raw[LOGP_ALGO_COUNT], cor[LOGP_ALGO_COUNT];
+    logp_select_prices(&raw_q, raw);
+    memcpy(cor, raw, sizeof raw);
+    logp_learn_apply(q->learn, q->coll, d->sclass, cor);
+    if (logp_confirm_plan(cor, d->algo, &t->plan) < 2) {
+        t->plan.n = 0;
+        return;
+    }
+    logp_sched_opts_t opts = {q->chain_k, 0};
+    for (int c = 0; c < t->plan.n; c++) {
+        t->raw[c] = raw[t->plan.algo[c]];
+        if (c > 0 && t->plan.algo[c] != LOGP_ALGO_NATIVE &&
+            logp_sched_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK) {
+            logp_confirm_free_scheds(t); /* out of memory: no trial, the model's pick runs */
+            t->plan.n = 0;
+            return;
+        }
+    }
+    t->phase = LOGP_TRIAL_RUNNING;
+}
+
+void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n)
+{
+    const logp_trial_t *t = &d->trial;
+    size_t len = 0;
+    out[0] = '\0';
+    if (t->plan.n < 2)
+        return;
+    if (t->phase == LOGP_TRIAL_RUNNING || t->phase == LOGP_TRIAL_WAITING) {
+        len += (size_t)snprintf(out, n, "trial %s (%d of %d calls):", t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement",
+                                t->calls, logp_confirm_calls(&t->plan));
+        for (int c = 0; c < t->plan.n && len < n; c++)
+            len += (size_t)snprintf(out + len, n - len, "%s %s (predicted %.4g us)", c ? "," : "",
+                                    logp_algo_name(t->plan.algo[c]), t->plan.predicted[c] * 1e6);
+        return;
+    }
+    if (t->disagreed) {
+        snprintf(out, n, "trial: the ranks' trials differed (sizes of different classes?): the model's pick %s kept",
+                 logp_algo_name(t->plan.algo[0]));
+        return;
+    }
+    const logp_trial_verdict_t *v = &t->verdict;
+    len += (size_t)snprintf(out, n, "trial (median of %d, slowest rank):", LOGP_CONFIRM_ROUNDS);
+    for (int c = 0; c < t->plan.n && len < n; c++)
+        len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (predicted %.4g)", c ? "," : "",
+                                logp_algo_name(t->plan.algo[c]), v->median[c] * 1e6, t->plan.predicted[c] * 1e6);
+    double w = v->median[v->winner];
+    if (len < n)
+        snprintf(out + len, n - len, " -> %s (%s), overhead %.3g us = %.2g calls%s", logp_algo_name(t->plan.algo[v->winner]),
+                 v->winner == 0 ? "the model's pick" : "overturned the model", v->overhead * 1e6,
+                 w > 0 ? v->overhead / w : 0.0, t->reopens ? " (re-opened after drift)" : "");
+}
+
+/* Applies the agreed times of d's trial (NULL: the ranks differed). */
+static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const double *times)
+{
+    logp_trial_t *t = &d->trial;
+    t->phase = LOGP_TRIAL_DONE;
+    if (times == NULL) {
+        t->disagreed = 1;
+        logp_confirm_free_scheds(t);
+        return;
+    }
+    logp_confirm_verdict(&t->plan, times, &t->verdict);
+    for (int c = 0; c < t->plan.n; c++)
+        logp_learn_record(&st->learn, d->coll, t->plan.algo[c], d->sclass, t->verdict.median[c], t->raw[c]);
+    int w = t->verdict.winner;
+    double mine[LOGP_CONFIRM_ROUNDS];
+    int m = 0;
+    for (int i = 0; i < logp_confirm_calls(&t->plan); i++)
+        if (logp_confirm_turn_of(&t->plan, i) == w && m < LOGP_CONFIRM_ROUNDS)
+            mine[m++] = t->local[i];
+    t->ref = logp_confirm_median(mine, m);
+    if (w != 0) {
+        logp_sched_free(&d->sched);
+        d->sched = t->sched[w];
+        memset(&t->sched[w], 0, sizeof t->sched[w]);
+        d->algo = t->plan.algo[w];
+    }
+    d->predicted = t->verdict.median[w]; /* what the corrected model expects now */
+    logp_confirm_free_scheds(t);
+    /* verbose 2: every rank says what it agreed (tests check they match) */
+    int verbose = logp_state_env()->verbose;
+    if ((verbose >= 1 && st->rank == 0) || verbose >= 2) {
+        char what[512], who[32] = "";
+        logp_confirm_describe(d, what, sizeof what);
+        if (verbose >= 2)
+            snprintf(who, sizeof who, "rank %d: ", st->rank);
+        fprintf(stderr, "pmpi-logp: %s%s (P=%d): %s %zu-%zu B%s: %s\n", who, st->name, st->size, logp_coll_name(d->coll),
+                (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1,
+                d->coll == LOGP_COLL_REDUCE ? (d->commutative ? " commutative" : " non-commutative") : "", what);
+    }
+}
+
+/* The largest key of a decided class whose sampled calls drifted. */
+static int logp_confirm_drift_key(logp_comm_state_t *st)
+{
+    int key = 0;
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
+            logp_decision_t *d = st->decisions[c][i];
+            if (d && d->trial.phase == LOGP_TRIAL_DONE && d->trial.reopens < LOGP_CONFIRM_REOPENS &&
+                d->trial.nrecent >= 5 && logp_confirm_drifted(d->trial.ref, d->trial.recent, 5))
+                key = logp_confirm_key(d);
+        }
+    return key;
+}
+
+/* Nonzero if a running trial made calls since the last point (a trial
+ * whose class is no longer called does not keep the points dense). */
+static int logp_confirm_progress(logp_comm_state_t *st)
+{
+    int any = 0;
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
+            logp_decision_t *d = st->decisions[c][i];
+            if (d && d->trial.phase == LOGP_TRIAL_RUNNING && d->trial.calls != d->trial.calls_seen) {
+                d->trial.calls_seen = d->trial.calls;
+                any = 1;
+            }
+        }
+    return any;
+}
+
+static void logp_confirm_agree(logp_comm_state_t *st)
+{
+    double v[LOGP_AGREE_LEN], r[LOGP_AGREE_LEN];
+    logp_agree_init(v);
+    int j = 0;
+    for (logp_decision_t *d = st->wait_head; d && j < LOGP_AGREE_SLOTS; d = d->trial.next, j++)
+        logp_agree_put(v, j, logp_confirm_key(d), d->trial.local, logp_confirm_calls(&d->trial.plan));
+    logp_agree_put_drift(v, logp_confirm_drift_key(st));
+    if (st->wait_head || logp_confirm_progress(st))
+        logp_agree_put_busy(v);
+    if (PMPI_Allreduce(v, r, LOGP_AGREE_LEN, MPI_DOUBLE, MPI_MAX, st->comm) != MPI_SUCCESS) {
+        st->next_point = logp_agree_next(st->ncalls, 1); /* the trials wait for the next point */
+        return;
+    }
+    st->next_point = logp_agree_next(st->ncalls, logp_agree_busy(r));
+    for (int i = 0; i < j; i++) {
+        logp_decision_t *d = st->wait_head;
+        st->wait_head = d->trial.next;
+        if (st->wait_head == NULL)
+            st->wait_tail = NULL;
+        d->trial.next = NULL;
+        const double *times;
+        int key = logp_agree_key(r, i, &times);
+        logp_confirm_settle(st, d, key == logp_confirm_key(d) ? times : NULL);
+    }
+    int key = logp_agree_drift(r);
+    if (key > 0) {
+        logp_decision_t *d = st->decisions[(key - 1) / LOGP_STATE_SLOTS][(key - 1) % LOGP_STATE_SLOTS];
+        if (d && d->trial.phase == LOGP_TRIAL_DONE && d->trial.reopens < LOGP_CONFIRM_REOPENS) {
+            d->trial.reopens++;
+            if (logp_state_env()->verbose >= 1 && st->rank == 0)
+                fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B: calls drifted %gx from the trial's time: "
+                                "deciding again\n", st->name, st->size, logp_coll_name(d->coll),
+                        (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1, LOGP_CONFIRM_DRIFT);
+            logp_state_redecide(st, d);
+        }
+    }
+}
+
+void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double seconds)
+{
+    logp_trial_t *t = &d->trial;
+    if (timed && t->phase == LOGP_TRIAL_RUNNING) {
+        t->local[t->calls++] = seconds > 0.0 ? seconds : 1e-9;
+        if (t->calls == logp_confirm_calls(&t->plan)) {
+            t->phase = LOGP_TRIAL_WAITING;
+            if (st->wait_tail)
+                st->wait_tail->trial.next = d;
+            else
+                st->wait_head = d;
+            st->wait_tail = d;
+        }
+    } else if (timed && t->phase == LOGP_TRIAL_DONE) {
+        t->recent[t->nrecent++ % 5] = seconds; /* a ring of the last 5 */
+    }
+    if (st->confirm && ++st->ncalls == st->next_point)
+        logp_confirm_agree(st);
+}
+
+/* The learned file's sections, kept on the writing process (world rank
+ * 0) per communicator size until the end of the run. */
+#define LOGP_CONFIRM_KEPT 64
+static struct {
+    int size;
+    char *text;
+} logp_kept[LOGP_CONFIRM_KEPT];
+static int logp_nkept;
+static pthread_mutex_t logp_kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The class's settled algorithm for the learned file, LOGP_ALGO_COUNT if
+ * none: a decision taken by a rule, without a trial (the model's margin),
+ * or by an agreed trial; a class still in trial is left for the next run. */
+static logp_algo_t logp_confirm_settled(const logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
+                                        const logp_decision_t **which)
+{
+    for (int unsafe = 0; unsafe <= 1; unsafe++) { /* the safe call's decision first */
+        const logp_decision_t *d = st->decisions[coll][(sc * 2 + commutative) * 2 + unsafe];
+        if (d == NULL || (d->trial.phase != LOGP_TRIAL_NONE && d->trial.phase != LOGP_TRIAL_DONE) || d->trial.disagreed)
+            continue;
+        *which = d;
+        return d->algo;
+    }
+    return LOGP_ALGO_COUNT;
+}
+
+/* Rules (runs of classes with one algorithm as one range) and corrections
+ * of st as a [size P-P] section; the trials' times as comments. */
+static void logp_confirm_format(const logp_comm_state_t *st, logp_text_t *t)
+{
+    logp_text_printf(t, "\n# communicator %s (P=%d), MPI library %s: auto's decisions and the model's corrections\n",
+                     st->name, st->size, logp_native_lib_name(logp_state_env()->native));
+    logp_text_printf(t, "[size %d-%d]\n", st->size, st->size);
+    for (int c = 0; c < LOGP_COLL_COUNT; c++) {
+        if (st->configured[c] != LOGP_ALGO_AUTO)
+            continue;
+        for (int k = c == LOGP_COLL_REDUCE ? 0 : 1; k <= 1; k++) {
+            const char *qual = c != LOGP_COLL_REDUCE ? "" : k ? " commutative" : " non-commutative";
+            for (int sc = 0; sc < LOGP_LEARN_CLASSES;) {
+                const logp_decision_t *d = NULL;
+                logp_algo_t a = logp_confirm_settled(st, (logp_coll_t)c, sc, k, &d);
+                if (a == LOGP_ALGO_COUNT) {
+                    sc++;
+                    continue;
+                }
+                int end = sc;
+                while (end + 1 < LOGP_LEARN_CLASSES) {
+                    const logp_decision_t *e = NULL;
+                    if (logp_confirm_settled(st, (logp_coll_t)c, end + 1, k, &e) != a)
+                        break;
+                    end++;
+                }
+                for (int x = sc; x <= end; x++) {
+                    const logp_decision_t *e = NULL;
+                    logp_confirm_settled(st, (logp_coll_t)c, x, k, &e);
+                    char what[512];
+                    logp_confirm_describe(e, what, sizeof what);
+                    if (what[0])
+                        logp_text_printf(t, "# %s %zu-%zu B%s: %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
+                                         ((size_t)2 << x) - 1, qual, what);
+                }
+                logp_text_printf(t, "rule = %s %zu-%zu%s %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << sc,
+                                 ((size_t)2 << end) - 1, qual, logp_algo_name(a));
+                sc = end + 1;
+            }
+        }
+    }
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            for (int sc = 0; sc < LOGP_LEARN_CLASSES; sc++)
+                if (st->learn.ratio[c][a][sc] > 0.0f)
+                    logp_text_printf(t, "correction = %s %s %zu %.4g\n", logp_coll_name((logp_coll_t)c),
+                                     logp_algo_name((logp_algo_t)a), (size_t)1 << sc, st->learn.ratio[c][a][sc]);
+}
+
+void logp_confirm_keep(const logp_comm_state_t *st)
+{
+    if (!st->confirm && !logp_learn_any(&st->learn))
+        return;
+    logp_text_t t = {0};
+    logp_confirm_format(st, &t);
+    if (t.buf == NULL)
+        return;
+    if (strstr(t.buf, "\nrule = ") == NULL && strstr(t.buf, "\ncorrection = ") == NULL) {
+        logp_text_free(&t);
+        return;
+    }
+    pthread_mutex_lock(&logp_kept_lock);
+    int i = 0;
+    while (i < logp_nkept && logp_kept[i].size != st->size)
+        i++;
+    if (i == logp_nkept && logp_nkept < LOGP_CONFIRM_KEPT)
+        logp_kept[logp_nkept].size = st->size, logp_kept[logp_nkept++].text = NULL;
+    /* one section per size: the communicator that decided most */
+    if (i < logp_nkept && (logp_kept[i].text == NULL || strlen(logp_kept[i].text) < strlen(t.buf))) {
+        free(logp_kept[i].text);
+        logp_kept[i].text = t.buf;
+        t.buf = NULL;
+    }
+    pthread_mutex_unlock(&logp_kept_lock);
+    logp_text_free(&t);
+}
+
+void logp_confirm_write(const char *path)
+{
+    pthread_mutex_lock(&logp_kept_lock);
+    logp_text_t t = {0};
+    int sizes[LOGP_CONFIRM_KEPT], n = 0;
+    for (int i = 0; i < logp_nkept; i++) {
+        if (logp_kept[i].text == NULL)
+            continue;
+        sizes[n++] = logp_kept[i].size;
+        logp_text_printf(&t, "%s", logp_kept[i].text);
+        free(logp_kept[i].text);
+        logp_kept[i].text = NULL;
+    }
+    logp_nkept = 0;
+    pthread_mutex_unlock(&logp_kept_lock);
+    char err[1200];
+    if (n > 0 && t.buf && logp_learned_write(path, t.buf, sizes, n, err, sizeof err) != 0)
+        fprintf(stderr, "pmpi-logp: PMPI_LOGP_LEARN: %s (nothing learned was written)\n", err);
+    else if (n > 0 && logp_state_env()->verbose >= 1)
+        fprintf(stderr, "pmpi-logp: learned decisions and corrections of %d communicator size%s written to %s\n", n,
+                n == 1 ? "" : "s", path);
+    logp_text_free(&t);
+}

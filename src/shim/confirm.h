@@ -1,0 +1,58 @@
+/* Auto that checks itself (MPI layer): trials of auto's decisions on the
+ * application's own calls, the ranks' agreement on their times at fixed
+ * points of the communicator's call count, what is learned from them
+ * (corrections of the model, kept decisions), drift watch, and the
+ * learned file.  Pure parts: select/confirm.h, model/learn.h,
+ * config/learned.h. */
+#ifndef LOGP_SHIM_CONFIRM_H
+#define LOGP_SHIM_CONFIRM_H
+
+#include "../select/select.h"
+#include "state.h"
+
+/* Plans the trial of a decision auto has just made with query q (the
+ * candidates from q's corrected prices; the other candidates' schedules
+ * built).  Leaves the trial at LOGP_TRIAL_NONE when the model's margin is
+ * overwhelming, the call is unsafe for all but one, or a schedule cannot
+ * be built (out of memory: the model's pick then runs, as without
+ * confirmation). */
+void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_select_query_t *q);
+
+/* What this call runs: *algo and *sched start as the decision's; during a
+ * trial they become the candidate whose turn it is.  Returns nonzero if
+ * the call is to be timed for logp_confirm_after (trial calls, and one in
+ * 16 later calls for the drift watch).  O(1). */
+static inline int logp_confirm_turn(logp_decision_t *d, logp_algo_t *algo, const logp_sched_t **sched)
+{
+    logp_trial_t *t = &d->trial;
+    if (t->phase == LOGP_TRIAL_RUNNING) {
+        int c = logp_confirm_turn_of(&t->plan, t->calls);
+        *algo = t->plan.algo[c];
+        *sched = c == 0 ? &d->sched : &t->sched[c];
+        return 1;
+    }
+    return t->phase == LOGP_TRIAL_DONE && t->ref > 0.0 && (++t->seen & 15) == 0;
+}
+
+/* After every call that reached the communicator's state: records the
+ * call's time (seconds, if it was timed) and counts the call; at the
+ * agreement points (logp_agree_next) every rank takes part in one
+ * MPI_Allreduce on the application's communicator, then applies the
+ * agreed verdicts alike. */
+void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double seconds);
+
+/* One line (no newline) on d's trial for the verbose output and the run
+ * report: candidates, their times on the slowest rank, the winner, the
+ * overhead; "" if there was no trial. */
+void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n);
+
+/* Keeps what st learned (rules of its decided classes, corrections) for
+ * the learned file: called when a communicator goes or the run ends, on
+ * the process that writes the file (world rank 0). */
+void logp_confirm_keep(const logp_comm_state_t *st);
+
+/* Writes the kept sections to PMPI_LOGP_LEARN (logp_learned_write): at the
+ * end of the run, on world rank 0. */
+void logp_confirm_write(const char *path);
+
+#endif

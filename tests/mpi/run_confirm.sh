@@ -1,0 +1,84 @@
+#!/bin/sh
+# Auto that checks itself (issue 14): trials catch a model that picks a
+# slow algorithm, every rank agrees on the verdict, the learned file is
+# written, read back (no trials, same decisions) and valid, and
+# PMPI_LOGP_CONFIRM=0 turns trials off.  The slow algorithm is made by the
+# test hook PMPI_LOGP_TEST_SLOW=ALGO (every call that runs ALGO takes 20 ms
+# longer), the model's pick found from a run without confirmation.
+: "${MPIEXEC:=mpiexec}"
+b="$(cd "${top_builddir:-.}" && pwd)"
+lib="$b/.libs/libpmpi-logp.so"
+prog="$b/tests/mpi/test_confirm"
+cli="$b/pmpi-logp"
+[ -f "$lib" ] && [ -x "$prog" ] || { echo "SKIP: $lib or $prog not built"; exit 77; }
+pass=0; fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
+
+# run N OUT [ENV...]: test_confirm (40 calls of each collective, 8 B) under the shim
+run() {
+    n=$1; out=$2; shift 2
+    env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=2 "$@" timeout 300 $MPIEXEC -n "$n" "$prog" 40 8 >"$out" 2>&1
+}
+# the model's pick for bcast 8 B and what rank 0 said about it
+pick() { sed -n 's/^pmpi-logp: MPI_COMM_WORLD (P=[0-9]*): bcast 8-15 B -> \([a-z-]*\) .*/\1/p' "$1" | head -1; }
+
+for n in 1 2 3 4 8; do
+    run $n "$tmp/model.$n" PMPI_LOGP_CONFIRM=0
+    x=$(pick "$tmp/model.$n")
+    if ! grep -q "all results correct" "$tmp/model.$n" || [ -z "$x" ] || grep -q "trial" "$tmp/model.$n"; then
+        ko "n=$n PMPI_LOGP_CONFIRM=0: results correct, a decision, no trial"; tail -5 "$tmp/model.$n"; continue
+    fi
+    ok "n=$n PMPI_LOGP_CONFIRM=0: no trial, the model picks $x for bcast 8 B"
+    learn="$tmp/learned.$n.conf"
+    run $n "$tmp/slow.$n" PMPI_LOGP_TEST_SLOW="$x" PMPI_LOGP_LEARN="$learn"
+    if [ $n -eq 1 ]; then # nothing to try on one rank
+        grep -q "all results correct" "$tmp/slow.$n" && ! grep -q "trial" "$tmp/slow.$n" &&
+            ok "n=1: no trial on one rank" || ko "n=1: no trial on one rank"
+        continue
+    fi
+    # every rank's verdict line for bcast 8 B: one per rank, all naming the same winner, not x
+    verdicts=$(grep "^pmpi-logp: rank [0-9]*: MPI_COMM_WORLD (P=$n): bcast 8-15 B: trial" "$tmp/slow.$n")
+    winners=$(printf '%s\n' "$verdicts" | sed -n 's/.* -> \([a-z-]*\) (overturned the model).*/\1/p' | sort -u)
+    count=$(printf '%s\n' "$verdicts" | grep -c "overturned the model")
+    if grep -q "all results correct" "$tmp/slow.$n" && [ "$count" -eq "$n" ] && [ -n "$winners" ] &&
+        [ "$(printf '%s\n' "$winners" | wc -l)" -eq 1 ] && [ "$winners" != "$x" ]; then
+        ok "n=$n: $x made slow: every rank's trial overturned the model for $winners"
+    else
+        ko "n=$n: $x made slow: $count of $n ranks overturned the model (winners: $winners)"; printf '%s\n' "$verdicts" | head -3
+        tail -3 "$tmp/slow.$n"; continue
+    fi
+    if grep -q "^rule = bcast 8-15 $winners\$" "$learn" && "$cli" check "$learn" --P $n >/dev/null 2>&1 &&
+        "$cli" show-learned "$learn" | grep -q "bcast  *8-15  *$winners"; then
+        ok "n=$n: learned file written, valid (pmpi-logp check), shown (pmpi-logp show-learned)"
+    else
+        ko "n=$n: learned file"; cat "$learn" 2>/dev/null | head -5
+    fi
+    run $n "$tmp/again.$n" PMPI_LOGP_TEST_SLOW="$x" PMPI_LOGP_LEARN="$learn"
+    if grep -q "all results correct" "$tmp/again.$n" && ! grep -q "trial running" "$tmp/again.$n" &&
+        grep -q "^pmpi-logp: MPI_COMM_WORLD (P=$n): bcast 8-15 B -> $winners by a rule (configured auto, predicted [^)]*)$" "$tmp/again.$n"; then
+        ok "n=$n: the second run with the learned file makes no trial and runs $winners"
+    else
+        ko "n=$n: second run with the learned file"; grep "bcast 8-15\|trial" "$tmp/again.$n" | head -3
+    fi
+done
+
+# one rank much slower than the others (the hook on rank 2 only, as an
+# oversubscribed or noisy rank would be): the slowest rank's time decides,
+# on every rank alike
+x=$(pick "$tmp/model.3")
+env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=2 timeout 300 $MPIEXEC -n 2 "$prog" 40 8 : \
+    -n 1 env PMPI_LOGP_TEST_SLOW="$x" "$prog" 40 8 >"$tmp/uneven" 2>&1
+verdicts=$(grep "^pmpi-logp: rank [0-9]*: MPI_COMM_WORLD (P=3): bcast 8-15 B: trial" "$tmp/uneven")
+winners=$(printf '%s\n' "$verdicts" | sed -n 's/.* -> \([a-z-]*\) (.*/\1/p' | sort -u)
+if grep -q "all results correct" "$tmp/uneven" && [ "$(printf '%s\n' "$verdicts" | grep -c "overturned the model")" -eq 3 ] &&
+    [ "$(printf '%s\n' "$winners" | wc -l)" -eq 1 ] && [ "$winners" != "$x" ]; then
+    ok "n=3, $x slow on rank 2 only: every rank agreed on $winners"
+else
+    ko "n=3, $x slow on rank 2 only"; printf '%s\n' "$verdicts"; tail -3 "$tmp/uneven"
+fi
+
+echo "confirm: $pass passed, $fail failed"
+[ $fail -eq 0 ]
