@@ -15,7 +15,7 @@ NS=${NS:-2 3 4}
 REPS=${REPS:-3}
 ITERS=${ITERS:-10}
 OUT=${OUT:-$top/docs/confirm}
-SIZES=${SIZES:-$(awk 'BEGIN { for (s = 8; s <= 16777216; s *= 2) printf "%s%d", s > 8 ? "," : "", s }')}
+SIZES=${SIZES:-$(awk 'BEGIN { for (s = 8; s <= 16777216; s *= 2) printf "%s%d", (s > 8 ? "," : ""), s }')}
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 mkdir -p "$OUT"
 raw="$OUT/raw.txt"

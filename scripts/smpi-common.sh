@@ -1,4 +1,4 @@
-# Shared by scripts/smpi.sh and scripts/smpi-hetero.sh (sourced, POSIX sh):
+# Shared by the scripts/smpi*.sh (sourced, POSIX sh):
 # the SMPI settings that make the simulated network follow LogGP, the
 # benchmark build, and the ping-pong check (../shared/SMPI.md).
 
@@ -24,4 +24,44 @@ smpi_build_bench() {
 smpi_pingpong_ok() {
     awk -v want="$2" '{ m = $0; sub(/.*trip /, "", m); sub(/ .*/, "", m); p = $0; sub(/.*G = /, "", p); sub(/ .*/, "", p)
         d = m - p; if (d < 0) d = -d; if (d > 0.01 * p) bad = 1 } END { exit bad || NR < want }' "$1"
+}
+
+# smpi_need: installs what the SMPI scripts use (as root), if missing.
+smpi_need() {
+    if ! command -v smpicc >/dev/null 2>&1 || ! command -v gawk >/dev/null 2>&1; then
+        [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimgrid-dev gawk >/dev/null
+    fi
+    return 0
+}
+
+# smpi_platform TOP TUNING DIR: the parameters of TUNING (as the shim
+# resolves them for 64 ranks) into L o g G gamma (us, ns/B) and the
+# simulated cluster DIR/platform.xml of 1024 hosts that follows them:
+# every host has a private link and a route crosses two, so the cluster's
+# lat is L/2; bandwidth is 1/G; o is smpi/os = ois = or.  SMPI has no gap:
+# when g > o the overheads become g and the latency L - 2(g - o) (sets
+# osim, lat, bw), which keeps back-to-back sends g apart and a single
+# message at 2o + L.  Returns 1 if g cannot be emulated so.
+smpi_platform() {
+    line=$("$1/build/pmpi-logp" check "$2" --P 64 | grep '^L=')
+    L=$(smpi_num "$line" L us); o=$(smpi_num "$line" ' o' us); g=$(smpi_num "$line" ' g' us)
+    G=$(smpi_num "$line" ' G' 'ns\/B'); gamma=$(smpi_num "$line" gamma 'ns\/B')
+    read -r Lsim osim <<EOT
+$(awk -v L="$L" -v o="$o" -v g="$g" 'BEGIN { if (g > o) { printf "%.6f %.6f\n", L - 2 * (g - o), g } else printf "%.6f %.6f\n", L, o }')
+EOT
+    awk -v l="$Lsim" 'BEGIN { exit !(l < 0) }' && { echo "smpi: L - 2(g - o) < 0: g cannot be emulated for this file" >&2; return 1; }
+    bw=$(awk -v G="$G" 'BEGIN { if (G > 0) printf "%.6gBps", 1e9 / G; else print "1000GBps" }')
+    lat=$(awk -v l="$Lsim" 'BEGIN { printf "%.6gus", l / 2 }')
+    cat >"$3/platform.xml" <<EOT
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="n" suffix="" radical="0-1023" speed="1Gf" bw="$bw" lat="$lat"/>
+</platform>
+EOT
+}
+
+# smpi_num LINE NAME UNIT: the value of NAME=<number>UNIT in LINE.
+smpi_num() {
+    echo "$1" | sed -n "s/.*$2=\([0-9.e+-]*\)$3.*/\1/p"
 }

@@ -15,29 +15,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 PS=${PS:-64 256}
 OUT=${OUT:-$top/docs/smpi-confirm}
 ITERS=${ITERS:-5}
-if ! command -v smpicc >/dev/null 2>&1 || ! command -v gawk >/dev/null 2>&1; then
-    [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimgrid-dev gawk >/dev/null
-fi
+smpi_need
 "$top/scripts/setup.sh" >/dev/null
 mkdir -p "$OUT"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 right="$top/tuning/default.conf"
-line=$("$top/build/pmpi-logp" check "$right" --P 64 | grep '^L=')
-num() { echo "$line" | sed -n "s/.*$1=\([0-9.e+-]*\)$2.*/\1/p"; }
-L=$(num L us); o=$(num ' o' us); g=$(num ' g' us); G=$(num ' G' 'ns\/B'); gamma=$(num gamma 'ns\/B')
-read Lsim osim <<EOT
-$(awk -v L="$L" -v o="$o" -v g="$g" 'BEGIN { if (g > o) { printf "%.6f %.6f\n", L - 2 * (g - o), g } else printf "%.6f %.6f\n", L, o }')
-EOT
-bw=$(awk -v G="$G" 'BEGIN { printf "%.6gBps", 1e9 / G }')
-lat=$(awk -v l="$Lsim" 'BEGIN { printf "%.6gus", l / 2 }')
-cat >"$work/platform.xml" <<EOT
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="n" suffix="" radical="0-1023" speed="1Gf" bw="$bw" lat="$lat"/>
-</platform>
-EOT
+smpi_platform "$top" "$right" "$work" || exit 1
 wrong="$work/wrong.conf"
 awk -v L="$L" -v o="$o" -v g="$g" -v G="$G" -v gm="$gamma" 'BEGIN {
     printf "[default]\nL = %.6gus\no = %.6gus\ng = %.6gus\nG = %.6gns/B\ngamma = %.6gns/B\n", 4 * L, o, g, G / 4, gm }' >"$wrong"

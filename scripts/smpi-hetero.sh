@@ -25,9 +25,7 @@ NODES=${NODES:-16 32}
 RPN=${RPN:-8}
 OUT=${OUT:-$top/docs/smpi-hetero}
 LIMIT=${LIMIT:-300}
-if ! command -v smpicc >/dev/null 2>&1 || ! command -v gawk >/dev/null 2>&1; then
-    [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimgrid-dev gawk >/dev/null
-fi
+smpi_need
 "$top/scripts/setup.sh" >/dev/null
 mkdir -p "$OUT"
 work=$(mktemp -d)

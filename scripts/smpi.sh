@@ -37,31 +37,14 @@ ITERS=${ITERS:-1}
 COLLS=${COLLS:-bcast reduce alltoall}
 APPEND=${APPEND:-0} # 1: add to an existing results.csv
 LIMIT=${LIMIT:-120} # seconds of host time per oracle run: a slower SMPI algorithm is skipped
-if ! command -v smpicc >/dev/null 2>&1 || ! command -v gawk >/dev/null 2>&1; then
-    [ "$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsimgrid-dev gawk >/dev/null
-fi
+smpi_need
 "$top/scripts/setup.sh" >/dev/null
 mkdir -p "$OUT"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# parameters in seconds, from the same resolution the shim uses
-line=$("$top/build/pmpi-logp" check "$tuning" --P 64 | grep '^L=')
-num() { echo "$line" | sed -n "s/.*$1=\([0-9.e+-]*\)$2.*/\1/p"; }
-L=$(num L us); o=$(num ' o' us); g=$(num ' g' us); G=$(num ' G' 'ns\/B'); gamma=$(num gamma 'ns\/B')
-read Lsim osim <<EOT
-$(awk -v L="$L" -v o="$o" -v g="$g" 'BEGIN { if (g > o) { printf "%.6f %.6f\n", L - 2 * (g - o), g } else printf "%.6f %.6f\n", L, o }')
-EOT
-awk -v l="$Lsim" 'BEGIN { exit !(l < 0) }' && { echo "smpi: L - 2(g - o) < 0: g cannot be emulated for this file" >&2; exit 1; }
-bw=$(awk -v G="$G" 'BEGIN { if (G > 0) printf "%.6gBps", 1e9 / G; else print "1000GBps" }')
-lat=$(awk -v l="$Lsim" 'BEGIN { printf "%.6gus", l / 2 }')
-cat >"$work/platform.xml" <<EOT
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <cluster id="c" prefix="n" suffix="" radical="0-1023" speed="1Gf" bw="$bw" lat="$lat"/>
-</platform>
-EOT
+# parameters and platform from the same resolution the shim uses
+smpi_platform "$top" "$tuning" "$work" || exit 1
 FLAGS=$(smpi_flags "$osim")
 echo "smpi: $tuning: L=${L}us o=${o}us g=${g}us G=${G}ns/B gamma=${gamma}ns/B -> lat=$lat bw=$bw overhead=${osim}us"
 

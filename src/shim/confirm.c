@@ -116,12 +116,6 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
     for (int c = 0; c < t->plan.n; c++)
         logp_learn_record(&st->learn, d->coll, t->plan.algo[c], d->sclass, t->verdict.median[c], t->raw[c]);
     int w = t->verdict.winner;
-    double mine[LOGP_CONFIRM_ROUNDS];
-    int m = 0;
-    for (int i = 0; i < logp_confirm_calls(&t->plan); i++)
-        if (logp_confirm_turn_of(&t->plan, i) == w && m < LOGP_CONFIRM_ROUNDS)
-            mine[m++] = t->local[i];
-    t->ref = logp_confirm_median(mine, m);
     if (w != 0) {
         logp_sched_free(&d->sched);
         d->sched = t->sched[w];
@@ -227,6 +221,10 @@ void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, do
         }
     } else if (timed && t->phase == LOGP_TRIAL_DONE) {
         t->recent[t->nrecent++ % 5] = seconds; /* a ring of the last 5 */
+        if (t->ref == 0.0 && t->nrecent == 5) { /* the first 5: the reference */
+            t->ref = logp_confirm_median(t->recent, 5);
+            t->nrecent = 0;
+        }
     }
     if (st->confirm && ++st->ncalls == st->next_point)
         logp_confirm_agree(st);

@@ -21,17 +21,23 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
 /* What this call runs: *algo and *sched start as the decision's; during a
  * trial they become the candidate whose turn it is.  Returns nonzero if
  * the call is to be timed for logp_confirm_after (trial calls, and one in
- * 16 later calls for the drift watch).  O(1). */
-static inline int logp_confirm_turn(logp_decision_t *d, logp_algo_t *algo, const logp_sched_t **sched)
+ * 16 later calls for the drift watch).  A trial call starts with a
+ * barrier on the communicator (every rank is in the same trial call of a
+ * correct program): each call is then timed from a common start, and a
+ * candidate does not inherit the ranks' skew the previous call left.
+ * O(1), plus that barrier during trials. */
+static inline int logp_confirm_turn(logp_comm_state_t *st, logp_decision_t *d, logp_algo_t *algo,
+                                    const logp_sched_t **sched)
 {
     logp_trial_t *t = &d->trial;
     if (t->phase == LOGP_TRIAL_RUNNING) {
         int c = logp_confirm_turn_of(&t->plan, t->calls);
         *algo = t->plan.algo[c];
         *sched = c == 0 ? &d->sched : &t->sched[c];
+        PMPI_Barrier(st->comm);
         return 1;
     }
-    return t->phase == LOGP_TRIAL_DONE && t->ref > 0.0 && (++t->seen & 15) == 0;
+    return t->phase == LOGP_TRIAL_DONE && !t->disagreed && (++t->seen & 15) == 0;
 }
 
 /* After every call that reached the communicator's state: records the

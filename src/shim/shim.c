@@ -217,7 +217,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(d, &algo, &sched);
+    int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
     int rc, ours = algo != LOGP_ALGO_NATIVE && !logp_shim_null(buffer, datatype) &&
@@ -260,7 +260,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(d, &algo, &sched);
+    int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
     int local_ok = !logp_shim_null(sendbuf, datatype) && !(sendbuf == MPI_IN_PLACE && st->rank != root) &&
@@ -304,7 +304,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(d, &algo, &sched);
+    int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
     /* local checks after the decision: every rank has made it */
     int rc, ours = algo != LOGP_ALGO_NATIVE && !logp_shim_null(sendbuf, sendtype) &&

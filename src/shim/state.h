@@ -45,8 +45,10 @@ typedef struct logp_trial {
     double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each */
     logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
     int disagreed;                        /* the ranks' trials did not match: the model's pick stays */
-    double ref;                           /* s: this rank's median time of the winner in the trial */
-    double recent[5];                     /* s: sampled later calls (drift watch) */
+    double ref;                           /* s: this rank's median of its first 5 sampled calls after the
+                                             verdict (unsynchronised, as the later samples are) */
+    double recent[5];                     /* s: sampled later calls (drift watch): first the reference's,
+                                             then a ring of the last 5 */
     unsigned long nrecent;                /* samples taken (ring index) */
     unsigned long seen;                   /* calls since the verdict */
     int reopens;                          /* re-opened after drift */
