@@ -1,6 +1,6 @@
 #!/bin/sh
 # Auto's confirmation in SimGrid SMPI: the shim linked into the benchmark
-# (pmpi-logp-bench --entry times MPI_Bcast/Reduce/Alltoall after 64
+# (pmpi-logp-bench --entry times MPI_Bcast/Reduce/Alltoall after 128
 # warm-up calls, i.e. auto's steady state once its trials are agreed), on
 # the project's simulated cluster (scripts/smpi.sh's platform from
 # tuning/default.conf), with
@@ -52,7 +52,7 @@ for P in $PS; do
         echo "smpi-confirm: P=$P $coll done ($(( $(date +%s) - start ))s)"
     done
 done
-awk -F, 'NR > 1 { kk = sprintf("%05d,%s,%012d", $1, $2, $3); t[kk "," $4] = $5; k[kk] = 1 }
+gawk -F, 'NR > 1 { kk = sprintf("%05d,%s,%012d", $1, $2, $3); t[kk "," $4] = $5; k[kk] = 1 }
 END {
     print "# Auto with a wrong tuning file (L x 4, G / 4), SMPI, steady state (median of the slowest rank per call)\n"
     print "| P | coll | bytes | right file (us) | wrong file, confirmed (us) | wrong / right | wrong file, model only (us) | model only / right |"
@@ -61,7 +61,7 @@ END {
     for (i = 1; i <= n; i++) {
         r = t[keys[i] ",right"]; w = t[keys[i] ",wrong"]; m = t[keys[i] ",wrong-model"]
         split(keys[i], f, ",")
-        printf "| %d | %s | %d | %.2f | %.2f | %.3f | %.2f | %.3f |\n", f[1] + 0, f[2], f[3] + 0, r, w, r > 0 ? w / r : 0, m, r > 0 ? m / r : 0
+        printf "| %d | %s | %d | %.2f | %.2f | %.3f | %.2f | %.3f |\n", f[1] + 0, f[2], f[3] + 0, r, w, (r > 0 ? w / r : 0), m, (r > 0 ? m / r : 0)
         if (r > 0) { c++; if (w / r > worst) worst = w / r; if (m / r > worstm) worstm = m / r }
     }
     printf "\n%d cases; worst wrong/right with confirmation %.3f, with the model alone %.3f\n", c, worst, worstm

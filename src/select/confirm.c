@@ -1,6 +1,7 @@
 /* Trials of auto's decisions: candidates, turns, verdict (see confirm.h). */
 #include "confirm.h"
 
+#include <math.h>
 #include <string.h>
 
 int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan)
@@ -92,15 +93,17 @@ void logp_agree_init(double *vec)
         vec[i] = 0.0;
 }
 
-void logp_agree_put(double *vec, int j, int key, const double *times, int n)
+void logp_agree_put(double *vec, int j, int key, const double *ends, const double *starts, int n)
 {
     if (j < 0 || j >= LOGP_AGREE_SLOTS || key <= 0)
         return;
     double *s = vec + j * LOGP_AGREE_SLOT_LEN;
     s[0] = key;
     s[1] = -key;
-    for (int i = 0; i < LOGP_CONFIRM_CALLS; i++)
-        s[2 + i] = i < n ? times[i] : 0.0;
+    for (int i = 0; i < LOGP_CONFIRM_CALLS; i++) {
+        s[2 + i] = i < n ? ends[i] : 0.0;
+        s[2 + LOGP_CONFIRM_CALLS + i] = i < n && starts ? starts[i] : 0.0;
+    }
 }
 
 void logp_agree_put_drift(double *vec, int key)
@@ -119,13 +122,13 @@ int logp_agree_busy(const double *vec)
     return vec[LOGP_AGREE_LEN - 1] > 0.0;
 }
 
-int logp_agree_key(const double *vec, int j, const double **times)
+int logp_agree_key(const double *vec, int j, double *times)
 {
     if (j < 0 || j >= LOGP_AGREE_SLOTS)
         return -1;
     const double *s = vec + j * LOGP_AGREE_SLOT_LEN;
-    if (times)
-        *times = s + 2;
+    for (int i = 0; times && i < LOGP_CONFIRM_CALLS; i++)
+        times[i] = s[2 + i] > 0.0 ? s[2 + i] - s[2 + LOGP_CONFIRM_CALLS + i] : 0.0;
     if (s[0] != -s[1]) /* the largest key differs from the smallest */
         return -1;
     return (int)s[0];
@@ -141,4 +144,48 @@ unsigned long logp_agree_next(unsigned long n, int busy)
     unsigned long gap = n / 4;
     gap = gap < LOGP_AGREE_BUSY_GAP ? LOGP_AGREE_BUSY_GAP : gap > LOGP_AGREE_IDLE_MAX ? LOGP_AGREE_IDLE_MAX : gap;
     return n + (busy ? LOGP_AGREE_BUSY_GAP : gap);
+}
+
+/* The prediction of algo for q with L (or G and gamma) of every pair class
+ * times s; raw: no learned factors. */
+static double logp_confirm_scaled(const logp_select_query_t *q, logp_algo_t algo, logp_fit_param_t which, double s,
+                                  int per_byte_off)
+{
+    logp_topo_t topo = *q->topo; /* the layout arrays are shared, read only */
+    logp_params_t *p[2] = {&topo.intra, &topo.inter};
+    for (int k = 0; k < 2; k++) {
+        if (which == LOGP_FIT_L)
+            p[k]->L *= s;
+        else
+            p[k]->G *= s;
+        if (per_byte_off)
+            p[k]->G = p[k]->gamma = 0.0;
+    }
+    logp_select_query_t q2 = *q;
+    q2.topo = &topo;
+    q2.learn = NULL;
+    return logp_select_predict(algo, &q2);
+}
+
+logp_fit_param_t logp_confirm_dominant(const logp_select_query_t *q, logp_algo_t algo)
+{
+    double all = logp_confirm_scaled(q, algo, LOGP_FIT_L, 1.0, 0);
+    double fixed = logp_confirm_scaled(q, algo, LOGP_FIT_L, 1.0, 1);
+    return all > 0.0 && fixed >= 0.0 && fixed < 0.5 * all ? LOGP_FIT_G : LOGP_FIT_L;
+}
+
+double logp_confirm_fit(const logp_select_query_t *q, logp_algo_t algo, logp_fit_param_t which, double measured)
+{
+    double lo = log(1.0 / 64.0), hi = log(64.0);
+    double tlo = logp_confirm_scaled(q, algo, which, exp(lo), 0), thi = logp_confirm_scaled(q, algo, which, exp(hi), 0);
+    if (!(measured > 0.0) || !(tlo > 0.0) || !(thi > 0.0) || measured <= tlo || measured >= thi)
+        return 0.0;
+    for (int i = 0; i < 16; i++) { /* to 1e-4 of s: 20 predictions per fit */
+        double mid = 0.5 * (lo + hi);
+        if (logp_confirm_scaled(q, algo, which, exp(mid), 0) < measured)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return exp(0.5 * (lo + hi));
 }

@@ -7,8 +7,10 @@
 #define LOGP_SELECT_CONFIRM_H
 
 #include "../model/algo.h"
+#include "select.h"
 
-#define LOGP_CONFIRM_MAX 3      /* candidates: the model's pick, native, our runner-up */
+#define LOGP_CONFIRM_MAX 4      /* candidates: the model's pick, native, our runner-up, and after a
+                                   refit of L or G the decision from before it */
 #define LOGP_CONFIRM_ROUNDS 3   /* calls per candidate: the median of 3 drops one outlier (a first call) */
 #define LOGP_CONFIRM_CALLS (LOGP_CONFIRM_MAX * LOGP_CONFIRM_ROUNDS)
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
@@ -61,18 +63,47 @@ int logp_confirm_drifted(double ref, const double *samples, int n);
 /* Median of v[0 .. n-1] (n <= 16; the mean of the middle two if n is even). */
 double logp_confirm_median(const double *v, int n);
 
+/* Learning the machine: a measured time that the model misses by more
+ * than a factor LOGP_CONFIRM_REFIT (either way) moves the parameter that
+ * dominates the prediction, L or G, to the value that explains it; the
+ * shim then decides every class again with it (at most
+ * LOGP_CONFIRM_REFITS times per communicator and run).  Per-algorithm
+ * factors cannot do this: the shape of the LogP-optimal trees, the
+ * segment sizes and the crossovers depend on the parameters themselves. */
+#define LOGP_CONFIRM_REFIT 2.0
+#define LOGP_CONFIRM_REFITS 3
+
+typedef enum { LOGP_FIT_L = 0, LOGP_FIT_G = 1 } logp_fit_param_t;
+
+/* Which parameter dominates `algo`'s predicted time for q: LOGP_FIT_G if
+ * the per-byte terms (G, gamma) make at least half of it, else LOGP_FIT_L. */
+logp_fit_param_t logp_confirm_dominant(const logp_select_query_t *q, logp_algo_t algo);
+
+/* The factor s by which to multiply `which` (in every pair class of
+ * q->topo) so that `algo` (its schedule built for the scaled parameters)
+ * is predicted to take `measured` seconds: a bisection in log s over
+ * [1/64, 64], where the prediction grows with s.  0 if there is no such s
+ * in the range (the model cannot explain the time by that parameter) or
+ * the algorithm cannot be priced. */
+double logp_confirm_fit(const logp_select_query_t *q, logp_algo_t algo, logp_fit_param_t which, double measured);
+
 /* Agreement across ranks: one MPI_MAX reduction of LOGP_AGREE_LEN doubles
  * at points of a communicator's call count that every rank computes alike
  * (logp_agree_next).  The length is fixed, so the reduction matches even
  * when the ranks' trials do not (an erroneous program whose ranks pass
  * sizes of different classes).  Each of LOGP_AGREE_SLOTS slots carries a
  * waiting trial's key (> 0), its negation (so the maximum also yields the
- * minimum: all ranks agree on a slot exactly when the two match) and its
- * calls' times, whose maximum is each call's slowest rank.  Two more
- * entries: a decision some rank wants re-opened (drift; the largest key
- * wins) and whether any rank has trials under way (busy). */
+ * minimum: all ranks agree on a slot exactly when the two match), and per
+ * call an end and a start: with a clock that all ranks share
+ * (MPI_WTIME_IS_GLOBAL, as in SMPI) the absolute times, so that a call
+ * takes from the last rank's start to the last rank's end (a barrier
+ * leaves ranks apart by a few message times, which would otherwise count
+ * as the collective's); else each rank's own duration and 0, so that it
+ * takes the slowest rank's duration.  Two more entries: a decision some
+ * rank wants re-opened (drift; the largest key wins) and whether any rank
+ * has trials under way (busy). */
 #define LOGP_AGREE_SLOTS 4
-#define LOGP_AGREE_SLOT_LEN (2 + LOGP_CONFIRM_CALLS)
+#define LOGP_AGREE_SLOT_LEN (2 + 2 * LOGP_CONFIRM_CALLS)
 #define LOGP_AGREE_LEN (LOGP_AGREE_SLOTS * LOGP_AGREE_SLOT_LEN + 2)
 #define LOGP_AGREE_BUSY_GAP 32  /* calls between points while trials are under way */
 #define LOGP_AGREE_IDLE_MAX 4096 /* at most this many calls between points otherwise */
@@ -81,16 +112,17 @@ double logp_confirm_median(const double *v, int n);
 void logp_agree_init(double *vec);
 
 /* Puts a waiting trial into slot j (0 <= j < LOGP_AGREE_SLOTS): key > 0,
- * times[0 .. n-1] (n <= LOGP_CONFIRM_CALLS). */
-void logp_agree_put(double *vec, int j, int key, const double *times, int n);
+ * per call ends[0 .. n-1] and starts[0 .. n-1] (n <= LOGP_CONFIRM_CALLS;
+ * see above: absolute times, or durations and NULL starts). */
+void logp_agree_put(double *vec, int j, int key, const double *ends, const double *starts, int n);
 
 /* Asks for the decision `key` (> 0) to be re-opened. */
 void logp_agree_put_drift(double *vec, int key);
 
 /* After the reduction: slot j's key if every rank put that key there, 0
- * if every rank left it empty, -1 if the ranks differ.  *times (if not
- * NULL) points at the slot's times (each call's maximum over ranks). */
-int logp_agree_key(const double *vec, int j, const double **times);
+ * if every rank left it empty, -1 if the ranks differ.  times (if not
+ * NULL) gets each call's time: the latest end minus the latest start. */
+int logp_agree_key(const double *vec, int j, double *times);
 
 /* After the reduction: the key of a decision to re-open, 0 if none. */
 int logp_agree_drift(const double *vec);

@@ -16,6 +16,7 @@
  * calls made so far (at most 4096). */
 #include "confirm.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,31 +43,60 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
 {
     logp_trial_t *t = &d->trial;
     int reopens = t->reopens;
+    logp_algo_t prev_algo = t->prev_algo;
+    logp_sched_t prev_sched = t->prev_sched; /* ours now: the trial takes it or it is freed */
+    int has_prev = prev_algo != LOGP_ALGO_COUNT && t->prev_sched.algo == prev_algo;
+    if (prev_algo == LOGP_ALGO_NATIVE)
+        has_prev = 1;
     logp_confirm_free_scheds(t);
     memset(t, 0, sizeof(*t));
     t->reopens = reopens;
-    if (!st->confirm || st->size < 2 || st->pcomm == MPI_COMM_NULL)
+    t->previous = -1;
+    t->prev_algo = LOGP_ALGO_COUNT;
+    if (!st->confirm || st->size < 2 || st->pcomm == MPI_COMM_NULL) {
+        logp_sched_free(&prev_sched);
         return;
+    }
     logp_select_query_t raw_q = *q;
     raw_q.learn = NULL; /* corrections divide what the model says by itself */
     double raw[LOGP_ALGO_COUNT], cor[LOGP_ALGO_COUNT];
     logp_select_prices(&raw_q, raw);
     memcpy(cor, raw, sizeof raw);
     logp_learn_apply(q->learn, q->coll, d->sclass, cor);
-    if (logp_confirm_plan(cor, d->algo, &t->plan) < 2) {
+    logp_confirm_plan(cor, d->algo, &t->plan);
+    int n = t->plan.n; /* the model's candidates; the previous decision joins after them */
+    if (has_prev && n >= 1 && n < LOGP_CONFIRM_MAX && !(prev_algo == LOGP_ALGO_NATIVE && d->algo == LOGP_ALGO_NATIVE)) {
+        int dup = 0;
+        for (int c = 0; c < n; c++)
+            dup |= prev_algo == LOGP_ALGO_NATIVE && t->plan.algo[c] == LOGP_ALGO_NATIVE;
+        if (!dup) {
+            t->previous = t->plan.n;
+            t->plan.algo[t->plan.n] = prev_algo;
+            t->plan.predicted[t->plan.n++] = 0.0; /* priced for the old L and G: nothing to learn from it */
+        }
+    }
+    if (t->plan.n < 2) {
         t->plan.n = 0;
+        t->previous = -1;
+        logp_sched_free(&prev_sched);
         return;
     }
     logp_sched_opts_t opts = {q->chain_k, 0};
     for (int c = 0; c < t->plan.n; c++) {
-        t->raw[c] = raw[t->plan.algo[c]];
-        if (c > 0 && t->plan.algo[c] != LOGP_ALGO_NATIVE &&
-            logp_sched_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK) {
+        t->raw[c] = c == t->previous ? 0.0 : raw[t->plan.algo[c]];
+        if (c == t->previous) {
+            t->sched[c] = prev_sched;
+            memset(&prev_sched, 0, sizeof prev_sched);
+        } else if (c > 0 && t->plan.algo[c] != LOGP_ALGO_NATIVE &&
+                   logp_sched_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK) {
             logp_confirm_free_scheds(t); /* out of memory: no trial, the model's pick runs */
+            logp_sched_free(&prev_sched);
             t->plan.n = 0;
+            t->previous = -1;
             return;
         }
     }
+    logp_sched_free(&prev_sched);
     t->phase = LOGP_TRIAL_RUNNING;
 }
 
@@ -81,8 +111,9 @@ void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n)
         len += (size_t)snprintf(out, n, "trial %s (%d of %d calls):", t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement",
                                 t->calls, logp_confirm_calls(&t->plan));
         for (int c = 0; c < t->plan.n && len < n; c++)
-            len += (size_t)snprintf(out + len, n - len, "%s %s (predicted %.4g us)", c ? "," : "",
-                                    logp_algo_name(t->plan.algo[c]), t->plan.predicted[c] * 1e6);
+            len += (size_t)snprintf(out + len, n - len, c == t->previous ? "%s %s (the decision before the refit)"
+                                                                          : "%s %s (predicted %.4g us)",
+                                    c ? "," : "", logp_algo_name(t->plan.algo[c]), t->plan.predicted[c] * 1e6);
         return;
     }
     if (t->disagreed) {
@@ -93,8 +124,12 @@ void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n)
     const logp_trial_verdict_t *v = &t->verdict;
     len += (size_t)snprintf(out, n, "trial (median of %d, slowest rank):", LOGP_CONFIRM_ROUNDS);
     for (int c = 0; c < t->plan.n && len < n; c++)
-        len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (predicted %.4g)", c ? "," : "",
-                                logp_algo_name(t->plan.algo[c]), v->median[c] * 1e6, t->plan.predicted[c] * 1e6);
+        if (c == t->previous)
+            len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (the decision before the refit)", c ? "," : "",
+                                    logp_algo_name(t->plan.algo[c]), v->median[c] * 1e6);
+        else
+            len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (predicted %.4g)", c ? "," : "",
+                                    logp_algo_name(t->plan.algo[c]), v->median[c] * 1e6, t->plan.predicted[c] * 1e6);
     double w = v->median[v->winner];
     if (len < n)
         snprintf(out + len, n - len, " -> %s (%s), overhead %.3g us = %.2g calls%s", logp_algo_name(t->plan.algo[v->winner]),
@@ -167,13 +202,78 @@ static int logp_confirm_progress(logp_comm_state_t *st)
     return any;
 }
 
+/* Learning the machine (select/confirm.h): from the trials settled at one
+ * point, by how much L and G must move to explain the fastest of our
+ * measured candidates (our own schedules: the native model is coarser);
+ * when either is off by more than LOGP_CONFIRM_REFIT, the communicator's
+ * parameters move, the corrections learned against the old ones are
+ * dropped and every auto class is decided again (new trials).  Every rank
+ * computes the same from the same agreed times. */
+static void logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *settled, int n)
+{
+    double sum[2] = {0.0, 0.0};
+    int cnt[2] = {0, 0};
+    if (st->refits >= LOGP_CONFIRM_REFITS)
+        return;
+    for (int i = 0; i < n; i++) {
+        const logp_trial_t *t = &settled[i]->trial;
+        int best = -1;
+        for (int c = 0; !t->disagreed && c < t->plan.n; c++)
+            if (t->plan.algo[c] != LOGP_ALGO_NATIVE && c != t->previous && t->verdict.median[c] > 0.0 &&
+                (best < 0 || t->verdict.median[c] < t->verdict.median[best]))
+                best = c;
+        if (best < 0)
+            continue;
+        logp_select_query_t q = logp_state_query(st, settled[i]);
+        logp_fit_param_t which = logp_confirm_dominant(&q, t->plan.algo[best]);
+        double f = logp_confirm_fit(&q, t->plan.algo[best], which, t->verdict.median[best]);
+        if (f > 0.0) {
+            sum[which] += log(f);
+            cnt[which]++;
+        }
+    }
+    double f[2];
+    int move = 0;
+    for (int k = 0; k < 2; k++) {
+        f[k] = cnt[k] ? exp(sum[k] / cnt[k]) : 1.0;
+        if (f[k] > LOGP_CONFIRM_REFIT || f[k] * LOGP_CONFIRM_REFIT < 1.0)
+            move = 1;
+        else
+            f[k] = 1.0;
+    }
+    if (!move)
+        return;
+    st->refits++;
+    logp_params_t *p[2] = {&st->topo.intra, &st->topo.inter};
+    for (int k = 0; k < 2; k++) {
+        p[k]->L *= f[LOGP_FIT_L];
+        p[k]->G *= f[LOGP_FIT_G];
+    }
+    memset(&st->learn, 0, sizeof st->learn);
+    for (logp_decision_t *d = st->wait_head, *next; d; d = next) { /* re-decided below */
+        next = d->trial.next;
+        d->trial.next = NULL;
+    }
+    st->wait_head = st->wait_tail = NULL;
+    if (logp_state_env()->verbose >= 1 && st->rank == 0)
+        fprintf(stderr, "pmpi-logp: %s (P=%d): the trials' times say L x %.3g, G x %.3g: L=%.3gus G=%.3gns/B now; "
+                        "deciding every class again\n", st->name, st->size, f[LOGP_FIT_L], f[LOGP_FIT_G],
+                logp_topo_rep(&st->topo)->L * 1e6, logp_topo_rep(&st->topo)->G * 1e9);
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
+            logp_decision_t *d = st->decisions[c][i];
+            if (d && !d->ruled && st->configured[c] == LOGP_ALGO_AUTO)
+                logp_state_redecide(st, d, 1);
+        }
+}
+
 static void logp_confirm_agree(logp_comm_state_t *st)
 {
     double v[LOGP_AGREE_LEN], r[LOGP_AGREE_LEN];
     logp_agree_init(v);
     int j = 0;
     for (logp_decision_t *d = st->wait_head; d && j < LOGP_AGREE_SLOTS; d = d->trial.next, j++)
-        logp_agree_put(v, j, logp_confirm_key(d), d->trial.local, logp_confirm_calls(&d->trial.plan));
+        logp_agree_put(v, j, logp_confirm_key(d), d->trial.local, d->trial.start, logp_confirm_calls(&d->trial.plan));
     logp_agree_put_drift(v, logp_confirm_drift_key(st));
     if (st->wait_head || logp_confirm_progress(st))
         logp_agree_put_busy(v);
@@ -182,16 +282,19 @@ static void logp_confirm_agree(logp_comm_state_t *st)
         return;
     }
     st->next_point = logp_agree_next(st->ncalls, logp_agree_busy(r));
+    logp_decision_t *settled[LOGP_AGREE_SLOTS];
     for (int i = 0; i < j; i++) {
         logp_decision_t *d = st->wait_head;
         st->wait_head = d->trial.next;
         if (st->wait_head == NULL)
             st->wait_tail = NULL;
         d->trial.next = NULL;
-        const double *times;
-        int key = logp_agree_key(r, i, &times);
+        double times[LOGP_CONFIRM_CALLS];
+        int key = logp_agree_key(r, i, times);
         logp_confirm_settle(st, d, key == logp_confirm_key(d) ? times : NULL);
+        settled[i] = d;
     }
+    logp_confirm_refit(st, settled, j);
     int key = logp_agree_drift(r);
     if (key > 0) {
         logp_decision_t *d = st->decisions[(key - 1) / LOGP_STATE_SLOTS][(key - 1) % LOGP_STATE_SLOTS];
@@ -201,16 +304,18 @@ static void logp_confirm_agree(logp_comm_state_t *st)
                 fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B: calls drifted %gx from the trial's time: "
                                 "deciding again\n", st->name, st->size, logp_coll_name(d->coll),
                         (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1, LOGP_CONFIRM_DRIFT);
-            logp_state_redecide(st, d);
+            logp_state_redecide(st, d, 0);
         }
     }
 }
 
-void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double seconds)
+void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double start, double seconds)
 {
     logp_trial_t *t = &d->trial;
     if (timed && t->phase == LOGP_TRIAL_RUNNING) {
-        t->local[t->calls++] = seconds > 0.0 ? seconds : 1e-9;
+        seconds = seconds > 0.0 ? seconds : 1e-9;
+        t->start[t->calls] = st->clock_global ? start : 0.0;
+        t->local[t->calls++] = st->clock_global ? start + seconds : seconds;
         if (t->calls == logp_confirm_calls(&t->plan)) {
             t->phase = LOGP_TRIAL_WAITING;
             if (st->wait_tail)
@@ -263,6 +368,10 @@ static void logp_confirm_format(const logp_comm_state_t *st, logp_text_t *t)
     logp_text_printf(t, "\n# communicator %s (P=%d), MPI library %s: auto's decisions and the model's corrections\n",
                      st->name, st->size, logp_native_lib_name(logp_state_env()->native));
     logp_text_printf(t, "[size %d-%d]\n", st->size, st->size);
+    const logp_params_t *rep = logp_topo_rep(&st->topo);
+    if (st->refits && st->topo.nnodes == 1) /* one pair class: what the trials found for it */
+        logp_text_printf(t, "# L and G moved by auto's trials (the tuning file said otherwise)\nL = %.6gus\nG = %.6gns/B\n",
+                         rep->L * 1e6, rep->G * 1e9);
     for (int c = 0; c < LOGP_COLL_COUNT; c++) {
         if (st->configured[c] != LOGP_ALGO_AUTO)
             continue;

@@ -7,6 +7,7 @@
 #ifndef LOGP_SHIM_CONFIRM_H
 #define LOGP_SHIM_CONFIRM_H
 
+#include "../coll/barrier.h"
 #include "../select/select.h"
 #include "state.h"
 
@@ -22,9 +23,10 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
  * trial they become the candidate whose turn it is.  Returns nonzero if
  * the call is to be timed for logp_confirm_after (trial calls, and one in
  * 16 later calls for the drift watch).  A trial call starts with a
- * barrier on the communicator (every rank is in the same trial call of a
- * correct program): each call is then timed from a common start, and a
- * candidate does not inherit the ranks' skew the previous call left.
+ * dissemination barrier on the private communicator (every rank is in the
+ * same trial call of a correct program): each call is then timed from a
+ * common start, within about one message time, and a candidate does not
+ * inherit the ranks' skew the previous call left.
  * O(1), plus that barrier during trials. */
 static inline int logp_confirm_turn(logp_comm_state_t *st, logp_decision_t *d, logp_algo_t *algo,
                                     const logp_sched_t **sched)
@@ -34,18 +36,19 @@ static inline int logp_confirm_turn(logp_comm_state_t *st, logp_decision_t *d, l
         int c = logp_confirm_turn_of(&t->plan, t->calls);
         *algo = t->plan.algo[c];
         *sched = c == 0 ? &d->sched : &t->sched[c];
-        PMPI_Barrier(st->comm);
+        logp_coll_barrier(st->pcomm, st->tag);
         return 1;
     }
     return t->phase == LOGP_TRIAL_DONE && !t->disagreed && (++t->seen & 15) == 0;
 }
 
 /* After every call that reached the communicator's state: records the
- * call's time (seconds, if it was timed) and counts the call; at the
+ * call's start (MPI_Wtime) and duration in seconds, if it was timed, and
+ * counts the call; at the
  * agreement points (logp_agree_next) every rank takes part in one
  * MPI_Allreduce on the application's communicator, then applies the
  * agreed verdicts alike. */
-void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double seconds);
+void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double start, double seconds);
 
 /* One line (no newline) on d's trial for the verbose output and the run
  * report: candidates, their times on the slowest rank, the winner, the

@@ -172,6 +172,7 @@ static void logp_state_release(logp_comm_state_t *st)
                 logp_sched_free(&st->decisions[c][i]->sched);
                 for (int k = 0; k < LOGP_CONFIRM_MAX; k++)
                     logp_sched_free(&st->decisions[c][i]->trial.sched[k]);
+                logp_sched_free(&st->decisions[c][i]->trial.prev_sched);
                 free(st->decisions[c][i]);
             }
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
@@ -495,6 +496,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
     h = logp_hash(&st->confirm, sizeof(st->confirm), h);
+    h = logp_hash(&st->clock_global, sizeof(st->clock_global), h);
     uint64_t e = logp_problems_hash;
     uint64_t l = logp_hash(st->rule, sizeof(st->rule), 1469598103934665603ull);
     l = logp_hash(&st->learn, sizeof(st->learn), l);
@@ -636,6 +638,9 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         memcpy(st->rule, res->rules.algo, sizeof st->rule);
         st->learn = res->rules.learn;
         st->confirm = logp_env.confirm && st->size > 1;
+        int *global = NULL, has = 0; /* a clock all ranks share (SMPI): trial calls timed across ranks */
+        st->clock_global = PMPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &global, &has) == MPI_SUCCESS && has &&
+                           global && *global;
         st->next_point = 8;
         /* The private communicator is found or made here, at the first
          * call on the communicator, which every rank reaches alike whatever
@@ -750,6 +755,13 @@ logp_comm_state_t *logp_state_get(MPI_Comm comm)
     return st;
 }
 
+logp_select_query_t logp_state_query(logp_comm_state_t *st, const logp_decision_t *d)
+{
+    logp_select_query_t q = {d->coll,      logp_learn_class_mid(d->sclass), d->commutative, d->unsafe, st->chain_k,
+                             &st->topo, logp_env.native,                   &st->learn};
+    return q;
+}
+
 int logp_state_slot(const logp_decision_t *d)
 {
     return (d->sclass * 2 + d->commutative) * 2 + d->unsafe;
@@ -770,7 +782,7 @@ static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int faile
     int ruled = configured == LOGP_ALGO_AUTO && rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO;
     if (ruled)
         configured = rule;
-    logp_select_query_t q = {coll, mid, commutative, unsafe, st->chain_k, &st->topo, logp_env.native, &st->learn};
+    logp_select_query_t q = logp_state_query(st, d);
     logp_algo_t algo = LOGP_ALGO_NATIVE;
     double predicted = -1.0;
     logp_sched_t sched = {0};
@@ -828,16 +840,27 @@ static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t
     d->sclass = sc;
     d->commutative = commutative;
     d->unsafe = unsafe;
+    d->trial.prev_algo = LOGP_ALGO_COUNT; /* no decision before this one */
     if (!failed)
         st->decisions[coll][logp_state_slot(d)] = d;
     logp_state_fill(st, d, failed);
     return d;
 }
 
-void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d)
+void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d, int keep_previous)
 {
-    logp_sched_free(&d->sched);
+    logp_sched_free(&d->trial.prev_sched);
+    d->trial.prev_algo = LOGP_ALGO_COUNT;
+    if (keep_previous && d->algo != LOGP_ALGO_COUNT) { /* moved to the trial (logp_confirm_start) */
+        d->trial.prev_algo = d->algo;
+        d->trial.prev_sched = d->sched;
+    } else {
+        logp_sched_free(&d->sched);
+    }
+    memset(&d->sched, 0, sizeof d->sched);
     logp_state_fill(st, d, 0);
+    logp_sched_free(&d->trial.prev_sched); /* not taken: no trial */
+    d->trial.prev_algo = LOGP_ALGO_COUNT;
 }
 
 logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,

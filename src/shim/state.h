@@ -10,6 +10,7 @@
 #include "../model/topo.h"
 #include "../model/learn.h"
 #include "../select/confirm.h"
+#include "../select/select.h"
 #include "env.h"
 
 /* Size classes floor(log2(bytes)): the shim handles bytes <= INT_MAX. */
@@ -42,7 +43,8 @@ typedef struct logp_trial {
     double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
     int calls;                            /* trial calls made */
     int calls_seen;                       /* calls at the last agreement point (progress) */
-    double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each */
+    double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each (with a global clock: its end) */
+    double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
     logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
     int disagreed;                        /* the ranks' trials did not match: the model's pick stays */
     double ref;                           /* s: this rank's median of its first 5 sampled calls after the
@@ -52,6 +54,10 @@ typedef struct logp_trial {
     unsigned long nrecent;                /* samples taken (ring index) */
     unsigned long seen;                   /* calls since the verdict */
     int reopens;                          /* re-opened after drift */
+    int previous;                         /* candidate that is the decision from before a refit of L
+                                             or G (its schedule built for the old values), -1 if none */
+    logp_algo_t prev_algo;                /* handed to logp_confirm_start by a refit: that decision */
+    logp_sched_t prev_sched;
     struct logp_decision *next;           /* in the communicator's waiting list */
 } logp_trial_t;
 
@@ -106,6 +112,8 @@ typedef struct logp_comm_state {
     logp_decision_t *wait_head, *wait_tail; /* trials waiting for agreement, in completion order */
     unsigned char rule[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* rules of the files (LOGP_ALGO_COUNT: none) */
     logp_learn_t learn;       /* corrections: the files', then the trials' */
+    int refits;               /* times the trials moved L or G (LOGP_CONFIRM_REFITS at most) */
+    int clock_global;         /* MPI_WTIME_IS_GLOBAL: trial calls are timed start to end across ranks */
     struct logp_comm_state *prev, *next; /* registry of live states */
 } logp_comm_state_t;
 
@@ -134,8 +142,15 @@ logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size
 
 /* Decides `d` (of st) again from scratch with what the communicator has
  * learned since: selection, schedule, a new trial.  Called by every rank
- * alike at an agreement point (drift). */
-void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d);
+ * alike at an agreement point (drift; a refit of L or G, which passes
+ * keep_previous: the old decision then runs in the new trial too, so a
+ * refit that the measurements do not bear out cannot make a class
+ * slower). */
+void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d, int keep_previous);
+
+/* The selection query of d's class: decided at the class's middle size,
+ * with st's machine, native model and learned corrections. */
+logp_select_query_t logp_state_query(logp_comm_state_t *st, const logp_decision_t *d);
 
 /* The decision slot of d in st->decisions (for keys agreed across ranks). */
 int logp_state_slot(const logp_decision_t *d);

@@ -41,7 +41,7 @@ static const char logp_bench_usage[] =
     "  --rpn R                            R consecutive ranks form a node\n"
     "  --algos a,b,..                     only these algorithms (native always runs)\n"
     "  --native-only | --transpose | --pingpong | --csv | --dispatch\n"
-    "  --entry                            also time the MPI_* entry point after 64 warm-up calls: under the\n"
+    "  --entry                            also time the MPI_* entry point after 128 warm-up calls: under the\n"
     "                                     shim, auto's steady state (trials done); median / fastest row\n"
     "  --help\n";
 
@@ -118,8 +118,9 @@ static logp_bench_stat_t time_algo(logp_coll_t coll, logp_algo_t algo, const log
     double sum = 0, *all = malloc(sizeof(double) * (size_t)iters);
     logp_bench_stat_t st = {0, 0, 0, 0};
     /* warm-up; through the entry point, enough calls for the shim's trial
-     * (at most 9 calls) and its next agreement point (at most 32 later) */
-    for (int w = 0; w < (algo == LOGP_ALGO_AUTO ? 64 : 1); w++)
+     * (at most 12 calls), its agreement point (at most 32 later), and a
+     * second trial after a refit of L or G */
+    for (int w = 0; w < (algo == LOGP_ALGO_AUTO ? 128 : 1); w++)
         run_once(coll, algo, v, a, b, count, MPI_COMM_WORLD, comm);
     for (int i = 0; i < iters; i++) {
         PMPI_Barrier(MPI_COMM_WORLD);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../src/model/learn.h"
+#include "../../src/model/topo.h"
 #include "../../src/select/confirm.h"
 #include "check_main.h"
 
@@ -144,25 +145,39 @@ static void reduce_max(double *out, double v[][LOGP_AGREE_LEN], int ranks)
 START_TEST(test_agree)
 {
     static double v[4][LOGP_AGREE_LEN];
-    double r[LOGP_AGREE_LEN];
-    const double *times;
+    double r[LOGP_AGREE_LEN], times[LOGP_CONFIRM_CALLS];
     double a[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, b[9] = {9, 1, 1, 1, 1, 1, 1, 1, 10};
-    /* every rank waits on the same trial: keys agree, times are the slowest rank's */
+    /* durations (no global clock): each call takes its slowest rank's */
     for (int k = 0; k < 4; k++)
         logp_agree_init(v[k]);
-    logp_agree_put(v[0], 0, 17, a, 9);
-    logp_agree_put(v[1], 0, 17, b, 9);
-    logp_agree_put(v[2], 0, 17, a, 9);
-    logp_agree_put(v[3], 0, 17, a, 6); /* fewer calls: the rest count as 0 */
+    logp_agree_put(v[0], 0, 17, a, NULL, 9);
+    logp_agree_put(v[1], 0, 17, b, NULL, 9);
+    logp_agree_put(v[2], 0, 17, a, NULL, 9);
+    logp_agree_put(v[3], 0, 17, a, NULL, 6); /* fewer calls: the rest count as missing */
     reduce_max(r, v, 4);
-    ck_assert_int_eq(logp_agree_key(r, 0, &times), 17);
+    ck_assert_int_eq(logp_agree_key(r, 0, times), 17);
     ck_assert(times[0] == 9 && times[1] == 2 && times[8] == 10);
     ck_assert_int_eq(logp_agree_key(r, 1, NULL), 0); /* empty everywhere */
     ck_assert(!logp_agree_busy(r));
     ck_assert_int_eq(logp_agree_drift(r), 0);
+    /* a global clock: from the last start to the last end, not the barrier's skew */
+    double start0[2] = {100.0, 200.0}, end0[2] = {112.0, 209.0}; /* rank 0 starts early, ends last */
+    double start1[2] = {107.0, 205.0}, end1[2] = {108.0, 206.0};
+    logp_agree_init(v[0]);
+    logp_agree_init(v[1]);
+    logp_agree_put(v[0], 0, 3, end0, start0, 2);
+    logp_agree_put(v[1], 0, 3, end1, start1, 2);
+    reduce_max(r, v, 2);
+    ck_assert_int_eq(logp_agree_key(r, 0, times), 3);
+    ck_assert(fabs(times[0] - 5.0) < 1e-12 && fabs(times[1] - 4.0) < 1e-12);
+    ck_assert(times[2] == 0.0); /* missing */
     /* ranks whose trials differ (sizes of different classes): -1 on every rank */
-    logp_agree_put(v[2], 0, 16, a, 9);
-    logp_agree_put(v[1], 1, 5, a, 9); /* only rank 1 waits on a second one */
+    for (int k = 0; k < 4; k++)
+        logp_agree_init(v[k]);
+    logp_agree_put(v[0], 0, 17, a, NULL, 9);
+    logp_agree_put(v[1], 0, 17, a, NULL, 9);
+    logp_agree_put(v[2], 0, 16, a, NULL, 9);
+    logp_agree_put(v[1], 1, 5, a, NULL, 9); /* only rank 1 waits on a second one */
     reduce_max(r, v, 4);
     ck_assert_int_eq(logp_agree_key(r, 0, NULL), -1);
     ck_assert_int_eq(logp_agree_key(r, 1, NULL), -1);
@@ -197,8 +212,43 @@ START_TEST(test_points)
 }
 END_TEST
 
+/* Learning the machine: a wrong tuning file (L x 4, G / 4) and the times
+ * the true machine gives; the fit finds the true L from a small message
+ * and the true G from a large one, for trees whose shape depends on them. */
+START_TEST(test_fit)
+{
+    logp_params_t truth = logp_params_default(), wrong = truth;
+    wrong.L *= 4.0;
+    wrong.G /= 4.0;
+    const int Ps[] = {16, 64, 256, 1000};
+    for (int i = 0; i < 4; i++) {
+        logp_topo_t tt = logp_topo_uniform(Ps[i], &truth), tw = logp_topo_uniform(Ps[i], &wrong);
+        logp_select_query_t qt = {LOGP_COLL_BCAST, 8, 1, 0, 4, &tt, LOGP_NATIVE_MPICH, NULL};
+        logp_select_query_t qw = qt;
+        qw.topo = &tw;
+        double measured = logp_select_predict(LOGP_ALGO_LOGP_TREE, &qt);
+        ck_assert_int_eq(logp_confirm_dominant(&qw, LOGP_ALGO_LOGP_TREE), LOGP_FIT_L);
+        double f = logp_confirm_fit(&qw, LOGP_ALGO_LOGP_TREE, LOGP_FIT_L, measured);
+        ck_assert_msg(fabs(f - 0.25) < 0.25 * 0.02, "P=%d: L factor %g, want 0.25", Ps[i], f);
+        /* G alone wrong (with L wrong too, G absorbs part of L's error: the
+         * shim fits both at one point, each from the classes it dominates) */
+        logp_params_t wrong_g = truth;
+        wrong_g.G /= 4.0;
+        tw = logp_topo_uniform(Ps[i], &wrong_g);
+        qt.bytes = qw.bytes = (size_t)4 << 20;
+        measured = logp_select_predict(LOGP_ALGO_SCATTER_ALLGATHER, &qt);
+        ck_assert_int_eq(logp_confirm_dominant(&qw, LOGP_ALGO_SCATTER_ALLGATHER), LOGP_FIT_G);
+        f = logp_confirm_fit(&qw, LOGP_ALGO_SCATTER_ALLGATHER, LOGP_FIT_G, measured);
+        ck_assert_msg(fabs(f - 4.0) < 4.0 * 0.05, "P=%d: G factor %g, want 4", Ps[i], f);
+        /* times the model cannot reach by that parameter: no fit */
+        ck_assert(logp_confirm_fit(&qw, LOGP_ALGO_SCATTER_ALLGATHER, LOGP_FIT_G, measured * 1e6) == 0.0);
+        ck_assert(logp_confirm_fit(&qw, LOGP_ALGO_SCATTER_ALLGATHER, LOGP_FIT_G, 0.0) == 0.0);
+    }
+}
+END_TEST
+
 int main(void)
 {
-    const TTest *const tests[] = {test_learn_factor, test_plan, test_verdict, test_agree, test_points};
+    const TTest *const tests[] = {test_learn_factor, test_plan, test_verdict, test_agree, test_points, test_fit};
     return logp_check_run("confirm", tests, (int)(sizeof tests / sizeof tests[0]));
 }

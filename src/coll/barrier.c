@@ -1,0 +1,17 @@
+/* Dissemination barrier (Hensgen, Finkel and Manber): ceil(log2 P) rounds
+ * of one empty send and receive per rank; LogP cost ceil(log2 P)(L + 2o).
+ * Not a registry algorithm: it starts auto's trial calls together. */
+#include "barrier.h"
+
+#include <stddef.h>
+
+int logp_coll_barrier(MPI_Comm comm, int tag)
+{
+    int P = 1, r = 0, rc = MPI_SUCCESS;
+    PMPI_Comm_size(comm, &P);
+    PMPI_Comm_rank(comm, &r);
+    for (int k = 1; k < P && rc == MPI_SUCCESS; k *= 2)
+        rc = PMPI_Sendrecv(NULL, 0, MPI_BYTE, (r + k) % P, tag, NULL, 0, MPI_BYTE, (r - k % P + P) % P, tag, comm,
+                           MPI_STATUS_IGNORE);
+    return rc;
+}

@@ -1,0 +1,16 @@
+/* A barrier of the shim's own on its private communicator (PMPI only). */
+#ifndef LOGP_COLL_BARRIER_H
+#define LOGP_COLL_BARRIER_H
+
+#include <mpi.h>
+
+/* Dissemination barrier: ceil(log2 P) rounds, in round k rank r sends an
+ * empty message to r + 2^k and receives one from r - 2^k (mod P).  Every
+ * rank leaves within about one message time of the others, so calls
+ * timed from its exit start together (a tree barrier releases its root
+ * first, by the tree's depth).  Uses `tag` on `comm`: ordered before and
+ * after the collectives that use it, as MPI keeps messages of one source
+ * and tag in order.  Returns an MPI error code. */
+int logp_coll_barrier(MPI_Comm comm, int tag);
+
+#endif
