@@ -13,6 +13,6 @@ mkdir -p "$out/corpus"
 cp "$top"/tests/data/fuzz-corpus/* "$top"/tuning/*.conf "$out/corpus/" 2>/dev/null || true
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_POSIX_C_SOURCE=200809L \
     -o "$out/fuzz_config" "$top/tests/fuzz/fuzz_config.c" "$top/src/config/config.c" "$top/src/config/units.c" \
-    "$top/src/model/algo.c" "$top/src/model/params.c" -lm
+    "$top/src/model/algo.c" "$top/src/model/params.c" "$top/src/model/learn.c" -lm
 "$out/fuzz_config" -runs="$runs" -max_len=8192 -print_final_stats=1 "$out/corpus" 2>&1 | tail -12
 echo "fuzz: $runs runs without a crash"
