@@ -6,7 +6,9 @@
 # tuning/default.conf), with
 #   right: the correct tuning file,
 #   wrong: a deliberately wrong one (L x 4, G / 4),
-#   wrong-model: the wrong file with PMPI_LOGP_CONFIRM=0 (the model alone).
+#   wrong-model: the wrong file with PMPI_LOGP_CONFIRM=0 (the model alone);
+# right and wrong run PMPI_LOGP_CONFIRM=2 (trials and refits of L and G;
+# CONFIRM=1, the default, has no refits).
 #   sh scripts/smpi-confirm.sh         env: PS="64 256" OUT=docs/smpi-confirm ITERS=5
 # Writes $OUT/results.csv (P,coll,bytes,variant,median_us) and $OUT/summary.md.
 set -eu
@@ -40,7 +42,7 @@ for P in $PS; do
         [ "$coll" = alltoall ] && [ "$P" -ge 256 ] && sizes=8,1024
         start=$(date +%s)
         for v in right wrong wrong-model; do
-            file=$right confirm=1
+            file=$right confirm=2 # trials with refits of L and G
             [ $v = right ] || file=$wrong
             [ $v = wrong-model ] && confirm=0
             # shellcheck disable=SC2086

@@ -16,10 +16,13 @@ int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan
         plan->algo[plan->n] = LOGP_ALGO_NATIVE;
         plan->predicted[plan->n++] = t[LOGP_ALGO_NATIVE];
     }
+    /* against native, our best within SPAN (the model is least sure about
+     * the library it does not run); else a runner-up within NEAR */
+    double span = best == LOGP_ALGO_NATIVE ? LOGP_CONFIRM_SPAN : LOGP_CONFIRM_NEAR;
     int runner = -1;
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
-        if (a != (int)best && a != LOGP_ALGO_NATIVE && a != LOGP_ALGO_AUTO && t[a] >= 0.0 &&
-            t[a] <= LOGP_CONFIRM_NEAR * t[best] && (runner < 0 || t[a] < t[runner]))
+        if (a != (int)best && a != LOGP_ALGO_NATIVE && a != LOGP_ALGO_AUTO && t[a] >= 0.0 && t[a] <= span * t[best] &&
+            (runner < 0 || t[a] < t[runner]))
             runner = a;
     if (runner >= 0) {
         plan->algo[plan->n] = (logp_algo_t)runner;

@@ -28,7 +28,10 @@ typedef struct logp_trial_plan {
 /* The candidates of a trial from the prices t[0 .. LOGP_ALGO_COUNT-1]
  * (< 0: not a candidate) and the model's pick `best` (t[best] >= 0): best
  * first; native if t[native] >= 0 and within LOGP_CONFIRM_SPAN of best;
- * the cheapest other algorithm within LOGP_CONFIRM_NEAR.  Where the model's
+ * the cheapest other algorithm within LOGP_CONFIRM_NEAR (within
+ * LOGP_CONFIRM_SPAN when best is native: the model knows least about the
+ * library it does not run, and corrections extrapolated from other
+ * classes can make native look cheap).  Where the model's
  * margin is overwhelming nobody else qualifies and plan->n is 1.
  * Returns plan->n. */
 int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan);

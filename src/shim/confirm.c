@@ -213,7 +213,7 @@ static void logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *se
 {
     double sum[2] = {0.0, 0.0};
     int cnt[2] = {0, 0};
-    if (st->refits >= LOGP_CONFIRM_REFITS)
+    if (st->confirm < 2 || st->refits >= LOGP_CONFIRM_REFITS) /* PMPI_LOGP_CONFIRM=2 only (README) */
         return;
     for (int i = 0; i < n; i++) {
         const logp_trial_t *t = &settled[i]->trial;

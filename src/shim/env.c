@@ -69,9 +69,11 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
                                          env, msgs, n);
     env->dispatch = logp_env_level("PMPI_LOGP_DISPATCH", getenv("PMPI_LOGP_DISPATCH"), 1, env, msgs, n);
     const char *confirm = getenv("PMPI_LOGP_CONFIRM");
-    env->confirm = confirm == NULL || *confirm == '\0' ? 1
-                   : logp_env_level("PMPI_LOGP_CONFIRM", confirm, 1, env, msgs, n) ||
-                         strcmp(confirm, "0") != 0; /* an invalid value keeps the default */
+    env->confirm = 1;
+    if (confirm != NULL && *confirm != '\0') {
+        int level = logp_env_level("PMPI_LOGP_CONFIRM", confirm, 2, env, msgs, n);
+        env->confirm = strcmp(confirm, "0") == 0 || level > 0 ? level : 1; /* invalid: the default */
+    }
     env->native = logp_native_lib_default();
     const char *native = getenv("PMPI_LOGP_NATIVE");
     if (native != NULL && *native != '\0') {

@@ -637,7 +637,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
             st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : res->algo[c];
         memcpy(st->rule, res->rules.algo, sizeof st->rule);
         st->learn = res->rules.learn;
-        st->confirm = logp_env.confirm && st->size > 1;
+        st->confirm = st->size > 1 ? logp_env.confirm : 0; /* 0, 1, or 2 (with refits) */
         int *global = NULL, has = 0; /* a clock all ranks share (SMPI): trial calls timed across ranks */
         st->clock_global = PMPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &global, &has) == MPI_SUCCESS && has &&
                            global && *global;
@@ -680,7 +680,8 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         int any_auto = 0;
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             any_auto |= st->configured[c] == LOGP_ALGO_AUTO;
-        st->confirm = st->confirm && st->usable && any_auto && st->pcomm != MPI_COMM_NULL; /* agreed inputs only */
+        if (!(st->usable && any_auto && st->pcomm != MPI_COMM_NULL)) /* agreed inputs only */
+            st->confirm = 0;
         if (st->pcomm != MPI_COMM_NULL && logp_tag_range == 32767 - LOGP_TAG_FIRST) {
             int *ub = NULL, flag = 0; /* the tags this MPI offers */
             if (PMPI_Comm_get_attr(st->pcomm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && *ub > LOGP_TAG_FIRST)

@@ -99,6 +99,12 @@ START_TEST(test_plan)
         seen[logp_confirm_turn_of(&p, i)]++;
     ck_assert_int_eq(seen[0], LOGP_CONFIRM_ROUNDS);
     ck_assert_int_eq(seen[1], LOGP_CONFIRM_ROUNDS);
+    /* native the pick: ours is tried within 8x, not only 2x */
+    prices(t, 5e-6, 30e-6, 45e-6, -1.0);
+    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_NATIVE, &p), 2);
+    ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
+    prices(t, 5e-6, 50e-6, -1.0, -1.0);
+    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_NATIVE, &p), 1);
 }
 END_TEST
 
