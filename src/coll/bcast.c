@@ -1,13 +1,21 @@
 /* Broadcast executor: runs a rank's operations of any bcast schedule
  * (trees: binomial, seed 002; logp-tree, seed 000; flat; layout trees; and
  * the part-wise ones of sched_large.c: scatter-allgather, pipeline); its
- * LogGP cost is what sim.c computes for the same operations.  An operation
- * on parts of the message moves those elements of the user's buffer in
- * place (no staging).  Sends are nonblocking (at most LOGP_SENDQ_WINDOW
- * in flight, no allocation), except that a large one is not in flight
- * beside sends to other peers, as LogGP injects them one after the other
- * (buffer.h); a receive into elements still being sent waits for that
- * send first.
+ * LogGP cost is what sim.c computes for the same operations.  Sends are
+ * nonblocking (at most LOGP_SENDQ_WINDOW in flight, no allocation), except
+ * that a large one is not in flight beside sends to other peers, as LogGP
+ * injects them one after the other (buffer.h); a receive into data still
+ * being sent waits for that send first.
+ *
+ * Whole-message operations move `count` elements of the rank's own
+ * datatype.  Part-wise operations cut the message at byte offsets of its
+ * packed form (part i starts at byte floor(i m / parts), as the model
+ * prices it): MPI requires only equal type signatures, so the root may
+ * send one element of a 4-int type to ranks that receive 4 ints, and only
+ * the bytes of the signature are cut alike on every rank.  A buffer that
+ * is its own packed form (logp_buffer_flat) is used in place; any other is
+ * packed into staging memory at the root and unpacked at the end on the
+ * others.
  *
  * After an error a rank still does the rest of its part (a child gets
  * what this rank has), so no peer waits forever; the first error is
@@ -16,14 +24,12 @@
 
 #include "buffer.h"
 
-int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int tag, const logp_view_t *v)
+/* Runs v's operations on `count` units of dt at buf (extent: theirs,
+ * tsize: their size in bytes). */
+static int logp_bcast_run(char *buf, MPI_Aint extent, int tsize, int count, MPI_Datatype dt, MPI_Comm comm, int tag,
+                          const logp_view_t *v)
 {
     int rc = MPI_SUCCESS;
-    MPI_Aint lb, extent;
-    int tsize = 0;
-    if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
-        extent = 0; /* whole-message operations only need the base */
-    PMPI_Type_size(dt, &tsize);
     logp_sendq_t q;
     logp_sendq_init(&q);
     for (int i = 0; i < v->nops; i++) {
@@ -32,7 +38,7 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
         logp_buffer_part(count, v->s->parts, op.part, op.nparts, &first, &len);
         if (op.kind == LOGP_OP_RECV) {
             r = logp_sendq_wait(&q, buf, first, len);
-            int w = PMPI_Recv((char *)buf + (MPI_Aint)first * extent, len, dt, op.peer, tag, comm, MPI_STATUS_IGNORE);
+            int w = PMPI_Recv(buf + (MPI_Aint)first * extent, len, dt, op.peer, tag, comm, MPI_STATUS_IGNORE);
             r = r == MPI_SUCCESS ? w : r;
         } else if (op.kind == LOGP_OP_SEND) {
             r = logp_sendq_post(&q, buf, extent, first, len, (size_t)len * (size_t)tsize, dt, op.peer, tag, comm);
@@ -42,4 +48,43 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
     }
     int w = logp_sendq_wait(&q, NULL, 0, -1);
     return rc == MPI_SUCCESS ? w : rc;
+}
+
+int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int tag, const logp_view_t *v,
+                    logp_scratch_t *scratch)
+{
+    MPI_Aint lb, extent;
+    int tsize = 0;
+    if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
+        extent = 0; /* whole-message operations only need the base */
+    PMPI_Type_size(dt, &tsize);
+    if (v->s->parts <= 1)
+        return logp_bcast_run(buf, extent, tsize, count, dt, comm, tag, v);
+    int bytes = count * tsize; /* <= INT_MAX (the shim's condition for running ours) */
+    if (logp_buffer_flat(dt))
+        return logp_bcast_run(buf, 1, 1, bytes, MPI_BYTE, comm, tag, v);
+    int root = 1; /* the root receives nothing */
+    for (int i = 0; i < v->nops && root; i++)
+        root = logp_view_op(v, i).kind != LOGP_OP_RECV;
+    char *image = logp_scratch_get(scratch, (size_t)bytes);
+    int rc = MPI_SUCCESS, pos = 0;
+    if (image == NULL) {
+        if (root)
+            return MPI_ERR_NO_MEM; /* the others wait for the root (as in MPICH, whose bcast packs too) */
+        /* a receive buffer holds `bytes` distinct bytes from its true lower
+         * bound on: forward the packed form through it, so that no peer
+         * waits, and report the error (the buffer's contents are lost) */
+        MPI_Aint tlb, textent;
+        PMPI_Type_get_true_extent(dt, &tlb, &textent);
+        logp_bcast_run((char *)buf + tlb, 1, 1, bytes, MPI_BYTE, comm, tag, v);
+        return MPI_ERR_NO_MEM;
+    }
+    if (root)
+        rc = PMPI_Pack(buf, count, dt, image, bytes, &pos, comm);
+    int r = logp_bcast_run(image, 1, 1, bytes, MPI_BYTE, comm, tag, v);
+    rc = rc == MPI_SUCCESS ? r : rc;
+    if (!root && rc == MPI_SUCCESS)
+        rc = PMPI_Unpack(image, bytes, &pos, buf, count, dt, comm);
+    logp_scratch_put(scratch, image);
+    return rc;
 }

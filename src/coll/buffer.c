@@ -72,27 +72,43 @@ void logp_buffer_free(logp_buffer_t *b)
     b->mem = b->base = NULL;
 }
 
-/* Nonzero if `count` elements of dt occupy exactly count * size contiguous
- * bytes starting at the buffer address. */
-static int logp_buffer_contiguous(int count, MPI_Datatype dt, size_t *bytes)
+int logp_buffer_flat(MPI_Datatype dt)
 {
     MPI_Aint lb, extent, tlb, textent;
-    int size;
-    PMPI_Type_size(dt, &size);
-    PMPI_Type_get_extent(dt, &lb, &extent);
-    PMPI_Type_get_true_extent(dt, &tlb, &textent);
-    *bytes = (size_t)size * (size_t)count;
-    return tlb == 0 && textent == size && extent == size;
+    int size, ni, na, nd, combiner;
+    if (PMPI_Type_size(dt, &size) != MPI_SUCCESS || PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS ||
+        PMPI_Type_get_true_extent(dt, &tlb, &textent) != MPI_SUCCESS ||
+        PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+        return 0;
+    if (tlb != 0 || textent != size || extent != size)
+        return 0;
+    if (combiner == MPI_COMBINER_NAMED)
+        return 1;
+    /* a struct or indexed type can fill its extent with its fields in
+     * another order than its type map: only runs of flat types are flat */
+    if ((combiner != MPI_COMBINER_CONTIGUOUS && combiner != MPI_COMBINER_DUP) || ni > 1 || na != 0 || nd != 1)
+        return 0;
+    int ints[1];
+    MPI_Aint addrs[1];
+    MPI_Datatype old;
+    if (PMPI_Type_get_contents(dt, ni, na, nd, ints, addrs, &old) != MPI_SUCCESS)
+        return 0;
+    int flat = logp_buffer_flat(old);
+    if (PMPI_Type_get_envelope(old, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner != MPI_COMBINER_NAMED)
+        PMPI_Type_free(&old);
+    return flat;
 }
 
 int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount, MPI_Datatype rt,
                      MPI_Comm comm, int tag)
 {
-    size_t sb, rb;
+    int ssize, rsize;
     if (src == dst && st == rt && scount == rcount)
         return MPI_SUCCESS;
-    if (logp_buffer_contiguous(scount, st, &sb) && logp_buffer_contiguous(rcount, rt, &rb) && sb == rb) {
-        memmove(dst, src, sb);
+    if (PMPI_Type_size(st, &ssize) == MPI_SUCCESS && PMPI_Type_size(rt, &rsize) == MPI_SUCCESS &&
+        (size_t)ssize * (size_t)scount == (size_t)rsize * (size_t)rcount && logp_buffer_flat(st) &&
+        logp_buffer_flat(rt)) {
+        memmove(dst, src, (size_t)ssize * (size_t)scount);
         return MPI_SUCCESS;
     }
     int me;

@@ -56,6 +56,12 @@ void logp_scratch_put(logp_scratch_t *s, void *p);
 /* Frees the region (not while it is handed out). */
 void logp_scratch_free(logp_scratch_t *s);
 
+/* Nonzero if elements of dt lie back to back from the buffer address as
+ * the bytes of their type signature, in its order (predefined types
+ * without holes, and contiguous runs of them): such a buffer is its own
+ * packed form. */
+int logp_buffer_flat(MPI_Datatype dt);
+
 /* Copies `count` elements of `st` at src into `rcount` elements of `rt` at
  * dst (same type signature), through `comm` (a private communicator: a
  * message to self with `tag`; memcpy when both layouts are contiguous and

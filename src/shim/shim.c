@@ -226,7 +226,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
         logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
-        rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v));
+        rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v, logp_state_scratch()));
     else
         rc = LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
     logp_shim_test_slow(LOGP_COLL_BCAST, algo);

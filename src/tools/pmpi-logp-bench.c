@@ -87,7 +87,7 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
     switch (coll) {
     case LOGP_COLL_BCAST:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Bcast(a, count, MPI_DOUBLE, 0, user)
-                                        : logp_coll_bcast(a, count, MPI_DOUBLE, comm, LOGP_TAG_FIRST, v);
+                                        : logp_coll_bcast(a, count, MPI_DOUBLE, comm, LOGP_TAG_FIRST, v, &g_scratch);
     case LOGP_COLL_REDUCE:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, g_sum, 0, user)
                                         : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, LOGP_TAG_FIRST, v, &g_scratch);

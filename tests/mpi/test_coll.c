@@ -268,6 +268,32 @@ static void test_bcast(MPI_Comm comm, const char *cname, const tcase_t *t, int c
     free(mem);
 }
 
+/* Bcast whose root sends `count` elements of t while the other ranks
+ * receive the same ints as elements of rt (MPI requires equal type
+ * signatures only): t and rt hold int fields only; logical int
+ * k * nf + f is field f of element k. */
+static void test_bcast_mixed(MPI_Comm comm, const char *cname, const tcase_t *t, const tcase_t *rt, int ints, int root)
+{
+    int r;
+    MPI_Comm_rank(comm, &r);
+    const tcase_t *mine = r == root ? t : rt;
+    int n = ints / mine->nf;
+    void *mem, *buf = talloc(mine, n, &mem);
+    if (r == root)
+        for (long k = 0; k < n; k++)
+            for (int f = 0; f < mine->nf; f++)
+                put(mine, buf, k, f, gen(root, k * mine->nf + f, 0, OP_NONE));
+    int rc = MPI_Bcast(buf, n, mine->dt, root, comm), ok = rc == MPI_SUCCESS;
+    for (long k = 0; ok && k < n; k++)
+        for (int f = 0; f < mine->nf; f++)
+            ok &= get(mine, buf, k, f) == gen(root, k * mine->nf + f, 0, OP_NONE);
+    ok &= holes_intact(mine, mem, n);
+    char what[64];
+    snprintf(what, sizeof what, "bcast(root %s, others %s)", t->name, rt->name);
+    check(ok, what, cname, t->name, "-", ints, root);
+    free(mem);
+}
+
 static void test_reduce(MPI_Comm comm, const char *cname, const tcase_t *t, opkind_t op, int count, int root,
                         int in_place)
 {
@@ -383,6 +409,17 @@ static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncase
             test_alltoall(comm, cname, t, NULL, n, 1);
         }
     }
+    /* bcast with other datatypes at the root than elsewhere: a flat run
+     * of 4 ints against ints, and a vector (2 ints in a 16-byte extent)
+     * against ints, both ways; part-wise schedules cut such messages */
+    for (int root = 0; root < P; root++)
+        for (int ci = 0; ci < 2; ci++) {
+            int ints = ci ? 4 * 3001 : 4 * 7;
+            test_bcast_mixed(comm, cname, tquad, tint, ints, root);
+            test_bcast_mixed(comm, cname, tint, tquad, ints, root);
+            test_bcast_mixed(comm, cname, &cases[3], tint, ints, root); /* cases[3]: "vector" */
+            test_bcast_mixed(comm, cname, tint, &cases[3], ints, root);
+        }
     test_alltoall(comm, cname, tint, tquad, 4 * 7, 0);
     test_alltoall(comm, cname, tint, tquad, 4 * 1, 1);
     /* above MPICH's 2 KiB reduce-scatter-gather threshold, every root */
