@@ -20,7 +20,7 @@ typedef struct logp_env {
                                             2 trials and refits of L and G */
     const char *learn;                   /* PMPI_LOGP_LEARN: learned file, read at start, written at the end */
     logp_algo_t test_slow[LOGP_COLL_COUNT]; /* PMPI_LOGP_TEST_SLOW=ALGO (tests only): every call that runs ALGO
-                                               takes 20 ms longer; LOGP_ALGO_COUNT if unset */
+                                               takes 20 ms x P longer; LOGP_ALGO_COUNT if unset */
     int errors;                          /* number of invalid settings found */
 } logp_env_t;
 

@@ -185,11 +185,14 @@ static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, logp_deci
 }
 
 /* PMPI_LOGP_TEST_SLOW (tests only): the call ran the algorithm that is to
- * look slow. */
-static void logp_shim_test_slow(logp_coll_t coll, logp_algo_t ran)
+ * look slow: 20 ms per rank of the communicator, so that the difference
+ * stands above the noise of ranks that oversubscribe the cores (n = 8 on
+ * two cores: calls of any algorithm measured 16 - 48 ms). */
+static void logp_shim_test_slow(const logp_comm_state_t *st, logp_coll_t coll, logp_algo_t ran)
 {
     if (ran == logp_state_env()->test_slow[coll]) {
-        struct timespec pause = {0, 20000000L};
+        long ns = 20000000L * st->size;
+        struct timespec pause = {ns / 1000000000L, ns % 1000000000L};
         nanosleep(&pause, NULL);
     }
 }
@@ -229,7 +232,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
         rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v, logp_state_scratch()));
     else
         rc = LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
-    logp_shim_test_slow(LOGP_COLL_BCAST, algo);
+    logp_shim_test_slow(st, LOGP_COLL_BCAST, algo);
     logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_BCAST, d, algo, bytes, t0);
     return rc;
@@ -275,7 +278,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
                                                   logp_state_scratch()));
     else
         rc = LOGP_NEXT_AS(logp_native_reduce_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    logp_shim_test_slow(LOGP_COLL_REDUCE, algo);
+    logp_shim_test_slow(st, LOGP_COLL_REDUCE, algo);
     logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, algo, bytes, t0);
     return rc;
@@ -318,7 +321,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
                                                     st->pcomm, st->tag, &v, logp_state_scratch()));
     else
         rc = LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    logp_shim_test_slow(LOGP_COLL_ALLTOALL, algo);
+    logp_shim_test_slow(st, LOGP_COLL_ALLTOALL, algo);
     logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_ALLTOALL, d, algo, bytes, t0);
     return rc;

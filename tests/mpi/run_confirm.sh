@@ -3,7 +3,7 @@
 # slow algorithm, every rank agrees on the verdict, the learned file is
 # written, read back (no trials, same decisions) and valid, and
 # PMPI_LOGP_CONFIRM=0 turns trials off.  The slow algorithm is made by the
-# test hook PMPI_LOGP_TEST_SLOW=ALGO (every call that runs ALGO takes 20 ms
+# test hook PMPI_LOGP_TEST_SLOW=ALGO (every call that runs ALGO takes 20 ms x P
 # longer), the model's pick found from a run without confirmation.
 : "${MPIEXEC:=mpiexec}"
 b="$(cd "${top_builddir:-.}" && pwd)"
