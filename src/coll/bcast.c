@@ -67,7 +67,7 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
     for (int i = 0; i < v->nops && root; i++)
         root = logp_view_op(v, i).kind != LOGP_OP_RECV;
     char *image = logp_scratch_get(scratch, (size_t)bytes);
-    int rc = MPI_SUCCESS, pos = 0;
+    int rc = MPI_SUCCESS;
     if (image == NULL) {
         if (root)
             return MPI_ERR_NO_MEM; /* the others wait for the root (as in MPICH, whose bcast packs too) */
@@ -79,12 +79,14 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
         logp_bcast_run((char *)buf + tlb, 1, 1, bytes, MPI_BYTE, comm, tag, v);
         return MPI_ERR_NO_MEM;
     }
+    /* packed by a message to self, not MPI_Pack: MPICH's MPI_Pack rejects
+     * MPI_BOTTOM, which a datatype of absolute addresses needs */
     if (root)
-        rc = PMPI_Pack(buf, count, dt, image, bytes, &pos, comm);
+        rc = logp_buffer_copy(buf, count, dt, image, bytes, MPI_PACKED, comm, tag);
     int r = logp_bcast_run(image, 1, 1, bytes, MPI_BYTE, comm, tag, v);
     rc = rc == MPI_SUCCESS ? r : rc;
     if (!root && rc == MPI_SUCCESS)
-        rc = PMPI_Unpack(image, bytes, &pos, buf, count, dt, comm);
+        rc = logp_buffer_copy(image, bytes, MPI_PACKED, buf, count, dt, comm, tag);
     logp_scratch_put(scratch, image);
     return rc;
 }

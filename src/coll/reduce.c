@@ -56,8 +56,8 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         case LOGP_OP_RECV_REDUCE:
             w = logp_sendq_wait(&q, tmp, first, len);
             r = PMPI_Recv(tmp + at, len, dt, o.peer, tag, comm, MPI_STATUS_IGNORE);
-            if (r != MPI_SUCCESS || rc != MPI_SUCCESS)
-                break; /* nothing sound to combine */
+            if (r != MPI_SUCCESS || rc != MPI_SUCCESS || len == 0)
+                break; /* nothing sound to combine; a user's operator never sees a count of 0 */
             if (w == MPI_SUCCESS)
                 w = logp_sendq_wait(&q, acc, first, len);
             if (commute || o.arg == LOGP_SIDE_PREPEND) {

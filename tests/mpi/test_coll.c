@@ -130,9 +130,20 @@ static int holes_intact(const tcase_t *t, const void *mem, long n)
 }
 
 /* --- user operators --------------------------------------------------- */
+/* Calls of a user operator with a count of 0 or a datatype other than the
+ * one the application reduces (test suites' operators check both: a
+ * shim must call them as the MPI library does). */
+static int g_bad_op_calls;
+static MPI_Datatype g_reduce_dt;
+
+static void op_called(int len, MPI_Datatype dt)
+{
+    g_bad_op_calls += len <= 0 || dt != g_reduce_dt;
+}
+
 static void user_int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    (void)dt;
+    op_called(*len, *dt);
     for (int i = 0; i < *len; i++)
         ((int *)inout)[i] += ((int *)in)[i];
 }
@@ -140,7 +151,7 @@ static void user_int_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* element of the struct case: int at -16, double at 0 from the base */
 static void user_struct_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    (void)dt;
+    op_called(*len, *dt);
     for (int i = 0; i < *len; i++) {
         char *a = (char *)in + 32 * i, *b = (char *)inout + 32 * i;
         int x, y;
@@ -159,7 +170,7 @@ static void user_struct_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* element of the vector case: ints at 0 and 12, extent 16 */
 static void user_vec_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    (void)dt;
+    op_called(*len, *dt);
     for (int i = 0; i < *len; i++) {
         int *a = (int *)in + 4 * i, *b = (int *)inout + 4 * i;
         b[0] += a[0];
@@ -170,7 +181,7 @@ static void user_vec_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* 2x2 unsigned matrices, inout = in * inout (mod 2^32): order matters */
 static void user_matmul(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    (void)dt;
+    op_called(*len, *dt);
     for (int i = 0; i < *len; i++) {
         unsigned *a = (unsigned *)in + 4 * i, *b = (unsigned *)inout + 4 * i, c[4];
         c[0] = a[0] * b[0] + a[1] * b[2];
@@ -306,6 +317,8 @@ static void test_reduce(MPI_Comm comm, const char *cname, const tcase_t *t, opki
             put(t, sbuf, k, f, gen(r, k, f, op));
     if (r == root)
         rbuf = in_place ? sbuf : talloc(t, count, &rmem);
+    g_reduce_dt = t->dt;
+    int bad_calls = g_bad_op_calls;
     int rc = MPI_Reduce(in_place && r == root ? MPI_IN_PLACE : sbuf, rbuf, count, t->dt, mpi_op(t, op), root, comm);
     int ok = rc == MPI_SUCCESS;
     /* the send buffer is unchanged on every rank (but the in-place root) */
@@ -322,6 +335,7 @@ static void test_reduce(MPI_Comm comm, const char *cname, const tcase_t *t, opki
         }
         ok &= holes_intact(t, in_place ? smem : rmem, count);
     }
+    ok &= g_bad_op_calls == bad_calls;
     char what[32];
     snprintf(what, sizeof what, "reduce%s", in_place ? "(in-place)" : "");
     check(ok, what, cname, t->name, op_name(op), count, root);
@@ -354,7 +368,10 @@ static void test_alltoall(MPI_Comm comm, const char *cname, const tcase_t *t, co
         for (long k = 0; k < per; k++)
             for (int f = 0; f < st->nf; f++)
                 put(st, fill, (long)j * per + k, f, gen(r, ((long)j * per + k) * st->nf + f, 0, OP_NONE));
-    int rc = MPI_Alltoall(in_place ? MPI_IN_PLACE : sbuf, scount, t->dt, rbuf, rcount, rt->dt, comm);
+    /* in place, the send count and type are not significant (MPICH's
+     * alltoall1 passes -1 and MPI_DATATYPE_NULL) */
+    int rc = in_place ? MPI_Alltoall(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, rbuf, rcount, rt->dt, comm)
+                      : MPI_Alltoall(sbuf, scount, t->dt, rbuf, rcount, rt->dt, comm);
     int ok = rc == MPI_SUCCESS;
     for (int j = 0; ok && j < P; j++)
         for (long k = 0; k < rcount; k++)
@@ -386,6 +403,83 @@ static void test_interleaved_p2p(MPI_Comm comm, const char *cname, tcase_t *tint
     MPI_Wait(&req, &st);
     check(msg == 1000 + (r - 1 + P) % P && st.MPI_TAG == 77 && st.MPI_SOURCE == (r - 1 + P) % P,
           "p2p across collectives", cname, "int", "-", 1, 0);
+}
+
+/* Odd arguments that test suites and libraries pass: a datatype of size 0
+ * (nothing moves, the buffer stays as it was), MPI_BOTTOM with a struct
+ * of absolute addresses (ROMIO broadcasts file status this way), every
+ * root. */
+static void test_odd_arguments(MPI_Comm comm, const char *cname)
+{
+    int r, P;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    MPI_Datatype zero;
+    MPI_Type_contiguous(0, MPI_INT, &zero);
+    MPI_Type_commit(&zero);
+    int buf[10], ok = 1;
+    for (int i = 0; i < 10; i++)
+        buf[i] = 7;
+    ok &= MPI_Bcast(buf, 10, zero, 0, comm) == MPI_SUCCESS;
+    for (int i = 0; i < 10; i++)
+        ok &= buf[i] == 7;
+    check(ok, "bcast(size-0 type)", cname, "contiguous(0)", "-", 10, 0);
+    MPI_Type_free(&zero);
+    for (int root = 0; root < P; root++) {
+        int a = r == root ? 42 + root : -1;
+        double b = r == root ? 0.5 * root : -1.0;
+        MPI_Aint disp[2];
+        MPI_Get_address(&a, &disp[0]);
+        MPI_Get_address(&b, &disp[1]);
+        int bl[2] = {1, 1};
+        MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, abs_type;
+        MPI_Type_create_struct(2, bl, disp, types, &abs_type);
+        MPI_Type_commit(&abs_type);
+        int rc = MPI_Bcast(MPI_BOTTOM, 1, abs_type, root, comm);
+        check(rc == MPI_SUCCESS && a == 42 + root && b == 0.5 * root, "bcast(MPI_BOTTOM)", cname, "absolute struct",
+              "-", 1, root);
+        MPI_Type_free(&abs_type);
+    }
+}
+
+/* Intercommunicators (the MPI library's own algorithms run: the shim must
+ * hand them over whole): the lower half of world and the upper half; bcast
+ * from and reduce to the lower half's rank 0 (MPI_ROOT there,
+ * MPI_PROC_NULL beside it), all-to-all between the halves. */
+static void test_intercomm(void)
+{
+    if (g_size < 2)
+        return;
+    int low = g_rank < g_size / 2, lr, rn;
+    MPI_Comm local, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, low, g_rank, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, low ? g_size / 2 : 0, 5, &inter);
+    MPI_Comm_rank(local, &lr);
+    MPI_Comm_remote_size(inter, &rn);
+    int v[3] = {low && lr == 0 ? 11 : -1, low && lr == 0 ? 22 : -1, low && lr == 0 ? 33 : -1}, ok = 1;
+    int root = low ? (lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    ok &= MPI_Bcast(v, 3, MPI_INT, root, inter) == MPI_SUCCESS;
+    if (!low || lr == 0)
+        ok &= v[0] == 11 && v[1] == 22 && v[2] == 33;
+    check(ok, "bcast(intercommunicator)", "inter", "int", "-", 3, 0);
+    int mine = low ? -100 : lr + 1, sum = -1;
+    ok = MPI_Reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, root, inter) == MPI_SUCCESS;
+    if (low && lr == 0)
+        ok &= sum == rn * (rn + 1) / 2;
+    else if (low)
+        ok &= sum == -1; /* untouched beside the root */
+    check(ok, "reduce(intercommunicator)", "inter", "int", "sum", 1, 0);
+    int *s = malloc(sizeof(int) * (size_t)rn), *d = malloc(sizeof(int) * (size_t)rn);
+    for (int j = 0; j < rn; j++)
+        s[j] = (low ? 1000 : 2000) + lr * 10 + j;
+    ok = MPI_Alltoall(s, 1, MPI_INT, d, 1, MPI_INT, inter) == MPI_SUCCESS;
+    for (int j = 0; j < rn; j++)
+        ok &= d[j] == (low ? 2000 : 1000) + j * 10 + lr;
+    check(ok, "alltoall(intercommunicator)", "inter", "int", "-", 1, 0);
+    free(s);
+    free(d);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
 }
 
 static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncases, tcase_t *tint, tcase_t *tquad,
@@ -495,6 +589,8 @@ int main(int argc, char **argv)
     tcase_t tquad = {"int4", quad, 4, 16, 0, {0, 4, 8, 12}, {'i', 'i', 'i', 'i'}, {OP_SUM}, 1};
 
     run_comm(MPI_COMM_WORLD, "world", cases, ncases, &cases[0], &tquad, big);
+    test_odd_arguments(MPI_COMM_WORLD, "world");
+    test_intercomm();
     /* a sub-communicator with reversed rank order, and a named half */
     MPI_Comm rev, half;
     MPI_Comm_split(MPI_COMM_WORLD, 0, g_size - g_rank, &rev);
