@@ -6,12 +6,18 @@
  * communicator, and raise an error that comes back on the application's
  * communicator with its current error handler.
  *
- * Local checks before any traffic send erroneous calls to the MPI library
- * unchanged: NULL buffers with a nonzero count, a predefined operator on a
- * predefined datatype it is not defined for.  When only some ranks fail
- * such a check (a NULL buffer at the root only), those ranks get the MPI
- * library's error at once and the others wait for them, exactly as when
- * the MPI library runs alone (it checks locally too). */
+ * Local checks send erroneous calls to the MPI library unchanged: NULL
+ * buffers with a nonzero count, aliased buffers, MPI_IN_PLACE where it is
+ * not allowed, a predefined operator on a predefined datatype it is not
+ * defined for.  The MPI library rejects such a call locally, without
+ * traffic, and so does the shim, after the communicator's set-up (a
+ * collective, reached by every rank's first call on the communicator
+ * whatever its arguments) and before its decision: the call is not one of
+ * the communicator's collectives and is not counted, so a rank that calls
+ * again correctly meets its peers' calls (MPICH's errors/coll/noalias*
+ * tests do that).  When only some ranks fail (a NULL buffer at the root
+ * only), the others wait for them, exactly as when the library runs
+ * alone. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,6 +142,20 @@ static int logp_shim_null(const void *buf, MPI_Datatype dt)
     return buf == NULL && logp_shim_named(dt);
 }
 
+/* Nonzero if the MPI library rejects this reduce on this rank without
+ * traffic: a NULL send buffer; MPI_IN_PLACE at a rank that is not the
+ * root; at the root, a NULL receive buffer or one that is the send buffer
+ * (the receive buffer of the other ranks is not significant: NULL or the
+ * send buffer are legal there). */
+static int logp_shim_reduce_rejected(const void *sendbuf, const void *recvbuf, MPI_Datatype dt, int root, int rank)
+{
+    if (logp_shim_null(sendbuf, dt))
+        return 1;
+    if (rank != root)
+        return sendbuf == MPI_IN_PLACE;
+    return sendbuf == recvbuf || logp_shim_null(recvbuf, dt);
+}
+
 /* Every predefined reduction operator commutes (MPI standard, 5.9.2): no
  * PMPI call for them. */
 static int logp_shim_commutative(MPI_Op op, int *commutative)
@@ -214,7 +234,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     size_t bytes;
     logp_comm_state_t *st;
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || (st = logp_shim_state(comm)) == NULL || root < 0 ||
-        root >= st->size)
+        root >= st->size || logp_shim_null(buffer, datatype))
         return LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
@@ -222,9 +242,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     const logp_sched_t *sched = &d->sched;
     int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
-    /* local checks after the decision: every rank has made it */
-    int rc, ours = algo != LOGP_ALGO_NATIVE && !logp_shim_null(buffer, datatype) &&
-                   logp_view_init(&v, sched, root, st->rank, 1) == LOGP_OK;
+    int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, root, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
     double tc = timed ? PMPI_Wtime() : 0.0;
@@ -248,6 +266,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     int commutative = 0;
     if (!logp_shim_bytes(comm, count, datatype, &bytes) || op == MPI_OP_NULL || logp_shim_op_native(op, datatype) ||
         (st = logp_shim_state(comm)) == NULL || root < 0 || root >= st->size ||
+        logp_shim_reduce_rejected(sendbuf, recvbuf, datatype, root, st->rank) ||
         logp_shim_commutative(op, &commutative) != MPI_SUCCESS)
         return LOGP_NEXT_AS(logp_native_reduce_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
     /* MPICH 4.0.2 crashes in its reduce-scatter-gather path (commutative,
@@ -265,11 +284,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     const logp_sched_t *sched = &d->sched;
     int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
-    /* local checks after the decision: every rank has made it */
-    int local_ok = !logp_shim_null(sendbuf, datatype) && !(sendbuf == MPI_IN_PLACE && st->rank != root) &&
-                   !(st->rank == root && (logp_shim_null(recvbuf, datatype) || sendbuf == recvbuf));
-    int rc, ours = algo != LOGP_ALGO_NATIVE && local_ok &&
-                   logp_view_init(&v, sched, root, st->rank, commutative) == LOGP_OK;
+    int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, root, st->rank, commutative) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_REDUCE, st->size, logp_dispatch_now() - entry);
     double tc = timed ? PMPI_Wtime() : 0.0;
@@ -293,8 +308,9 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     logp_comm_state_t *st;
     int in_place = sendbuf == MPI_IN_PLACE;
     if (!logp_shim_bytes(comm, recvcount, recvtype, &bytes) ||
-        (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes || sendbuf == recvbuf)) ||
-        (st = logp_shim_state(comm)) == NULL || bytes * (size_t)st->size > (size_t)INT_MAX)
+        (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes)) ||
+        (st = logp_shim_state(comm)) == NULL || bytes * (size_t)st->size > (size_t)INT_MAX ||
+        (!in_place && (sendbuf == recvbuf || logp_shim_null(sendbuf, sendtype))) || logp_shim_null(recvbuf, recvtype))
         return LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     /* MPICH 4.0.2's MPI_Alltoall on a 1-rank communicator hangs while an
      * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
@@ -309,10 +325,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     const logp_sched_t *sched = &d->sched;
     int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
-    /* local checks after the decision: every rank has made it */
-    int rc, ours = algo != LOGP_ALGO_NATIVE && !logp_shim_null(sendbuf, sendtype) &&
-                   !logp_shim_null(recvbuf, recvtype) &&
-                   logp_view_init(&v, sched, 0, st->rank, 1) == LOGP_OK;
+    int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, 0, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
     double tc = timed ? PMPI_Wtime() : 0.0;

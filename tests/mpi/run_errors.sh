@@ -37,6 +37,10 @@ same reduce-null-root 3 PMPI_LOGP_REDUCE=binomial
 same alltoall-null 3 PMPI_LOGP_ALLTOALL=ring
 same reduce-byte-sum 3 PMPI_LOGP_REDUCE=binomial
 same truncate-late-handler 2 PMPI_LOGP_BCAST=binomial
+same reduce-alias-one 4 PMPI_LOGP_REDUCE=binomial PMPI_LOGP_ALLTOALL=ring
+same reduce-alias-one 3
+same reduce-alias-makeup 3 PMPI_LOGP_REDUCE=chain
+same reduce-alias-makeup 4
 same handler-comm 2 PMPI_LOGP_BCAST=binomial
 grep -q "handler called yes, with the application's communicator" "$tmp/shim" && ok "handler sees the application's communicator" ||
     ko "handler sees the application's communicator"
