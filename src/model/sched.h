@@ -140,7 +140,8 @@ struct logp_sched {
     size_t bytes;              /* bcast/reduce: the message; alltoall: one block */
     logp_topo_t topo;          /* the machine; arrays borrowed from the caller */
     logp_params_t p;           /* logp_topo_rep(&topo): what uniform shapes use */
-    int k;                     /* chains: number of chains (informative) */
+    int k;                     /* chains: number of chains (informative);
+                                  linear all-to-all: the window */
     int parts;                 /* the message is cut into this many parts
                                   (logp_op_t.part; 1: whole messages only) */
     void *data;                /* family data, owned */

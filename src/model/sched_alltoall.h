@@ -1,5 +1,6 @@
-/* The all-to-all schedules of seed 004 (ring, butterfly), one rank at a
- * time (sched.h).  The patterns themselves are alltoall.h. */
+/* The all-to-all schedules of seed 004 (ring, butterfly) and the linear
+ * exchange, one rank at a time (sched.h).  The patterns themselves are
+ * alltoall.h. */
 #ifndef LOGP_MODEL_SCHED_ALLTOALL_H
 #define LOGP_MODEL_SCHED_ALLTOALL_H
 
@@ -7,6 +8,21 @@
 
 extern const logp_family_t logp_family_ring;
 extern const logp_family_t logp_family_butterfly;
+extern const logp_family_t logp_family_linear;
+
+/* Largest window of the linear exchange: destinations whose send and
+ * receive are in flight together (two requests each; the direct
+ * executor keeps 64). */
+#define LOGP_LINEAR_WINDOW_MAX 32
+
+/* Uniform-model time of the linear exchange of m-byte blocks on P ranks
+ * in windows of w destinations (1 <= w <= LOGP_LINEAR_WINDOW_MAX): the
+ * simulator's rules applied to one rank, O(P). */
+double logp_linear_time(const logp_params_t *p, int P, size_t m, int w);
+
+/* The window the linear exchange uses: the smallest whose time is within
+ * 1% of the largest window's (O(P log w)). */
+int logp_linear_window(const logp_params_t *p, int P, size_t m);
 
 /* The uniform-model time of `steps` exchanges in which every rank sends
  * one message of bytes[i] and receives one of the same size, all ranks

@@ -77,33 +77,58 @@ START_TEST(test_views_pair_up)
 }
 END_TEST
 
-/* Follow the data of the ring and butterfly: every block (i -> j) arrives
- * exactly once, for P = 1..130 (the butterfly's packed steps included). */
+/* Nonzero if rank q's view has a receive from r in phase `arg`. */
+static int receives_in_phase(const logp_sched_t *s, int q, int r, int arg)
+{
+    logp_view_t v;
+    logp_view_init(&v, s, 0, q, 1);
+    for (int i = 0; i < v.nops; i++) {
+        logp_op_t op = logp_view_op(&v, i);
+        if (op.kind == LOGP_OP_RECV && op.peer == r && op.arg == arg)
+            return 1;
+    }
+    return 0;
+}
+
+/* Follow the data of every direct exchange (ring, linear) and of the
+ * butterfly: every block (i -> j) arrives exactly once, for P = 1..130
+ * (the butterfly's packed steps included); a direct exchange's receive is
+ * in the phase of its send (the executor keeps a phase in flight and
+ * waits at its end: a receive in a later phase would wait forever), and a
+ * phase fits the executor's requests. */
 START_TEST(test_alltoall_delivery)
 {
+    static const size_t sizes[] = {8, 16384, 1 << 20}; /* the linear window depends on the size */
     for (int P = 1; P <= 130; P++) {
         logp_topo_t t = logp_topo_uniform(P, &P0);
         logp_sched_t s;
-        logp_view_t v, back;
-        build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_RING, 8, &t, 0);
-        char *got = calloc((size_t)P * P, 1);
-        for (int r = 0; r < P; r++) {
-            got[r * P + r]++; /* the own block is a local copy */
-            logp_view_init(&v, &s, 0, r, 1);
-            for (int i = 0; i < v.nops; i += 2) {
-                logp_op_t snd = logp_view_op(&v, i), rcv = logp_view_op(&v, i + 1);
-                LOGP_CHECK(snd.kind == LOGP_OP_SEND);
-                LOGP_CHECK(rcv.kind == LOGP_OP_RECV);
-                got[r * P + snd.peer]++; /* block r -> snd.peer */
-                /* and snd.peer receives it from r in the same phase */
-                logp_view_init(&back, &s, 0, snd.peer, 1);
-                LOGP_CHECK(logp_view_op(&back, i + 1).peer == r);
+        logp_view_t v;
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            for (int z = 0; z < 3; z++) {
+                if (!schedulable(a, LOGP_COLL_ALLTOALL) ||
+                    !(logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_A2A_DIRECT))
+                    continue;
+                build(&s, LOGP_COLL_ALLTOALL, (logp_algo_t)a, sizes[z], &t, 0);
+                char *got = calloc((size_t)P * P, 1);
+                for (int r = 0; r < P; r++) {
+                    got[r * P + r]++; /* the own block is a local copy */
+                    logp_view_init(&v, &s, 0, r, 1);
+                    int in_phase = 0;
+                    for (int i = 0; i < v.nops; i++) {
+                        logp_op_t op = logp_view_op(&v, i);
+                        in_phase = i > 0 && op.arg == logp_view_op(&v, i - 1).arg ? in_phase + 1 : 1;
+                        LOGP_CHECK(in_phase <= 64); /* LOGP_DIRECT_WINDOW */
+                        if (op.kind != LOGP_OP_SEND)
+                            continue;
+                        got[r * P + op.peer]++; /* block r -> op.peer */
+                        LOGP_CHECK(receives_in_phase(&s, op.peer, r, op.arg));
+                    }
+                }
+                for (int i = 0; i < P * P; i++)
+                    LOGP_CHECK(got[i] == 1);
+                free(got);
+                logp_sched_free(&s);
             }
-        }
-        for (int i = 0; i < P * P; i++)
-            LOGP_CHECK(got[i] == 1);
-        free(got);
-        logp_sched_free(&s);
 
         /* butterfly: slots[r][j] holds (source, destination) */
         build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BUTTERFLY, 8, &t, 0);
@@ -216,8 +241,9 @@ static int closed_form_case(int P, const logp_params_t *p, size_t m, int k, doub
     int n = 0;
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
         for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
-            if (!schedulable(a, coll) || (coll == LOGP_COLL_ALLTOALL && P > 400 && a == LOGP_ALGO_RING))
-                continue; /* the simulated ring is P^2 operations */
+            if (!schedulable(a, coll) ||
+                (coll == LOGP_COLL_ALLTOALL && P > 400 && (logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_A2A_DIRECT)))
+                continue; /* a simulated direct exchange is P^2 operations */
             logp_sched_t s;
             build(&s, (logp_coll_t)coll, (logp_algo_t)a, m, &t, k);
             int root = rand() % P;
