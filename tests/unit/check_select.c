@@ -95,7 +95,7 @@ START_TEST(test_native_model)
     logp_topo_t one = logp_topo_uniform(1, &p), t16 = logp_topo_uniform(16, &p), t64 = logp_topo_uniform(64, &p);
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 8, 1, &one, 1) == 0);
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 8, 1, &t16, 1) ==
-              logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16, LOGP_NATIVE_MPICH}));
+              logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16, LOGP_NATIVE_MPICH, NULL}));
     /* for large messages scatter + allgather beats its own binomial */
     double big = logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 1 << 22, 1, &t64, 1);
     logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64, LOGP_NATIVE_MPICH, NULL};
