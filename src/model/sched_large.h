@@ -9,6 +9,7 @@
 extern const logp_family_t logp_family_scatter_allgather;
 extern const logp_family_t logp_family_pipeline;
 extern const logp_family_t logp_family_rsag;
+extern const logp_family_t logp_family_binary_pipeline;
 
 /* Most segments a pipelined schedule cuts a message into. */
 #define LOGP_PIPELINE_MAX_SEGMENTS 1024
@@ -26,5 +27,15 @@ int logp_pipeline_segments(const logp_params_t *p, size_t m, int P, int combine)
 
 /* The design formula T(k) above. */
 double logp_pipeline_time(const logp_params_t *p, size_t m, int P, int combine, int k);
+
+/* The number of segments of the pipelined binary tree (binary-pipeline):
+ * the k in [1, LOGP_PIPELINE_MAX_SEGMENTS] (k <= m) of least
+ *   T(k) = H (p2p(s) + gap(s) + c s) + (k - 1) max(2 gap(s), 3o + 2 c s),
+ * H = floor(log2 P), s = m / k, c = gamma if combining else 0 (a divisor
+ * of m when within 0.1%). */
+int logp_binpipe_segments(const logp_params_t *p, size_t m, int P, int combine);
+
+/* The design formula T(k) above. */
+double logp_binpipe_time(const logp_params_t *p, size_t m, int P, int combine, int k);
 
 #endif
