@@ -306,12 +306,16 @@ double logp_pipeline_time(const logp_params_t *p, size_t m, int P, int combine, 
     return (double)(P - 1) * (logp_params_p2p(p, s) + c) + (double)(k - 1) * (gap > cpu ? gap : cpu);
 }
 
-int logp_pipeline_segments(const logp_params_t *p, size_t m, int P, int combine)
+/* The k in [1, LOGP_PIPELINE_MAX_SEGMENTS] (k <= m) of least time(p, m,
+ * P, combine, k), a k that divides m (equal segments) when within 0.1%:
+ * the exact times then find their steady delay (logp_pipeline_exact). */
+static int logp_large_segments(double (*time)(const logp_params_t *, size_t, int, int, int), const logp_params_t *p,
+                               size_t m, int P, int combine)
 {
     int kmax = m < LOGP_PIPELINE_MAX_SEGMENTS ? (int)(m > 0 ? m : 1) : LOGP_PIPELINE_MAX_SEGMENTS, best = 1, even = 1;
-    double best_t = logp_pipeline_time(p, m, P, combine, 1), even_t = best_t;
+    double best_t = time(p, m, P, combine, 1), even_t = best_t;
     for (int k = 2; k <= kmax && P > 1; k++) {
-        double t = logp_pipeline_time(p, m, P, combine, k);
+        double t = time(p, m, P, combine, k);
         if (t < best_t) {
             best = k;
             best_t = t;
@@ -321,9 +325,12 @@ int logp_pipeline_segments(const logp_params_t *p, size_t m, int P, int combine)
             even_t = t;
         }
     }
-    /* segments of equal size (k divides m) when that costs under 0.1%:
-     * the exact time then finds its steady delay (logp_pipeline_exact) */
     return even_t <= best_t * 1.001 ? even : best;
+}
+
+int logp_pipeline_segments(const logp_params_t *p, size_t m, int P, int combine)
+{
+    return logp_large_segments(logp_pipeline_time, p, m, P, combine);
 }
 
 static logp_status_t logp_pipeline_build(logp_sched_t *s, const logp_sched_opts_t *o)
@@ -640,20 +647,7 @@ double logp_binpipe_time(const logp_params_t *p, size_t m, int P, int combine, i
 
 int logp_binpipe_segments(const logp_params_t *p, size_t m, int P, int combine)
 {
-    int kmax = m < LOGP_PIPELINE_MAX_SEGMENTS ? (int)(m > 0 ? m : 1) : LOGP_PIPELINE_MAX_SEGMENTS, best = 1, even = 1;
-    double best_t = logp_binpipe_time(p, m, P, combine, 1), even_t = best_t;
-    for (int k = 2; k <= kmax && P > 1; k++) {
-        double t = logp_binpipe_time(p, m, P, combine, k);
-        if (t < best_t) {
-            best = k;
-            best_t = t;
-        }
-        if (m % (size_t)k == 0 && t < even_t) {
-            even = k;
-            even_t = t;
-        }
-    }
-    return even_t <= best_t * 1.001 ? even : best;
+    return logp_large_segments(logp_binpipe_time, p, m, P, combine);
 }
 
 static logp_status_t logp_binpipe_build(logp_sched_t *s, const logp_sched_opts_t *o)
