@@ -678,10 +678,8 @@ void logp_config_resolve_more(const logp_config_t *cfg, const logp_comm_facts_t 
             out->chain_k = s->chain_k;
         if (s->set & LOGP_KEY_RANKS_PER_NODE)
             out->ranks_per_node = s->ranks_per_node;
-        if (s->rules) {
+        if (s->rules)
             logp_rules_merge(&out->rules, s->rules);
-            out->has_rules = 1;
-        }
         char what[160];
         switch (s->kind) {
         case LOGP_SECTION_SIZE:

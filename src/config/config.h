@@ -120,7 +120,6 @@ typedef struct logp_resolved {
     int chain_k;
     int ranks_per_node; /* 0: the node layout comes from MPI */
     logp_rules_t rules; /* of every matching section, later ones overriding per entry */
-    int has_rules;      /* any rule or correction applies */
     char matched[256]; /* "default, size 2-64, ..." */
 } logp_resolved_t;
 

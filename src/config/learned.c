@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int logp_learned_replaces(const char *line, const int *sizes, int nsizes)
@@ -64,22 +65,35 @@ static char *logp_learned_keep(FILE *old, const int *sizes, int nsizes)
 int logp_learned_write(const char *path, const char *sections, const int *sizes, int nsizes, char *err,
                        size_t errlen)
 {
-    size_t plen = strlen(path);
-    char *lock = malloc(plen + 8), *tmp = malloc(plen + 32);
-    int rc = -1, lfd = -1;
+    /* a symbolic link names the file to update: write next to its target
+     * (rename would replace the link itself) */
+    char *real = realpath(path, NULL);
+    const char *target = real ? real : path;
+    size_t plen = strlen(target);
+    char *lock = malloc(plen + 8), *tmp = malloc(plen + 16);
+    int rc = -1, lfd = -1, tfd = -1;
     FILE *out = NULL;
     if (lock == NULL || tmp == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
         goto done;
     }
-    snprintf(lock, plen + 8, "%s.lock", path);
-    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lfd < 0 || flock(lfd, LOCK_EX) != 0) {
+    snprintf(lock, plen + 8, "%s.lock", target);
+    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", target);
+    /* O_NOFOLLOW: a link planted at the lock's name is refused, not followed */
+    lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (lfd < 0) {
         snprintf(err, errlen, "%s: cannot lock: %s", lock, strerror(errno));
         goto done;
     }
-    FILE *old = fopen(path, "r");
+    /* file systems without flock(2) (Lustre without the mount option):
+     * write unlocked, still whole by the rename */
+    if (flock(lfd, LOCK_EX) != 0 && errno != ENOSYS && errno != ENOLCK && errno != EOPNOTSUPP) {
+        snprintf(err, errlen, "%s: cannot lock: %s", lock, strerror(errno));
+        goto done;
+    }
+    struct stat st;
+    mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : 0644; /* the file keeps its permissions */
+    FILE *old = fopen(target, "r");
     char *kept = logp_learned_keep(old, sizes, nsizes);
     if (old)
         fclose(old);
@@ -87,17 +101,22 @@ int logp_learned_write(const char *path, const char *sections, const int *sizes,
         snprintf(err, errlen, "%s: out of memory", path);
         goto done;
     }
-    out = fopen(tmp, "w");
-    if (out == NULL) {
+    /* a fresh name (O_EXCL): nothing planted at a guessable one is written through */
+    tfd = mkstemp(tmp);
+    if (tfd < 0 || fchmod(tfd, mode) != 0 || (out = fdopen(tfd, "w")) == NULL) {
         snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
         free(kept);
+        if (tfd >= 0) {
+            close(tfd);
+            unlink(tmp);
+        }
         goto done;
     }
     int bad = fputs(kept, out) < 0 || fputs(sections, out) < 0 || fflush(out) != 0 || fsync(fileno(out)) != 0;
     free(kept);
     bad |= fclose(out) != 0;
     out = NULL;
-    if (bad || rename(tmp, path) != 0) {
+    if (bad || rename(tmp, target) != 0) {
         snprintf(err, errlen, "%s: cannot write: %s", bad ? tmp : path, strerror(errno));
         unlink(tmp);
         goto done;
@@ -108,5 +127,6 @@ done:
         close(lfd); /* releases the lock */
     free(lock);
     free(tmp);
+    free(real);
     return rc;
 }

@@ -9,12 +9,15 @@
 /* Replaces, in the file at `path`, the sections [size P-P] for every P of
  * sizes[0 .. nsizes-1] by `sections` (tuning-file text), keeping every
  * other line the file holds (other communicator sizes, other jobs' work,
- * hand edits).  Crash- and race-safe: the new text goes to a temporary
- * file in the same directory, then rename(2) replaces the old one, so a
- * reader (or a job killed mid-write) sees the old or the new file, never
- * a mix; writers of one file take turns under flock(2) on "path.lock",
- * so that jobs ending together keep each other's sizes.  Returns 0, or -1
- * with the reason in err. */
+ * hand edits).  Crash- and race-safe: the new text goes to a fresh
+ * temporary file (mkstemp) in the same directory, with the old file's
+ * permissions, then rename(2) replaces the old one, so a reader (or a job
+ * killed mid-write) sees the old or the new file, never a mix; writers of
+ * one file take turns under flock(2) on "path.lock" (opened without
+ * following links; unlocked where the file system has no flock), so that
+ * jobs ending together keep each other's sizes.  A symbolic link at path
+ * is followed: its target is the file replaced.  Returns 0, or -1 with
+ * the reason in err. */
 int logp_learned_write(const char *path, const char *sections, const int *sizes, int nsizes, char *err,
                        size_t errlen);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -280,7 +281,6 @@ START_TEST(test_rules)
     logp_resolved_t r;
     logp_comm_facts_t f = {4, "", 1};
     logp_config_resolve(&cfg, &f, &r);
-    ck_assert(r.has_rules);
     /* classes decided at ~1.4 x 2^k: 4096's class (mid 5632) is past 4 KiB */
     ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][logp_learn_class(8)][1], LOGP_ALGO_LOGP_TREE);
     ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][logp_learn_class(2048)][1], LOGP_ALGO_LOGP_TREE);
@@ -369,6 +369,33 @@ START_TEST(test_learned_write)
     ck_assert_int_eq(logp_config_load(&cfg, path, err, sizeof err), 0);
     ck_assert_int_eq(cfg.nsections, 10);
     logp_config_free(&cfg);
+    /* the file keeps its permissions; a symbolic link at the path is kept
+     * and its target updated; a link planted at the lock's name is refused */
+    struct stat sb;
+    ck_assert_int_eq(chmod(path, 0640), 0);
+    ck_assert_int_eq(logp_learned_write(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", &s2, 1, err, sizeof err), 0);
+    ck_assert_int_eq(stat(path, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 0777, 0640);
+    char link[300], victim[300];
+    snprintf(link, sizeof link, "%s/link.conf", dir);
+    ck_assert_int_eq(symlink(path, link), 0);
+    ck_assert_int_eq(logp_learned_write(link, "[size 2-2]\nrule = bcast 1-15 flat\n", &s2, 1, err, sizeof err), 0);
+    ck_assert_int_eq(lstat(link, &sb), 0);
+    ck_assert(S_ISLNK(sb.st_mode));
+    ck_assert_int_eq(logp_config_load(&cfg, path, err, sizeof err), 0);
+    logp_config_resolve(&cfg, &f2, &r);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][3][1], LOGP_ALGO_FLAT);
+    logp_config_free(&cfg);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    f = fopen(victim, "w");
+    fputs("keep\n", f);
+    fclose(f);
+    snprintf(link, sizeof link, "%s/other.conf.lock", dir);
+    ck_assert_int_eq(symlink(victim, link), 0);
+    snprintf(link, sizeof link, "%s/other.conf", dir);
+    ck_assert_int_ne(logp_learned_write(link, "[size 2-2]\n", &s2, 1, err, sizeof err), 0);
+    ck_assert_int_eq(stat(victim, &sb), 0);
+    ck_assert_int_eq(sb.st_size, 5);
     ck_assert(logp_learned_replaces("[size 4-4]", &s4, 1));
     ck_assert(!logp_learned_replaces("[size 4-8]", &s4, 1));
     ck_assert(!logp_learned_replaces("[size 2-2]", &s4, 1));
