@@ -90,13 +90,13 @@ int logp_confirm_drifted(double ref, const double *samples, int n)
     return m > LOGP_CONFIRM_DRIFT * ref || m * LOGP_CONFIRM_DRIFT < ref;
 }
 
-void logp_agree_init(double *vec)
+void logp_confirm_agree_init(double *vec)
 {
     for (int i = 0; i < LOGP_AGREE_LEN; i++)
         vec[i] = 0.0;
 }
 
-void logp_agree_put(double *vec, int j, int key, const double *ends, const double *starts, int n)
+void logp_confirm_agree_put(double *vec, int j, int key, const double *ends, const double *starts, int n)
 {
     if (j < 0 || j >= LOGP_AGREE_SLOTS || key <= 0)
         return;
@@ -109,23 +109,23 @@ void logp_agree_put(double *vec, int j, int key, const double *ends, const doubl
     }
 }
 
-void logp_agree_put_drift(double *vec, int key)
+void logp_confirm_agree_put_drift(double *vec, int key)
 {
     if (key > vec[LOGP_AGREE_LEN - 2])
         vec[LOGP_AGREE_LEN - 2] = key;
 }
 
-void logp_agree_put_busy(double *vec)
+void logp_confirm_agree_put_busy(double *vec)
 {
     vec[LOGP_AGREE_LEN - 1] = 1.0;
 }
 
-int logp_agree_busy(const double *vec)
+int logp_confirm_agree_busy(const double *vec)
 {
     return vec[LOGP_AGREE_LEN - 1] > 0.0;
 }
 
-int logp_agree_key(const double *vec, int j, double *times)
+int logp_confirm_agree_key(const double *vec, int j, double *times)
 {
     if (j < 0 || j >= LOGP_AGREE_SLOTS)
         return -1;
@@ -137,12 +137,12 @@ int logp_agree_key(const double *vec, int j, double *times)
     return (int)s[0];
 }
 
-int logp_agree_drift(const double *vec)
+int logp_confirm_agree_drift(const double *vec)
 {
     return (int)vec[LOGP_AGREE_LEN - 2];
 }
 
-unsigned long logp_agree_next(unsigned long n, int busy)
+unsigned long logp_confirm_agree_next(unsigned long n, int busy)
 {
     unsigned long gap = n / 4;
     gap = gap < LOGP_AGREE_BUSY_GAP ? LOGP_AGREE_BUSY_GAP : gap > LOGP_AGREE_IDLE_MAX ? LOGP_AGREE_IDLE_MAX : gap;

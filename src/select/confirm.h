@@ -92,7 +92,7 @@ double logp_confirm_fit(const logp_select_query_t *q, logp_algo_t algo, logp_fit
 
 /* Agreement across ranks: one MPI_MAX reduction of LOGP_AGREE_LEN doubles
  * at points of a communicator's call count that every rank computes alike
- * (logp_agree_next).  The length is fixed, so the reduction matches even
+ * (logp_confirm_agree_next).  The length is fixed, so the reduction matches even
  * when the ranks' trials do not (an erroneous program whose ranks pass
  * sizes of different classes).  Each of LOGP_AGREE_SLOTS slots carries a
  * waiting trial's key (> 0), its negation (so the maximum also yields the
@@ -112,30 +112,30 @@ double logp_confirm_fit(const logp_select_query_t *q, logp_algo_t algo, logp_fit
 #define LOGP_AGREE_IDLE_MAX 4096 /* at most this many calls between points otherwise */
 
 /* Empty vector: no key anywhere, no drift. */
-void logp_agree_init(double *vec);
+void logp_confirm_agree_init(double *vec);
 
 /* Puts a waiting trial into slot j (0 <= j < LOGP_AGREE_SLOTS): key > 0,
  * per call ends[0 .. n-1] and starts[0 .. n-1] (n <= LOGP_CONFIRM_CALLS;
  * see above: absolute times, or durations and NULL starts). */
-void logp_agree_put(double *vec, int j, int key, const double *ends, const double *starts, int n);
+void logp_confirm_agree_put(double *vec, int j, int key, const double *ends, const double *starts, int n);
 
 /* Asks for the decision `key` (> 0) to be re-opened. */
-void logp_agree_put_drift(double *vec, int key);
+void logp_confirm_agree_put_drift(double *vec, int key);
 
 /* After the reduction: slot j's key if every rank put that key there, 0
  * if every rank left it empty, -1 if the ranks differ.  times (if not
  * NULL) gets each call's time: the latest end minus the latest start. */
-int logp_agree_key(const double *vec, int j, double *times);
+int logp_confirm_agree_key(const double *vec, int j, double *times);
 
 /* After the reduction: the key of a decision to re-open, 0 if none. */
-int logp_agree_drift(const double *vec);
+int logp_confirm_agree_drift(const double *vec);
 
 /* Marks that this rank has trials under way (made progress since the
  * last point, or waiting for agreement). */
-void logp_agree_put_busy(double *vec);
+void logp_confirm_agree_put_busy(double *vec);
 
 /* After the reduction: nonzero if any rank has trials under way. */
-int logp_agree_busy(const double *vec);
+int logp_confirm_agree_busy(const double *vec);
 
 /* The call count of the next agreement point after the one at count n
  * (the first is at 8): n + LOGP_AGREE_BUSY_GAP while trials are under
@@ -144,6 +144,6 @@ int logp_agree_busy(const double *vec);
  * the long run and about 25 in its first 4096 calls, and a trial that
  * starts late waits at most a quarter of the calls made before it (at
  * most 4096) for its verdict. */
-unsigned long logp_agree_next(unsigned long n, int busy);
+unsigned long logp_confirm_agree_next(unsigned long n, int busy);
 
 #endif

@@ -7,7 +7,7 @@
  * wait for ranks that never start it.  Every rank counts the same calls
  * on a communicator (MPI orders collectives per communicator), and the
  * next point follows from the count and the last agreed result only
- * (logp_agree_next), so every rank reaches every point, whatever its
+ * (logp_confirm_agree_next), so every rank reaches every point, whatever its
  * sizes; the vector has a fixed length (select/confirm.h), and ranks
  * whose trials differ find out from it and keep the model's pick alike.
  *
@@ -270,18 +270,19 @@ static void logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *se
 static void logp_confirm_agree(logp_comm_state_t *st)
 {
     double v[LOGP_AGREE_LEN], r[LOGP_AGREE_LEN];
-    logp_agree_init(v);
+    logp_confirm_agree_init(v);
     int j = 0;
     for (logp_decision_t *d = st->wait_head; d && j < LOGP_AGREE_SLOTS; d = d->trial.next, j++)
-        logp_agree_put(v, j, logp_confirm_key(d), d->trial.local, d->trial.start, logp_confirm_calls(&d->trial.plan));
-    logp_agree_put_drift(v, logp_confirm_drift_key(st));
+        logp_confirm_agree_put(v, j, logp_confirm_key(d), d->trial.local, d->trial.start,
+                               logp_confirm_calls(&d->trial.plan));
+    logp_confirm_agree_put_drift(v, logp_confirm_drift_key(st));
     if (st->wait_head || logp_confirm_progress(st))
-        logp_agree_put_busy(v);
+        logp_confirm_agree_put_busy(v);
     if (PMPI_Allreduce(v, r, LOGP_AGREE_LEN, MPI_DOUBLE, MPI_MAX, st->comm) != MPI_SUCCESS) {
-        st->next_point = logp_agree_next(st->ncalls, 1); /* the trials wait for the next point */
+        st->next_point = logp_confirm_agree_next(st->ncalls, 1); /* the trials wait for the next point */
         return;
     }
-    st->next_point = logp_agree_next(st->ncalls, logp_agree_busy(r));
+    st->next_point = logp_confirm_agree_next(st->ncalls, logp_confirm_agree_busy(r));
     logp_decision_t *settled[LOGP_AGREE_SLOTS];
     for (int i = 0; i < j; i++) {
         logp_decision_t *d = st->wait_head;
@@ -290,12 +291,12 @@ static void logp_confirm_agree(logp_comm_state_t *st)
             st->wait_tail = NULL;
         d->trial.next = NULL;
         double times[LOGP_CONFIRM_CALLS];
-        int key = logp_agree_key(r, i, times);
+        int key = logp_confirm_agree_key(r, i, times);
         logp_confirm_settle(st, d, key == logp_confirm_key(d) ? times : NULL);
         settled[i] = d;
     }
     logp_confirm_refit(st, settled, j);
-    int key = logp_agree_drift(r);
+    int key = logp_confirm_agree_drift(r);
     if (key > 0) {
         logp_decision_t *d = st->decisions[(key - 1) / LOGP_STATE_SLOTS][(key - 1) % LOGP_STATE_SLOTS];
         if (d && d->trial.phase == LOGP_TRIAL_DONE && d->trial.reopens < LOGP_CONFIRM_REOPENS) {
@@ -347,18 +348,24 @@ static pthread_mutex_t logp_kept_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The class's settled algorithm for the learned file, LOGP_ALGO_COUNT if
  * none: a decision taken by a rule, without a trial (the model's margin),
- * or by an agreed trial; a class still in trial is left for the next run. */
+ * or by an agreed trial (*which: it); else the rule the learned file gave
+ * the class (*which NULL), so that a run that never calls a class keeps
+ * what earlier runs learnt of it; a class still in trial is left for the
+ * next run. */
 static logp_algo_t logp_confirm_settled(const logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
                                         const logp_decision_t **which)
 {
+    int called = 0;
+    *which = NULL;
     for (int unsafe = 0; unsafe <= 1; unsafe++) { /* the safe call's decision first */
-        const logp_decision_t *d = st->decisions[coll][(sc * 2 + commutative) * 2 + unsafe];
+        const logp_decision_t *d = st->decisions[coll][logp_state_slot_of(sc, commutative, unsafe)];
+        called |= d != NULL;
         if (d == NULL || (d->trial.phase != LOGP_TRIAL_NONE && d->trial.phase != LOGP_TRIAL_DONE) || d->trial.disagreed)
             continue;
         *which = d;
         return d->algo;
     }
-    return LOGP_ALGO_COUNT;
+    return called ? LOGP_ALGO_COUNT : (logp_algo_t)st->learned_rule[coll][sc][commutative];
 }
 
 /* Rules (runs of classes with one algorithm as one range) and corrections
@@ -369,8 +376,11 @@ static void logp_confirm_format(const logp_comm_state_t *st, logp_text_t *t)
                      st->name, st->size, logp_native_lib_name(logp_state_env()->native));
     logp_text_printf(t, "[size %d-%d]\n", st->size, st->size);
     const logp_params_t *rep = logp_topo_rep(&st->topo);
-    if (st->refits && st->topo.nnodes == 1) /* one pair class: what the trials found for it */
-        logp_text_printf(t, "# L and G moved by auto's trials (the tuning file said otherwise)\nL = %.6gus\nG = %.6gns/B\n",
+    /* as a comment: a [size] section would give them to communicators of
+     * this size across nodes too, whose pairs these trials never saw */
+    if (st->refits && st->topo.nnodes == 1)
+        logp_text_printf(t, "# auto's trials moved L to %.6gus and G to %.6gns/B on one node (the tuning file said "
+                            "otherwise; copy them into an [intra-node] section to keep them)\n",
                          rep->L * 1e6, rep->G * 1e9);
     for (int c = 0; c < LOGP_COLL_COUNT; c++) {
         if (st->configured[c] != LOGP_ALGO_AUTO)
@@ -394,8 +404,9 @@ static void logp_confirm_format(const logp_comm_state_t *st, logp_text_t *t)
                 for (int x = sc; x <= end; x++) {
                     const logp_decision_t *e = NULL;
                     logp_confirm_settled(st, (logp_coll_t)c, x, k, &e);
-                    char what[512];
-                    logp_confirm_describe(e, what, sizeof what);
+                    char what[512] = "";
+                    if (e)
+                        logp_confirm_describe(e, what, sizeof what);
                     if (what[0])
                         logp_text_printf(t, "# %s %zu-%zu B%s: %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
                                          ((size_t)2 << x) - 1, qual, what);

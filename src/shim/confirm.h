@@ -15,8 +15,11 @@
  * candidates from q's corrected prices; the other candidates' schedules
  * built).  Leaves the trial at LOGP_TRIAL_NONE when the model's margin is
  * overwhelming, the call is unsafe for all but one, or a schedule cannot
- * be built (out of memory: the model's pick then runs, as without
- * confirmation). */
+ * be built.  That last case is not agreed: a rank out of memory here runs
+ * the model's pick while its peers start the trial (with its barrier),
+ * and the communicator hangs, as it does when a class's own decision
+ * cannot be allocated on one rank (known, not solved: starting trials
+ * only at agreement points would make them wait up to 4096 calls). */
 void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_select_query_t *q);
 
 /* What this call runs: *algo and *sched start as the decision's; during a
@@ -45,7 +48,7 @@ static inline int logp_confirm_turn(logp_comm_state_t *st, logp_decision_t *d, l
 /* After every call that reached the communicator's state: records the
  * call's start (MPI_Wtime) and duration in seconds, if it was timed, and
  * counts the call; at the
- * agreement points (logp_agree_next) every rank takes part in one
+ * agreement points (logp_confirm_agree_next) every rank takes part in one
  * MPI_Allreduce on the application's communicator, then applies the
  * agreed verdicts alike. */
 void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double start, double seconds);

@@ -247,13 +247,13 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
         logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
-        rc = logp_shim_error(st, logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v, logp_state_scratch()));
+        rc = logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v, logp_state_scratch());
     else
         rc = LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
     logp_shim_test_slow(st, LOGP_COLL_BCAST, algo);
     logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_BCAST, d, algo, bytes, t0);
-    return rc;
+    return ours ? logp_shim_error(st, rc) : rc; /* last: a handler may not return, or free the communicator */
 }
 
 static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
@@ -289,14 +289,13 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
         logp_dispatch_call(LOGP_COLL_REDUCE, st->size, logp_dispatch_now() - entry);
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
-        rc = logp_shim_error(st, logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v,
-                                                  logp_state_scratch()));
+        rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v, logp_state_scratch());
     else
         rc = LOGP_NEXT_AS(logp_native_reduce_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
     logp_shim_test_slow(st, LOGP_COLL_REDUCE, algo);
     logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, algo, bytes, t0);
-    return rc;
+    return ours ? logp_shim_error(st, rc) : rc; /* last: a handler may not return, or free the communicator */
 }
 
 static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -330,14 +329,14 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
         logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
-        rc = logp_shim_error(st, logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                                    st->pcomm, st->tag, &v, logp_state_scratch()));
+        rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, st->tag, &v,
+                                logp_state_scratch());
     else
         rc = LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     logp_shim_test_slow(st, LOGP_COLL_ALLTOALL, algo);
     logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_ALLTOALL, d, algo, bytes, t0);
-    return rc;
+    return ours ? logp_shim_error(st, rc) : rc; /* last: a handler may not return, or free the communicator */
 }
 
 /* For the shared and static libraries, the exported entry points are in

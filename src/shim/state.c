@@ -266,6 +266,14 @@ static void logp_state_report(const logp_comm_state_t *st)
 
 static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra);
 
+/* The state of a communicator whose own state this process could not
+ * allocate: not usable (its calls go to the MPI library, as its peers'
+ * do: they learnt it in the set-up's agreement) and cached like any state,
+ * so that no later call sets it up again (a collective its peers would not
+ * join).  Never written, never freed. */
+static logp_comm_state_t logp_state_none = {.usable = 0};
+
+
 /* Whether st takes part in the end-of-run gather: the same answer on every
  * rank (all_timed, end_times and the private communicator were agreed). */
 static int logp_state_gathers(const logp_comm_state_t *st)
@@ -350,6 +358,8 @@ static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
     (void)extra;
     logp_comm_state_t *st = value;
     __atomic_add_fetch(&logp_state_gen, 1, __ATOMIC_RELEASE);
+    if (st == &logp_state_none)
+        return MPI_SUCCESS;
     logp_private_t *own = NULL, **pp;
     pthread_mutex_lock(&logp_lock);
     int ended = logp_ended;
@@ -366,7 +376,7 @@ static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra)
     }
     if (!ended) /* freed by the application before the end */
         logp_state_report(st);
-    if (logp_env.learn && logp_world_rank == 0)
+    if (logp_env.learn && logp_world_rank == 0 && !ended) /* after the end the file is written */
         logp_confirm_keep(st);
     logp_state_release(st);
     return MPI_SUCCESS;
@@ -512,6 +522,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
             fprintf(stderr, "pmpi-logp: %s: ranks read different learned rules (PMPI_LOGP_LEARN); ignoring them on "
                             "this communicator\n", st->name);
         memset(st->rule, LOGP_ALGO_COUNT, sizeof st->rule);
+        memset(st->learned_rule, LOGP_ALGO_COUNT, sizeof st->learned_rule);
         memset(&st->learn, 0, sizeof st->learn);
     }
     st->all_timed = r[11] == 0; /* every rank writes a report: each times its calls */
@@ -603,6 +614,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     st->comm = comm;
     st->pcomm = MPI_COMM_NULL;
     memset(st->rule, LOGP_ALGO_COUNT, sizeof st->rule);
+    memset(st->learned_rule, LOGP_ALGO_COUNT, sizeof st->learned_rule);
     PMPI_Comm_test_inter(comm, &inter);
     PMPI_Comm_size(comm, &st->size);
     PMPI_Comm_rank(comm, &st->rank);
@@ -637,6 +649,9 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
             st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : res->algo[c];
         memcpy(st->rule, res->rules.algo, sizeof st->rule);
         st->learn = res->rules.learn;
+        logp_resolved_t learnt; /* the learned file's rules alone: written back for classes not called */
+        logp_config_resolve(&logp_learned, &facts, &learnt);
+        memcpy(st->learned_rule, learnt.rules.algo, sizeof st->learned_rule);
         st->confirm = st->size > 1 ? logp_env.confirm : 0; /* 0, 1, or 2 (with refits) */
         int *global = NULL, has = 0; /* a clock all ranks share (SMPI): trial calls timed across ranks */
         st->clock_global = PMPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &global, &has) == MPI_SUCCESS && has &&
@@ -697,7 +712,8 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     }
     if (mine == NULL) {
         logp_topo_free(&st->topo);
-        return NULL;
+        PMPI_Comm_set_attr(comm, logp_comm_key, &logp_state_none);
+        return &logp_state_none;
     }
     st = mine;
     const logp_params_t *rep = logp_topo_rep(&st->topo);
@@ -765,7 +781,7 @@ logp_select_query_t logp_state_query(logp_comm_state_t *st, const logp_decision_
 
 int logp_state_slot(const logp_decision_t *d)
 {
-    return (d->sclass * 2 + d->commutative) * 2 + d->unsafe;
+    return logp_state_slot_of(d->sclass, d->commutative, d->unsafe);
 }
 
 /* Decides d (its coll, sclass, commutative, unsafe set) for st: a rule of
@@ -868,6 +884,6 @@ logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size
                                    int unsafe)
 {
     int sc = logp_learn_class(bytes);
-    logp_decision_t *d = st->decisions[coll][(sc * 2 + (commutative != 0)) * 2 + (unsafe != 0)];
+    logp_decision_t *d = st->decisions[coll][logp_state_slot_of(sc, commutative, unsafe)];
     return d ? d : logp_state_decide_new(st, coll, sc, commutative != 0, unsafe != 0);
 }

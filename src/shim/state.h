@@ -108,9 +108,10 @@ typedef struct logp_comm_state {
     /* auto's confirmation (shim/confirm.c) */
     int confirm;              /* trials and agreement points on this communicator (alike on every rank) */
     unsigned long ncalls;     /* the shim's calls on it: agreement points are counted in them */
-    unsigned long next_point; /* ncalls of the next agreement point (logp_agree_next) */
+    unsigned long next_point; /* ncalls of the next agreement point (logp_confirm_agree_next) */
     logp_decision_t *wait_head, *wait_tail; /* trials waiting for agreement, in completion order */
     unsigned char rule[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* rules of the files (LOGP_ALGO_COUNT: none) */
+    unsigned char learned_rule[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* those of the learned file alone */
     logp_learn_t learn;       /* corrections: the files', then the trials' */
     int refits;               /* times the trials moved L or G (LOGP_CONFIRM_REFITS at most) */
     int clock_global;         /* MPI_WTIME_IS_GLOBAL: trial calls are timed start to end across ranks */
@@ -126,8 +127,9 @@ void logp_state_setup(void);
 const logp_env_t *logp_state_env(void);
 
 /* State of `comm`, created at its first call (collective over comm: all
- * ranks call it from the same collective).  NULL only on allocation
- * failure; check ->usable. */
+ * ranks call it from the same collective).  Check ->usable (a rank that
+ * could not allocate it gets a shared unusable state, and its peers learn
+ * it in the set-up); NULL only if MPI could not be set up at all. */
 logp_comm_state_t *logp_state_get(MPI_Comm comm);
 
 /* Decision for a call: the algorithm, its schedule and predicted time,
@@ -151,6 +153,13 @@ void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d, int keep_pre
 /* The selection query of d's class: decided at the class's middle size,
  * with st's machine, native model and learned corrections. */
 logp_select_query_t logp_state_query(logp_comm_state_t *st, const logp_decision_t *d);
+
+/* The slot in st->decisions[coll] of a size class's decision for an
+ * operator that commutes or not and a call that is unsafe or not. */
+static inline int logp_state_slot_of(int sclass, int commutative, int unsafe)
+{
+    return (sclass * 2 + (commutative != 0)) * 2 + (unsafe != 0);
+}
 
 /* The decision slot of d in st->decisions (for keys agreed across ranks). */
 int logp_state_slot(const logp_decision_t *d);

@@ -155,46 +155,46 @@ START_TEST(test_agree)
     double a[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, b[9] = {9, 1, 1, 1, 1, 1, 1, 1, 10};
     /* durations (no global clock): each call takes its slowest rank's */
     for (int k = 0; k < 4; k++)
-        logp_agree_init(v[k]);
-    logp_agree_put(v[0], 0, 17, a, NULL, 9);
-    logp_agree_put(v[1], 0, 17, b, NULL, 9);
-    logp_agree_put(v[2], 0, 17, a, NULL, 9);
-    logp_agree_put(v[3], 0, 17, a, NULL, 6); /* fewer calls: the rest count as missing */
+        logp_confirm_agree_init(v[k]);
+    logp_confirm_agree_put(v[0], 0, 17, a, NULL, 9);
+    logp_confirm_agree_put(v[1], 0, 17, b, NULL, 9);
+    logp_confirm_agree_put(v[2], 0, 17, a, NULL, 9);
+    logp_confirm_agree_put(v[3], 0, 17, a, NULL, 6); /* fewer calls: the rest count as missing */
     reduce_max(r, v, 4);
-    ck_assert_int_eq(logp_agree_key(r, 0, times), 17);
+    ck_assert_int_eq(logp_confirm_agree_key(r, 0, times), 17);
     ck_assert(times[0] == 9 && times[1] == 2 && times[8] == 10);
-    ck_assert_int_eq(logp_agree_key(r, 1, NULL), 0); /* empty everywhere */
-    ck_assert(!logp_agree_busy(r));
-    ck_assert_int_eq(logp_agree_drift(r), 0);
+    ck_assert_int_eq(logp_confirm_agree_key(r, 1, NULL), 0); /* empty everywhere */
+    ck_assert(!logp_confirm_agree_busy(r));
+    ck_assert_int_eq(logp_confirm_agree_drift(r), 0);
     /* a global clock: from the last start to the last end, not the barrier's skew */
     double start0[2] = {100.0, 200.0}, end0[2] = {112.0, 209.0}; /* rank 0 starts early, ends last */
     double start1[2] = {107.0, 205.0}, end1[2] = {108.0, 206.0};
-    logp_agree_init(v[0]);
-    logp_agree_init(v[1]);
-    logp_agree_put(v[0], 0, 3, end0, start0, 2);
-    logp_agree_put(v[1], 0, 3, end1, start1, 2);
+    logp_confirm_agree_init(v[0]);
+    logp_confirm_agree_init(v[1]);
+    logp_confirm_agree_put(v[0], 0, 3, end0, start0, 2);
+    logp_confirm_agree_put(v[1], 0, 3, end1, start1, 2);
     reduce_max(r, v, 2);
-    ck_assert_int_eq(logp_agree_key(r, 0, times), 3);
+    ck_assert_int_eq(logp_confirm_agree_key(r, 0, times), 3);
     ck_assert(fabs(times[0] - 5.0) < 1e-12 && fabs(times[1] - 4.0) < 1e-12);
     ck_assert(times[2] == 0.0); /* missing */
     /* ranks whose trials differ (sizes of different classes): -1 on every rank */
     for (int k = 0; k < 4; k++)
-        logp_agree_init(v[k]);
-    logp_agree_put(v[0], 0, 17, a, NULL, 9);
-    logp_agree_put(v[1], 0, 17, a, NULL, 9);
-    logp_agree_put(v[2], 0, 16, a, NULL, 9);
-    logp_agree_put(v[1], 1, 5, a, NULL, 9); /* only rank 1 waits on a second one */
+        logp_confirm_agree_init(v[k]);
+    logp_confirm_agree_put(v[0], 0, 17, a, NULL, 9);
+    logp_confirm_agree_put(v[1], 0, 17, a, NULL, 9);
+    logp_confirm_agree_put(v[2], 0, 16, a, NULL, 9);
+    logp_confirm_agree_put(v[1], 1, 5, a, NULL, 9); /* only rank 1 waits on a second one */
     reduce_max(r, v, 4);
-    ck_assert_int_eq(logp_agree_key(r, 0, NULL), -1);
-    ck_assert_int_eq(logp_agree_key(r, 1, NULL), -1);
+    ck_assert_int_eq(logp_confirm_agree_key(r, 0, NULL), -1);
+    ck_assert_int_eq(logp_confirm_agree_key(r, 1, NULL), -1);
     /* drift and busy: any rank's wish counts; the largest key */
-    logp_agree_put_drift(v[0], 40);
-    logp_agree_put_drift(v[3], 41);
-    logp_agree_put_busy(v[2]);
+    logp_confirm_agree_put_drift(v[0], 40);
+    logp_confirm_agree_put_drift(v[3], 41);
+    logp_confirm_agree_put_busy(v[2]);
     reduce_max(r, v, 4);
-    ck_assert_int_eq(logp_agree_drift(r), 41);
-    ck_assert(logp_agree_busy(r));
-    ck_assert_int_eq(logp_agree_key(r, LOGP_AGREE_SLOTS, NULL), -1);
+    ck_assert_int_eq(logp_confirm_agree_drift(r), 41);
+    ck_assert(logp_confirm_agree_busy(r));
+    ck_assert_int_eq(logp_confirm_agree_key(r, LOGP_AGREE_SLOTS, NULL), -1);
 }
 END_TEST
 
@@ -202,15 +202,15 @@ START_TEST(test_points)
 {
     /* every rank computes the same points from the count and the agreed
      * busy flag; idle gaps grow with the count up to 4096 */
-    ck_assert_int_eq(logp_agree_next(8, 1), 8 + LOGP_AGREE_BUSY_GAP);
-    ck_assert_int_eq(logp_agree_next(8, 0), 8 + 32);
-    ck_assert_int_eq(logp_agree_next(1000, 0), 1250);
-    ck_assert_int_eq(logp_agree_next(1000, 1), 1032);
-    ck_assert_int_eq(logp_agree_next(100000, 0), 100000 + LOGP_AGREE_IDLE_MAX);
+    ck_assert_int_eq(logp_confirm_agree_next(8, 1), 8 + LOGP_AGREE_BUSY_GAP);
+    ck_assert_int_eq(logp_confirm_agree_next(8, 0), 8 + 32);
+    ck_assert_int_eq(logp_confirm_agree_next(1000, 0), 1250);
+    ck_assert_int_eq(logp_confirm_agree_next(1000, 1), 1032);
+    ck_assert_int_eq(logp_confirm_agree_next(100000, 0), 100000 + LOGP_AGREE_IDLE_MAX);
     unsigned long n = 8;
     int points = 1;
     while (n < 1000000) {
-        n = logp_agree_next(n, 0);
+        n = logp_confirm_agree_next(n, 0);
         points++;
     }
     /* idle: about 25 points in the first 4096 calls, then one per 4096 */
