@@ -17,9 +17,12 @@
  * packed into staging memory at the root and unpacked at the end on the
  * others.
  *
- * After an error a rank still does the rest of its part (a child gets
- * what this rank has), so no peer waits forever; the first error is
- * returned. */
+ * After an error a rank still does the rest of its part, so no peer waits
+ * forever, but sends empty messages: a receiver checks that it got the
+ * bytes it expects (ranks that pass different counts are an erroneous
+ * program, which MPI_Recv alone would accept when less comes), so the
+ * error reaches every rank below, as MPICH's collectives report it.  The
+ * first error is returned. */
 #include "bcast.h"
 
 #include "buffer.h"
@@ -38,9 +41,10 @@ static int logp_bcast_run(char *buf, MPI_Aint extent, int tsize, int count, MPI_
         logp_buffer_part(count, v->s->parts, op.part, op.nparts, &first, &len);
         if (op.kind == LOGP_OP_RECV) {
             r = logp_sendq_wait(&q, buf, first, len);
-            int w = PMPI_Recv(buf + (MPI_Aint)first * extent, len, dt, op.peer, tag, comm, MPI_STATUS_IGNORE);
+            int w = logp_buffer_recv_exact(buf + (MPI_Aint)first * extent, len, dt, op.peer, tag, comm);
             r = r == MPI_SUCCESS ? w : r;
         } else if (op.kind == LOGP_OP_SEND) {
+            len = rc == MPI_SUCCESS ? len : 0; /* after an error: an empty message tells the receiver */
             r = logp_sendq_post(&q, buf, extent, first, len, (size_t)len * (size_t)tsize, dt, op.peer, tag, comm);
         }
         if (rc == MPI_SUCCESS)
@@ -67,7 +71,7 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
     for (int i = 0; i < v->nops && root; i++)
         root = logp_view_op(v, i).kind != LOGP_OP_RECV;
     char *image = logp_scratch_get(scratch, (size_t)bytes);
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, pos = 0;
     if (image == NULL) {
         if (root)
             return MPI_ERR_NO_MEM; /* the others wait for the root (as in MPICH, whose bcast packs too) */
@@ -79,14 +83,18 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
         logp_bcast_run((char *)buf + tlb, 1, 1, bytes, MPI_BYTE, comm, tag, v);
         return MPI_ERR_NO_MEM;
     }
-    /* packed by a message to self, not MPI_Pack: MPICH's MPI_Pack rejects
-     * MPI_BOTTOM, which a datatype of absolute addresses needs */
+    /* MPICH 4.0.2's MPI_Pack and MPI_Unpack reject MPI_BOTTOM (a datatype
+     * of absolute addresses needs it): there a message to self packs
+     * (which its own receive path gets wrong for some sizes of pair types:
+     * 2,000 MPI_DOUBLE_INT "truncated", so not everywhere) */
     if (root)
-        rc = logp_buffer_copy(buf, count, dt, image, bytes, MPI_PACKED, comm, tag);
+        rc = buf != MPI_BOTTOM ? PMPI_Pack(buf, count, dt, image, bytes, &pos, comm)
+                               : logp_buffer_copy(buf, count, dt, image, bytes, MPI_PACKED, comm, tag);
     int r = logp_bcast_run(image, 1, 1, bytes, MPI_BYTE, comm, tag, v);
     rc = rc == MPI_SUCCESS ? r : rc;
     if (!root && rc == MPI_SUCCESS)
-        rc = logp_buffer_copy(image, bytes, MPI_PACKED, buf, count, dt, comm, tag);
+        rc = buf != MPI_BOTTOM ? PMPI_Unpack(image, bytes, &pos, buf, count, dt, comm)
+                               : logp_buffer_copy(image, bytes, MPI_PACKED, buf, count, dt, comm, tag);
     logp_scratch_put(scratch, image);
     return rc;
 }

@@ -117,6 +117,20 @@ int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, in
                          MPI_STATUS_IGNORE);
 }
 
+int logp_buffer_got(int rc, const MPI_Status *status, MPI_Datatype dt, int len)
+{
+    int got = -1;
+    if (rc == MPI_SUCCESS && (PMPI_Get_count(status, dt, &got) != MPI_SUCCESS || got != len))
+        rc = MPI_ERR_OTHER;
+    return rc;
+}
+
+int logp_buffer_recv_exact(void *buf, int len, MPI_Datatype dt, int peer, int tag, MPI_Comm comm)
+{
+    MPI_Status status;
+    return logp_buffer_got(PMPI_Recv(buf, len, dt, peer, tag, comm, &status), &status, dt, len);
+}
+
 int logp_buffer_wait_all(int n, MPI_Request *req, int rc)
 {
     for (int i = 0; i < n; i++) {

@@ -70,6 +70,17 @@ int logp_buffer_flat(MPI_Datatype dt);
 int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount, MPI_Datatype rt,
                      MPI_Comm comm, int tag);
 
+/* Receives `len` elements of dt from peer into buf, a message of a
+ * collective in which sender and receiver must move the same bytes:
+ * MPI_ERR_TRUNCATE (the library's) if more came, MPI_ERR_OTHER if fewer,
+ * which MPI_Recv accepts but which means ranks passed different counts (an
+ * erroneous program; MPICH's collectives report it as such). */
+int logp_buffer_recv_exact(void *buf, int len, MPI_Datatype dt, int peer, int tag, MPI_Comm comm);
+
+/* The same check for a receive that completed with `status` and code rc
+ * (a nonblocking one): rc, or MPI_ERR_OTHER if fewer than len came. */
+int logp_buffer_got(int rc, const MPI_Status *status, MPI_Datatype dt, int len);
+
 /* Completes the n requests of req (every one, even after an error, so no
  * peer is left waiting on them); returns rc if it is an error, else the
  * first error of a wait, else MPI_SUCCESS. */

@@ -8,12 +8,63 @@
  * (pipeline, reduce-scatter-gather) combine and move ranges of elements of
  * the accumulator; sends are nonblocking (at most LOGP_SENDQ_WINDOW in
  * flight), and a write to elements still being sent waits for that send.
- * After an error a rank still does the rest
- * of its part (its parent gets what it has), so no peer waits forever;
- * the first error is returned. */
+ * After an error a rank still does the rest of its part, so no peer waits
+ * forever, but sends empty messages: every receive checks that it got the
+ * bytes it expects (ranks that pass different counts), so the error
+ * reaches the root.  The first error is returned. */
 #include "reduce.h"
 
+#include "../model/sched_large.h" /* LOGP_PIPELINE_MAX_SEGMENTS */
 #include "buffer.h"
+
+/* The receives of the result (LOGP_RECV_RESULT: the rank whose
+ * accumulator ends as the result hands it to the root, whole or part by
+ * part) are posted early, in operation order, into req[0 ..): the root may
+ * head the chain that ends at that rank (a non-commutative pipeline to
+ * root 0), and with large sends synchronous and a bounded send window, a
+ * root that posted them after its own sends would wait for the chain
+ * while the chain's tail waits for it (MPICH's uoplong test, 24 MiB: a
+ * hang).  Returns how many there are, 0 if the root also receives anything
+ * else from that rank (then they stay in order).  *after: the last
+ * operation that reads the root's own data when it is in the receive
+ * buffer (MPI_IN_PLACE; -1 if none): they are posted after it. */
+static int logp_reduce_results(const logp_view_t *v, int in_place, int *after)
+{
+    int n = 0, from = -1;
+    *after = -1;
+    for (int i = 0; i < v->nops; i++) {
+        logp_op_t o = logp_view_op(v, i);
+        if (o.kind == LOGP_OP_RECV && o.arg == LOGP_RECV_RESULT) {
+            from = o.peer;
+            if (++n > LOGP_PIPELINE_MAX_SEGMENTS)
+                return 0;
+        }
+        if (in_place && (o.kind == LOGP_OP_INIT_OWN || o.kind == LOGP_OP_REDUCE_OWN))
+            *after = i;
+    }
+    for (int i = 0; n > 0 && i < v->nops; i++) {
+        logp_op_t o = logp_view_op(v, i);
+        if ((o.kind == LOGP_OP_RECV || o.kind == LOGP_OP_RECV_REDUCE) && o.peer == from && o.arg != LOGP_RECV_RESULT)
+            return 0;
+    }
+    return n;
+}
+
+/* Posts the n receives logp_reduce_results found. */
+static void logp_reduce_prepost(const logp_view_t *v, int n, int count, void *recvbuf, MPI_Aint extent,
+                                MPI_Datatype dt, MPI_Comm comm, int tag, MPI_Request *req)
+{
+    for (int i = 0, j = 0; j < n && i < v->nops; i++) {
+        logp_op_t o = logp_view_op(v, i);
+        if (o.kind != LOGP_OP_RECV || o.arg != LOGP_RECV_RESULT)
+            continue;
+        int first, len;
+        logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
+        if (PMPI_Irecv((char *)recvbuf + (MPI_Aint)first * extent, len, dt, o.peer, tag, comm, &req[j]) != MPI_SUCCESS)
+            req[j] = MPI_REQUEST_NULL; /* its wait then reports a short message */
+        j++;
+    }
+}
 
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int tag,
                      const logp_view_t *v, logp_scratch_t *scratch)
@@ -33,7 +84,13 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     logp_sendq_t q;
     logp_sendq_init(&q);
     rc = MPI_SUCCESS;
+    MPI_Request result[LOGP_PIPELINE_MAX_SEGMENTS];
+    int after, nresult = logp_reduce_results(v, sendbuf == MPI_IN_PLACE, &after), taken = 0, posted = 0;
     for (int i = 0; i < v->nops; i++) {
+        if (i == after + 1 && nresult > 0) {
+            logp_reduce_prepost(v, nresult, count, recvbuf, extent, dt, comm, tag, result);
+            posted = 1;
+        }
         logp_op_t o = logp_view_op(v, i);
         int first, len, r = MPI_SUCCESS, w = MPI_SUCCESS;
         logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
@@ -49,13 +106,18 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             break;
         case LOGP_OP_RECV: {
             char *to = o.arg == LOGP_RECV_RESULT ? recvbuf : acc;
+            if (o.arg == LOGP_RECV_RESULT && posted && taken < nresult) { /* posted early */
+                MPI_Status status;
+                r = logp_buffer_got(PMPI_Wait(&result[taken++], &status), &status, dt, len);
+                break;
+            }
             w = logp_sendq_wait(&q, to, first, len);
-            r = PMPI_Recv(to + at, len, dt, o.peer, tag, comm, MPI_STATUS_IGNORE);
+            r = logp_buffer_recv_exact(to + at, len, dt, o.peer, tag, comm);
             break;
         }
         case LOGP_OP_RECV_REDUCE:
             w = logp_sendq_wait(&q, tmp, first, len);
-            r = PMPI_Recv(tmp + at, len, dt, o.peer, tag, comm, MPI_STATUS_IGNORE);
+            r = logp_buffer_recv_exact(tmp + at, len, dt, o.peer, tag, comm);
             if (r != MPI_SUCCESS || rc != MPI_SUCCESS || len == 0)
                 break; /* nothing sound to combine; a user's operator never sees a count of 0 */
             if (w == MPI_SUCCESS)
@@ -74,6 +136,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             }
             break;
         case LOGP_OP_SEND:
+            len = rc == MPI_SUCCESS ? len : 0; /* after an error: an empty message tells the receiver */
             r = logp_sendq_post(&q, acc, extent, first, len, (size_t)len * (size_t)tsize, dt, o.peer, tag, comm);
             break;
         }

@@ -536,6 +536,12 @@ static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncase
                 test_reduce(comm, cname, t, t->ops[o], 20001, P / 2, 0);
             }
         }
+        /* a non-commutative reduce of 16 MiB to root 0, in place and not:
+         * a pipeline's large synchronous segments then fill the send
+         * windows around the chain that ends back at the root (it hung
+         * until the root's result receives were posted early) */
+        test_reduce(comm, cname, &cases[ncases - 1], OP_MATMUL, 1 << 20, 0, 0);
+        test_reduce(comm, cname, &cases[ncases - 1], OP_MATMUL, 1 << 20, 0, 1);
         int root = P - 1;
         test_bcast(comm, cname, tint, 1000000, root);
         test_reduce(comm, cname, tint, OP_SUM, 1000000, root, 0);
