@@ -306,10 +306,14 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     size_t bytes, sbytes;
     logp_comm_state_t *st;
     int in_place = sendbuf == MPI_IN_PLACE;
-    if (!logp_shim_bytes(comm, recvcount, recvtype, &bytes) ||
-        (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes)) ||
-        (st = logp_shim_state(comm)) == NULL || bytes * (size_t)st->size > (size_t)INT_MAX ||
-        (!in_place && (sendbuf == recvbuf || logp_shim_null(sendbuf, sendtype))) || logp_shim_null(recvbuf, recvtype))
+    /* the set-up first (a collective every rank's first call reaches), then
+     * what this rank alone may get wrong (different send and receive
+     * sizes, MPICH's errors/coll/alltoalllength) */
+    if (!logp_shim_bytes(comm, recvcount, recvtype, &bytes) || (st = logp_shim_state(comm)) == NULL ||
+        bytes * (size_t)st->size > (size_t)INT_MAX ||
+        (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes ||
+                       sendbuf == recvbuf || logp_shim_null(sendbuf, sendtype))) ||
+        logp_shim_null(recvbuf, recvtype))
         return LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     /* MPICH 4.0.2's MPI_Alltoall on a 1-rank communicator hangs while an
      * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
