@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../model/status.h"
 
@@ -74,4 +75,20 @@ int logp_layout_discover(MPI_Comm comm, int global_rank, int ranks_per_node, log
     free(speeds);
     free(node_of);
     return rc;
+}
+
+int logp_layout_oversubscribed(int local)
+{
+#ifdef SMPI_H
+    (void)local;
+    return 0;
+#else
+    const char *v = getenv("MPI_LOCALNRANKS");
+    if (v == NULL || *v == '\0')
+        v = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    long n = v ? strtol(v, NULL, 10) : 0, cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n <= 0)
+        n = local;
+    return cpus > 0 && n > cpus;
+#endif
 }

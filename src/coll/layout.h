@@ -22,4 +22,14 @@ typedef double (*logp_layout_speed_fn_t)(const char *host, void *ctx);
 int logp_layout_discover(MPI_Comm comm, int global_rank, int ranks_per_node, logp_layout_speed_fn_t speed_of,
                          void *ctx, const logp_params_t *intra, const logp_params_t *inter, logp_topo_t *topo);
 
+/* Nonzero if this process's node runs more MPI processes than it has
+ * processors online (sysconf): the launcher's count of the job's
+ * processes on the node (MPICH's hydra: MPI_LOCALNRANKS; Open MPI:
+ * OMPI_COMM_WORLD_LOCAL_SIZE), else `local` (the communicator's ranks on
+ * this node).  MPI libraries poll while they wait, so on such a node every
+ * message hand-off can cost a scheduler time slice (4 ms here), which the
+ * LogGP model does not describe.  Local (no communication); never under
+ * SMPI, whose hosts have the cores the platform gives them. */
+int logp_layout_oversubscribed(int local);
+
 #endif

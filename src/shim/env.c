@@ -85,6 +85,14 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
             env->native = lib;
         }
     }
+    const char *over = getenv("PMPI_LOGP_OVERSUBSCRIBED");
+    if (over != NULL && *over != '\0') {
+        env->oversubscribed_model = strcmp(over, "model") == 0;
+        if (!env->oversubscribed_model && strcmp(over, "native") != 0) {
+            logp_env_say(msgs, n, "%s=%s: %s; ignored", "PMPI_LOGP_OVERSUBSCRIBED", over, "expected native or model");
+            env->errors++;
+        }
+    }
     /* a test hook: makes one algorithm measurably slow, so that tests can
      * check that auto's trials catch a model that picks it */
     const char *slow = getenv("PMPI_LOGP_TEST_SLOW");

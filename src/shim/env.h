@@ -15,6 +15,8 @@ typedef struct logp_env {
     const char *report;                  /* PMPI_LOGP_REPORT or NULL */
     int ranks_per_node;                  /* PMPI_LOGP_RANKS_PER_NODE, 0 if unset */
     int dispatch;                        /* PMPI_LOGP_DISPATCH=1: time the shim's own work */
+    int oversubscribed_model;            /* PMPI_LOGP_OVERSUBSCRIBED=model: auto keeps the model on a node
+                                            with more processes than processors (default native: 0) */
     logp_native_lib_t native;            /* PMPI_LOGP_NATIVE=mpich|openmpi, else the build's library */
     int confirm;                         /* PMPI_LOGP_CONFIRM: 1 (default) auto confirms by trials, 0 pure model,
                                             2 trials and refits of L and G */

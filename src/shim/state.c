@@ -498,7 +498,8 @@ logp_scratch_t *logp_state_scratch(void)
  * another creation under way; st->all_timed whether every rank has the run
  * report on (then every rank times its calls).  Returns nonzero if the communicator
  * can use our algorithms. */
-static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int found, int *concurrent, long *id)
+static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int found, int *concurrent, long *id,
+                            int oversubscribed)
 {
     uint64_t h = logp_hash(&st->topo.intra, sizeof(st->topo.intra), 1469598103934665603ull);
     h = logp_hash(&st->topo.inter, sizeof(st->topo.inter), h);
@@ -511,12 +512,13 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     uint64_t l = logp_hash(st->rule, sizeof(st->rule), 1469598103934665603ull);
     l = logp_hash(&st->learn, sizeof(st->learn), l);
     long report = logp_env.report != NULL && st->end_times != NULL;
-    long v[14] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
+    long v[15] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
                   (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id, *concurrent, !report,
-                  (long)(l >> 33), -(long)(l >> 33)},
-         r[14];
-    if (PMPI_Allreduce(v, r, 14, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
+                  (long)(l >> 33), -(long)(l >> 33), oversubscribed},
+         r[15];
+    if (PMPI_Allreduce(v, r, 15, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
         return 0;
+    st->oversubscribed = r[14] != 0;
     if (r[12] != -r[13]) { /* learned files differ between nodes (not on a shared file system?) */
         if (st->rank == 0 && logp_env.verbose >= 1)
             fprintf(stderr, "pmpi-logp: %s: ranks read different learned rules (PMPI_LOGP_LEARN); ignoring them on "
@@ -541,6 +543,25 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             st->configured[c] = LOGP_ALGO_NATIVE;
         st->confirm = 0;
+    }
+    /* On an oversubscribed node the model's machine (a processor per rank)
+     * is not there: a hand-off can wait for a time slice, so schedules of
+     * many dependent messages are slowest (4 ranks on 2 cores: our
+     * schedules from 0.3x to 16x native, binary-pipeline bcast 1 MiB 132 ms
+     * against 8.1 ms), and trials cannot tell candidates apart (every time
+     * a multiple of the 4 ms tick).  auto hands such communicators to the
+     * MPI library; forced algorithms still run. */
+    if (st->oversubscribed && !logp_env.oversubscribed_model) {
+        int any = 0;
+        for (int c = 0; c < LOGP_COLL_COUNT; c++)
+            if (st->configured[c] == LOGP_ALGO_AUTO) {
+                st->configured[c] = LOGP_ALGO_NATIVE;
+                any = 1;
+            }
+        if (any && st->rank == 0 && logp_env.verbose >= 1)
+            fprintf(stderr, "pmpi-logp: %s: a node runs more MPI processes than it has processors: auto is the MPI "
+                            "library's own collectives here (PMPI_LOGP_OVERSUBSCRIBED=model keeps the model)\n",
+                    st->name);
     }
     return 1;
 }
@@ -676,7 +697,9 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
          * their ids differ. */
         int concurrent = __atomic_fetch_add(&logp_creating, 1, __ATOMIC_ACQ_REL) > 0;
         long id = __atomic_fetch_add(&logp_comm_ids, 1, __ATOMIC_RELAXED), next;
-        st->usable = logp_state_agree(st, comm, mine != NULL, st->pcomm != MPI_COMM_NULL, &concurrent, &id);
+        int local = logp_topo_size(&st->topo, logp_topo_node(&st->topo, st->rank)); /* this node's ranks */
+        st->usable = logp_state_agree(st, comm, mine != NULL, st->pcomm != MPI_COMM_NULL, &concurrent, &id,
+                                      logp_layout_oversubscribed(local));
         while ((next = __atomic_load_n(&logp_comm_ids, __ATOMIC_RELAXED)) <= id &&
                !__atomic_compare_exchange_n(&logp_comm_ids, &next, id + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;

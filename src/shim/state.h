@@ -107,6 +107,7 @@ typedef struct logp_comm_state {
     char matched[256]; /* tuning sections that apply */
     /* auto's confirmation (shim/confirm.c) */
     int confirm;              /* trials and agreement points on this communicator (alike on every rank) */
+    int oversubscribed;       /* some rank's node runs more processes than it has processors (agreed) */
     unsigned long ncalls;     /* the shim's calls on it: agreement points are counted in them */
     unsigned long next_point; /* ncalls of the next agreement point (logp_confirm_agree_next) */
     logp_decision_t *wait_head, *wait_tail; /* trials waiting for agreement, in completion order */

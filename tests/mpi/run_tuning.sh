@@ -114,6 +114,30 @@ printf '[default]\nL = 1e298s\n' >"$tmp/absurd.conf"
 "$b/pmpi-logp" check "$tmp/absurd.conf" >"$tmp/out" 2>&1
 [ $? -ne 0 ] && grep -q 'absurd.conf:2: L = 1e298s: above 1 s' "$tmp/out" && ok "absurd value: file:line" ||
     { ko "absurd value: file:line"; cat "$tmp/out"; }
+# auto on a node with more MPI processes than processors: the MPI library's
+# own collectives (the tests run with PMPI_LOGP_OVERSUBSCRIBED=model,
+# Makefile.am; here the default), and the model again with =model
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1); n=$((cores + 1))
+if [ "$n" -le 8 ]; then
+    env -u PMPI_LOGP_OVERSUBSCRIBED LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n $n "$tmp/hello" \
+        >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q 'all results correct' "$tmp/out" &&
+        grep -q 'more MPI processes than it has processors: auto is the MPI library' "$tmp/err" &&
+        ! grep -E '^pmpi-logp: .*(bcast|reduce|alltoall) .* -> ' "$tmp/err" | grep -qv '(configured native, '; then
+        # (configured native: where MPICH's own is unsafe, the 1-rank all-to-all
+        # and the in-place reduce at a nonzero root, the shim still steps in)
+        ok "$n ranks on $cores processors: auto is native"
+    else ko "$n ranks on $cores processors: auto is native"; grep -- ' -> ' "$tmp/err" | head -3; fi
+    env PMPI_LOGP_OVERSUBSCRIBED=model LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n $n "$tmp/hello" \
+        >"$tmp/out" 2>"$tmp/err"
+    if grep -q 'all results correct' "$tmp/out" && ! grep -q 'more MPI processes than' "$tmp/err" &&
+        grep -E '^pmpi-logp: .*(bcast|reduce|alltoall) .* -> ' "$tmp/err" | grep -qv ' -> native '; then
+        ok "$n ranks on $cores processors, PMPI_LOGP_OVERSUBSCRIBED=model: the model decides"
+    else ko "PMPI_LOGP_OVERSUBSCRIBED=model"; grep -- ' -> ' "$tmp/err" | head -3; fi
+else
+    echo "skipped: $cores processors, oversubscription needs more ranks than the matrix runs"
+fi
 # the MPI tools: --help exits 0, a bad option or value exits 2 with one line
 for t in "pmpi-logp-bench --help:0:usage: mpiexec" "pmpi-logp-bench --coll bcst:2:--coll: expected bcast" \
     "pmpi-logp-bench --sizes 8,abc:2:--sizes: expected byte counts" "pmpi-logp-probe --help:0:usage: mpiexec" \
