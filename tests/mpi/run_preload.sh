@@ -32,6 +32,15 @@ done
 env PMPI_LOGP_VERBOSE=1 $MPIEXEC -n 2 "$tmp/hello_coll" >"$out" 2>"$err"
 if grep -q '^pmpi-logp' "$err"; then fail=$((fail + 1)); echo "FAIL: shim active without LD_PRELOAD";
 else pass=$((pass + 1)); echo "ok: without LD_PRELOAD the MPI library runs alone"; fi
+# silent by default: test suites compare a program's whole output (MPICH's
+# runtests passes a test only if it prints exactly " No Errors"), so at the
+# default verbosity the shim writes nothing, to stdout or stderr, on a run
+# that auto decides, confirms and agrees on (test_confirm: 80 calls per size)
+env -u PMPI_LOGP_VERBOSE LD_PRELOAD="$lib" timeout 300 $MPIEXEC -n 3 "$b/tests/mpi/test_confirm" 80 8,1024,65536 \
+    >"$out" 2>"$err"
+if [ "$(cat "$out" "$err")" = "test_confirm: all results correct (0 wrong values)" ]; then
+    pass=$((pass + 1)); echo "ok: silent at the default verbosity (auto, trials and agreement on, n=3)"
+else fail=$((fail + 1)); echo "FAIL: output at the default verbosity"; head -5 "$err"; fi
 
 $MPICC_ -pthread -o "$tmp/test_threads" "$s/tests/mpi/test_threads.c" || exit 1
 for n in 2 3; do
