@@ -62,7 +62,13 @@
  *   moves about 2 m G through an interior rank (twice the chain's m G) but
  *   the first segment needs H hops, not P - 1: it wins from medium sizes
  *   until the chain's fill is amortised.  k is the minimiser of T(k) over
- *   1 .. LOGP_PIPELINE_MAX_SEGMENTS (k <= m), a divisor of m within 0.1%. */
+ *   1 .. LOGP_PIPELINE_MAX_SEGMENTS (k <= m), a divisor of m within 0.1%.
+ *   Not a candidate of auto yet (LOGP_FAMILY_FORCED_ONLY): SMPI (P = 64,
+ *   256, docs/large-messages.md) measures it 36-50% above this model
+ *   from 1 MiB, while scatter-allgather, which it would displace there,
+ *   measures 26-35% below its own (and faster); at 64 KiB it measured
+ *   the fastest bcast of all (34 us against NTSB's 35 and our
+ *   scatter-allgather's 44), which auto reaches once the models agree. */
 #include "sched_large.h"
 
 #include <math.h>
@@ -824,4 +830,5 @@ const logp_family_t logp_family_binary_pipeline = {
     .time = logp_binpipe_exact,
     .estimate = logp_binpipe_estimate,
     .count = logp_binpipe_count,
+    .flags = LOGP_FAMILY_FORCED_ONLY,
 };

@@ -47,6 +47,7 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
         have[a] = 0;
         t[a] = -1.0;
         if (a == LOGP_ALGO_AUTO || a == LOGP_ALGO_NATIVE || !logp_algo_supports((logp_algo_t)a, q->coll) ||
+            (logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_FORCED_ONLY) ||
             logp_select_resolve((logp_algo_t)a, q) != (logp_algo_t)a)
             continue;
         if (logp_select_build((logp_algo_t)a, q, &all[a]) == LOGP_OK) {

@@ -48,9 +48,10 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
                                  logp_sched_t *sched, double *predicted);
 
 /* What auto sees: the predicted time of every algorithm for the query
- * into t[0 .. LOGP_ALGO_COUNT-1] (< 0: not a candidate), priced as
- * logp_select_decide prices them (with q->learn's corrections).  Returns nonzero if they are exact, 0 if
- * they are estimates. */
+ * into t[0 .. LOGP_ALGO_COUNT-1] (< 0: not a candidate, such as a family
+ * marked LOGP_FAMILY_FORCED_ONLY), priced as logp_select_decide prices
+ * them (with q->learn's corrections).  Returns nonzero if they are exact,
+ * 0 if they are estimates. */
 int logp_select_prices(const logp_select_query_t *q, double *t);
 
 /* Predicted time of one algorithm for the query (root 0), or < 0: exact

@@ -514,9 +514,13 @@ static int cmd_predict(const logp_cli_t *c)
         logp_topo_t topo = cli_topo(c);
         logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL};
         int exact = logp_select_prices(&q, t);
-        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+            if (t[a] < 0.0 && logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll) &&
+                (logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_FORCED_ONLY))
+                t[a] = logp_select_predict((logp_algo_t)a, &q); /* not auto's: shown, marked */
             if (t[a] >= 0.0)
                 pred[n++] = (logp_cli_pred_t){(logp_algo_t)a, t[a]};
+        }
         if (!exact)
             printf("(%s: estimates, as auto makes them: simulating every candidate here costs more than %ld "
                    "operations)\n", logp_coll_name((logp_coll_t)coll), LOGP_SIM_BUDGET);
@@ -528,6 +532,8 @@ static int cmd_predict(const logp_cli_t *c)
                 printf("   (model of %s's default: %s)",
                        c->native == LOGP_NATIVE_OPENMPI ? "Open MPI 4.1" : c->native == LOGP_NATIVE_SMPI ? "SMPI 3.32 (mpich)" : "MPICH 4.0.2",
                        logp_native_algo(c->native, (logp_coll_t)coll, c->P, c->bytes, 1));
+            if (logp_sched_family(pred[i].algo)->flags & LOGP_FAMILY_FORCED_ONLY)
+                printf("   (not a candidate of auto: its model does not hold yet)");
             if (pred[i].algo == LOGP_ALGO_CHAIN)
                 printf("   (k=%d)", c->k);
             if (pred[i].algo == LOGP_ALGO_CHAIN_OPT)
