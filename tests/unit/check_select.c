@@ -48,9 +48,11 @@ START_TEST(test_auto_is_cheapest)
                     logp_sched_free(&sched);
                     ck_assert(logp_algo_supports(a, (logp_coll_t)coll));
                     ck_assert(a != LOGP_ALGO_AUTO);
+                    ck_assert(!(logp_sched_family(a)->flags & LOGP_FAMILY_FORCED_ONLY));
                     for (int b = 0; b < LOGP_ALGO_COUNT; b++) {
-                        if (b == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)b, (logp_coll_t)coll))
-                            continue;
+                        if (b == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)b, (logp_coll_t)coll) ||
+                            (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_FORCED_ONLY))
+                            continue; /* not auto's candidates */
                         double tb = logp_select_predict((logp_algo_t)b, &q);
                         /* long pipelines are priced by their design formula, which agrees
                          * with the simulator to about 1e-5 (sched_large.c) */
