@@ -25,24 +25,29 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
 /* What this call runs: *algo and *sched start as the decision's; during a
  * trial they become the candidate whose turn it is.  Returns nonzero if
  * the call is to be timed for logp_confirm_after (trial calls, and one in
- * 16 later calls for the drift watch).  A trial call starts with a
- * dissemination barrier on the private communicator (every rank is in the
- * same trial call of a correct program): each call is then timed from a
- * common start, within about one message time, and a candidate does not
- * inherit the ranks' skew the previous call left.
- * O(1), plus that barrier during trials. */
-static inline int logp_confirm_turn(logp_comm_state_t *st, logp_decision_t *d, logp_algo_t *algo,
-                                    const logp_sched_t **sched)
+ * 16 later calls for the drift watch).  O(1). */
+static inline int logp_confirm_turn(logp_decision_t *d, logp_algo_t *algo, const logp_sched_t **sched)
 {
     logp_trial_t *t = &d->trial;
     if (t->phase == LOGP_TRIAL_RUNNING) {
         int c = logp_confirm_turn_of(&t->plan, t->calls);
         *algo = t->plan.algo[c];
         *sched = c == 0 ? &d->sched : &t->sched[c];
-        logp_coll_barrier(st->pcomm, st->tag);
         return 1;
     }
     return t->phase == LOGP_TRIAL_DONE && !t->disagreed && (++t->seen & 15) == 0;
+}
+
+/* Before a trial call's collective (right before it, after the shim's own
+ * work, which the dispatch timing measures without it): a dissemination
+ * barrier on the private communicator (every rank is in the same trial
+ * call of a correct program), so that each call is timed from a common
+ * start, within about one message time, and a candidate does not inherit
+ * the skew the previous call left. */
+static inline void logp_confirm_barrier(logp_comm_state_t *st, const logp_decision_t *d)
+{
+    if (d->trial.phase == LOGP_TRIAL_RUNNING)
+        logp_coll_barrier(st->pcomm, st->tag);
 }
 
 /* After every call that reached the communicator's state: records the

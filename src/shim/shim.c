@@ -240,11 +240,12 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(st, d, &algo, &sched);
+    int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
     int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, root, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
+    logp_confirm_barrier(st, d);
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
         rc = logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v, logp_state_scratch());
@@ -282,11 +283,12 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(st, d, &algo, &sched);
+    int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
     int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, root, st->rank, commutative) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_REDUCE, st->size, logp_dispatch_now() - entry);
+    logp_confirm_barrier(st, d);
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
         rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v, logp_state_scratch());
@@ -326,11 +328,12 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(st, d, &algo, &sched);
+    int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
     int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, 0, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
+    logp_confirm_barrier(st, d);
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
         rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, st->tag, &v,
