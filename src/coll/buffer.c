@@ -107,7 +107,7 @@ int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, in
         return MPI_SUCCESS;
     if (PMPI_Type_size(st, &ssize) == MPI_SUCCESS && PMPI_Type_size(rt, &rsize) == MPI_SUCCESS &&
         (size_t)ssize * (size_t)scount == (size_t)rsize * (size_t)rcount && logp_buffer_flat(st) &&
-        logp_buffer_flat(rt)) {
+        (rt == st || logp_buffer_flat(rt))) {
         memmove(dst, src, (size_t)ssize * (size_t)scount);
         return MPI_SUCCESS;
     }

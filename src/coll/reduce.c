@@ -32,6 +32,8 @@ static int logp_reduce_results(const logp_view_t *v, int in_place, int *after)
 {
     int n = 0, from = -1;
     *after = -1;
+    if (v->rank != v->root || v->tree_root == v->root)
+        return 0; /* only a root that is handed the result receives it */
     for (int i = 0; i < v->nops; i++) {
         logp_op_t o = logp_view_op(v, i);
         if (o.kind == LOGP_OP_RECV && o.arg == LOGP_RECV_RESULT) {

@@ -91,14 +91,14 @@ typedef struct logp_tnode {
  * s carries the blocks whose rotated index has bit s set (seed 004's
  * butterfly, Bruck's steps); NODES, node aggregation (gather to the
  * node's leader, leaders exchange per node pair, scatter). */
+#define LOGP_FAMILY_A2A_DIRECT 4u
+#define LOGP_FAMILY_A2A_BRUCK 8u
+#define LOGP_FAMILY_A2A_NODES 16u
 /* Not a candidate of auto (it runs only when forced or by a rule): a
  * schedule whose model does not yet hold where it would be chosen, so
  * that auto would trade a schedule it prices too high for one it prices
  * too low (say which measurement in the family's header). */
 #define LOGP_FAMILY_FORCED_ONLY 32u
-#define LOGP_FAMILY_A2A_DIRECT 4u
-#define LOGP_FAMILY_A2A_BRUCK 8u
-#define LOGP_FAMILY_A2A_NODES 16u
 
 /* What an algorithm's family provides.  Tree families (bcast, reduce) give
  * node and kid, and the generic views turn the tree into operations (a

@@ -273,7 +273,6 @@ static int logp_comm_delete(MPI_Comm comm, int key, void *value, void *extra);
  * join).  Never written, never freed. */
 static logp_comm_state_t logp_state_none = {.usable = 0};
 
-
 /* Whether st takes part in the end-of-run gather: the same answer on every
  * rank (all_timed, end_times and the private communicator were agreed). */
 static int logp_state_gathers(const logp_comm_state_t *st)
