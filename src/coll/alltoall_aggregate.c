@@ -27,6 +27,7 @@
 
 #include "alltoall_direct.h"
 #include "buffer.h"
+#include "drain.h"
 
 /* Block j of the P blocks of member slot i in a buffer of n slots. */
 static char *logp_agg_block(char *buf, int P, size_t blk, int i, int j)
@@ -71,13 +72,14 @@ static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, 
     size_t all = (size_t)P * blk;
     logp_op_t send = logp_view_op(v, 0), recv = logp_view_op(v, 1);
     char *buf = logp_scratch_get(scratch, all + 1);
-    if (buf == NULL)
-        return MPI_ERR_NO_MEM;
+    if (buf == NULL) /* the messages still move, so the leader does not wait */
+        return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
     int rc = logp_agg_pack(sendbuf, scount, stype, buf, blk, P, comm);
-    /* both messages even after an error: the leader waits for them */
-    int x = PMPI_Send(buf, (int)all, MPI_PACKED, send.peer, tag, comm);
+    /* both messages even after an error (then an empty one, which the
+     * leader reports and passes on): the leader waits for them */
+    int x = PMPI_Send(buf, rc == MPI_SUCCESS ? (int)all : 0, MPI_PACKED, send.peer, tag, comm);
     rc = rc == MPI_SUCCESS ? x : rc;
-    x = PMPI_Recv(buf, (int)all, MPI_PACKED, recv.peer, tag, comm, MPI_STATUS_IGNORE);
+    x = logp_buffer_recv_exact(buf, (int)all, MPI_PACKED, recv.peer, tag, comm);
     rc = rc == MPI_SUCCESS ? x : rc;
     if (rc == MPI_SUCCESS)
         rc = logp_agg_unpack(buf, blk, P, recvbuf, rcount, rtype, comm);
@@ -98,11 +100,11 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
     size_t all = (size_t)P * blk, pair = (size_t)n * (size_t)nmax * blk;
     char *gath = logp_scratch_get(scratch, 2 * (size_t)n * all + 2 * pair + 1);
     MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)n);
-    if (gath == NULL || req == NULL) {
+    if (gath == NULL || req == NULL) { /* the messages still move, so no peer waits */
         free(req);
         if (gath)
             logp_scratch_put(scratch, gath);
-        return MPI_ERR_NO_MEM;
+        return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
     }
     char *out = gath + (size_t)n * all, *sbuf = out + (size_t)n * all, *rbuf = sbuf + pair;
     int nreq = 0, i = 0;
@@ -120,7 +122,11 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
             nreq++;
         rc = rc == MPI_SUCCESS ? x : rc;
     }
-    rc = logp_buffer_wait_all(nreq, req, rc);
+    for (int j = 0; j < nreq; j++) { /* a short message: a member in error */
+        MPI_Status status;
+        int w = logp_buffer_got(PMPI_Wait(&req[j], &status), &status, MPI_PACKED, (int)all);
+        rc = rc == MPI_SUCCESS ? w : rc;
+    }
     /* blocks that stay on the node: out[i][src] = gath[j][dst] */
     for (int x = 0; x < n && rc == MPI_SUCCESS; x++)
         for (int y = 0; y < n; y++)
@@ -138,9 +144,11 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
             for (int x = 0; x < nb; x++)
                 memcpy(sbuf + ((size_t)j * (size_t)nb + (size_t)x) * blk,
                        logp_agg_block(gath, P, blk, j, logp_topo_member(t, b, x)), blk);
-        int sr = PMPI_Sendrecv(sbuf, (int)((size_t)n * (size_t)nb * blk), MPI_PACKED, s.peer, tag,
-                               rbuf, (int)((size_t)nc * (size_t)n * blk), MPI_PACKED, r.peer, tag, comm,
-                               MPI_STATUS_IGNORE);
+        int slen = (int)((size_t)n * (size_t)nb * blk), rlen = (int)((size_t)nc * (size_t)n * blk);
+        MPI_Status status;
+        int sr = PMPI_Sendrecv(sbuf, rc == MPI_SUCCESS ? slen : 0, MPI_PACKED, s.peer, tag, rbuf, rlen, MPI_PACKED,
+                               r.peer, tag, comm, &status); /* after an error an empty message */
+        sr = logp_buffer_got(sr, &status, MPI_PACKED, rlen);
         rc = rc == MPI_SUCCESS ? sr : rc;
         for (int j = 0; j < nc && rc == MPI_SUCCESS; j++) /* [source j of c][destination x of a] */
             for (int x = 0; x < n; x++)
@@ -151,8 +159,8 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
     nreq = 0;
     for (; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
-        int x = PMPI_Isend(logp_agg_block(out, P, blk, logp_topo_index(t, op.peer), 0), (int)all, MPI_PACKED, op.peer,
-                           tag, comm, &req[nreq]);
+        int x = PMPI_Isend(logp_agg_block(out, P, blk, logp_topo_index(t, op.peer), 0), rc == MPI_SUCCESS ? (int)all : 0,
+                           MPI_PACKED, op.peer, tag, comm, &req[nreq]);
         if (x == MPI_SUCCESS)
             nreq++;
         rc = rc == MPI_SUCCESS ? x : rc;

@@ -18,6 +18,7 @@
 
 #include "../model/alltoall.h"
 #include "buffer.h"
+#include "drain.h"
 
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                                  MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v,
@@ -37,12 +38,16 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
     char *slots = logp_scratch_get(scratch, blk * ((size_t)P + 2 * half) + 1);
     char *out = slots ? slots + blk * (size_t)P : NULL, *in = out ? out + blk * half : NULL;
     MPI_Datatype block = MPI_DATATYPE_NULL; /* blk bytes: keeps counts within int */
-    if (!slots)
-        return MPI_ERR_NO_MEM;
+    if (!slots) /* the messages still move, so no peer waits */
+        return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Type_contiguous((int)blk, MPI_BYTE, &block);
     if (rc == MPI_SUCCESS)
         rc = PMPI_Type_commit(&block);
+    if (rc != MPI_SUCCESS) { /* no type for the messages: drained as they are */
+        logp_scratch_put(scratch, slots);
+        return logp_coll_drain(v, comm, tag, rc);
+    }
     for (int j = 0; j < P && rc == MPI_SUCCESS; j++) {
         int pos = 0;
         const char *src = (const char *)sendbuf + (MPI_Aint)((rank + j) % P) * scount * sext;
@@ -57,10 +62,14 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
         /* plain bytes when the count fits an int: MPICH moves MPI_BYTE
          * faster than a contiguous derived type of the same size */
         size_t bytes = (size_t)nb * blk;
-        int fits = bytes <= (size_t)INT_MAX;
-        int x = PMPI_Sendrecv(out, fits ? (int)bytes : nb, fits ? MPI_BYTE : block, s.peer, tag, in,
-                              fits ? (int)bytes : nb, fits ? MPI_BYTE : block, r.peer, tag, comm,
-                              MPI_STATUS_IGNORE);
+        int fits = bytes <= (size_t)INT_MAX, len = fits ? (int)bytes : nb;
+        MPI_Datatype unit = fits ? MPI_BYTE : block;
+        MPI_Status status;
+        /* after an error an empty message: the receiver, and the ranks it
+         * forwards to, report it instead of passing on wrong blocks */
+        int x = PMPI_Sendrecv(out, rc == MPI_SUCCESS ? len : 0, unit, s.peer, tag, in, len, unit, r.peer, tag, comm,
+                              &status);
+        x = logp_buffer_got(x, &status, unit, len);
         rc = rc == MPI_SUCCESS ? x : rc;
         nb = 0;
         for (int j = bit; j < P && rc == MPI_SUCCESS; j++)

@@ -8,11 +8,21 @@
 #include "alltoall_direct.h"
 
 #include "buffer.h"
+#include "drain.h"
 
-/* Completes the requests in flight; the first error wins. */
-static int logp_direct_flush(MPI_Request *req, int *n, int rc)
+/* Completes the requests in flight (is_recv[i]: req[i] receives rcount
+ * elements of rtype, and a short message is an error: a peer that passed
+ * another count, or that could not stage its data, logp_coll_drain); the
+ * first error wins. */
+static int logp_direct_flush(MPI_Request *req, const char *is_recv, int *n, int rcount, MPI_Datatype rtype, int rc)
 {
-    rc = logp_buffer_wait_all(*n, req, rc);
+    for (int i = 0; i < *n; i++) {
+        MPI_Status status;
+        int w = PMPI_Wait(&req[i], &status);
+        if (is_recv[i])
+            w = logp_buffer_got(w, &status, rtype, rcount);
+        rc = rc == MPI_SUCCESS ? w : rc;
+    }
     *n = 0;
     return rc;
 }
@@ -26,8 +36,8 @@ int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype styp
     if (sendbuf == MPI_IN_PLACE) {
         /* a phase may overwrite a block that a later phase sends */
         saved = logp_scratch_get(scratch, logp_buffer_span(rcount * P, rtype));
-        if (saved == NULL)
-            return MPI_ERR_NO_MEM;
+        if (saved == NULL) /* nothing sound to send: the messages still move, so no peer waits */
+            return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
         sendbuf = logp_buffer_base(saved, rtype);
         rc = logp_buffer_copy(recvbuf, rcount * P, rtype, (void *)sendbuf, rcount * P, rtype, comm, tag);
         scount = rcount;
@@ -41,12 +51,13 @@ int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype styp
         rc = logp_buffer_copy(sb + (MPI_Aint)rank * scount * sext, scount, stype, rb + (MPI_Aint)rank * rcount * rext,
                               rcount, rtype, comm, tag);
     MPI_Request req[LOGP_DIRECT_WINDOW];
+    char is_recv[LOGP_DIRECT_WINDOW];
     int nreq = 0, phase = -1;
     /* every operation is started even after an error: no peer waits forever */
     for (int i = 0; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
         if (op.arg != phase || nreq == LOGP_DIRECT_WINDOW) {
-            rc = logp_direct_flush(req, &nreq, rc);
+            rc = logp_direct_flush(req, is_recv, &nreq, rcount, rtype, rc);
             phase = op.arg;
         }
         int r;
@@ -57,11 +68,11 @@ int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype styp
             r = PMPI_Irecv(rb + (MPI_Aint)op.peer * rcount * rext, rcount, rtype, op.peer, tag, comm,
                            &req[nreq]);
         if (r == MPI_SUCCESS)
-            nreq++;
+            is_recv[nreq++] = op.kind != LOGP_OP_SEND;
         else if (rc == MPI_SUCCESS)
             rc = r;
     }
-    rc = logp_direct_flush(req, &nreq, rc); /* complete what was started, even after an error */
+    rc = logp_direct_flush(req, is_recv, &nreq, rcount, rtype, rc); /* complete what was started, even after an error */
     if (saved)
         logp_scratch_put(scratch, saved);
     return rc;

@@ -22,10 +22,13 @@
  * bytes it expects (ranks that pass different counts are an erroneous
  * program, which MPI_Recv alone would accept when less comes), so the
  * error reaches every rank below, as MPICH's collectives report it.  The
- * first error is returned. */
+ * first error is returned.  A root without staging memory drains its
+ * messages (drain.h); another rank forwards the packed form through its
+ * own buffer. */
 #include "bcast.h"
 
 #include "buffer.h"
+#include "drain.h"
 
 /* Runs v's operations on `count` units of dt at buf (extent: theirs,
  * tsize: their size in bytes). */
@@ -73,8 +76,8 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
     char *image = logp_scratch_get(scratch, (size_t)bytes);
     int rc = MPI_SUCCESS, pos = 0;
     if (image == NULL) {
-        if (root)
-            return MPI_ERR_NO_MEM; /* the others wait for the root (as in MPICH, whose bcast packs too) */
+        if (root) /* nothing to send: empty messages end the call everywhere */
+            return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
         /* a receive buffer holds `bytes` distinct bytes from its true lower
          * bound on: forward the packed form through it, so that no peer
          * waits, and report the error (the buffer's contents are lost) */

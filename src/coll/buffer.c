@@ -1,6 +1,7 @@
 /* Scratch buffers laid out like the user's, and typed local copies. */
 #include "buffer.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,8 @@ int logp_buffer_alloc(logp_buffer_t *b, int count, MPI_Datatype dt)
 
 void *logp_scratch_get(logp_scratch_t *s, size_t bytes)
 {
+    if (s != NULL && s->fail)
+        return NULL;
     if (s == NULL || bytes > LOGP_SCRATCH_KEEP || __atomic_exchange_n(&s->busy, 1, __ATOMIC_ACQUIRE))
         return malloc(bytes > 0 ? bytes : 1);
     if (s->size < bytes) {
@@ -119,8 +122,14 @@ int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, in
 
 int logp_buffer_got(int rc, const MPI_Status *status, MPI_Datatype dt, int len)
 {
-    int got = -1;
-    if (rc == MPI_SUCCESS && (PMPI_Get_count(status, dt, &got) != MPI_SUCCESS || got != len))
+    /* bytes where they fit an int (MPI counts 0 elements of a type of size
+     * 0), else elements */
+    int got = -1, size = 0;
+    if (rc != MPI_SUCCESS || PMPI_Type_size(dt, &size) != MPI_SUCCESS)
+        return rc == MPI_SUCCESS ? MPI_ERR_OTHER : rc;
+    long long want = (long long)len * size;
+    int fits = want <= INT_MAX;
+    if (PMPI_Get_count(status, fits ? MPI_BYTE : dt, &got) != MPI_SUCCESS || got != (fits ? want : len))
         rc = MPI_ERR_OTHER;
     return rc;
 }

@@ -38,6 +38,7 @@ typedef struct logp_scratch {
     void *mem;
     size_t size;
     int busy; /* handed out and not yet released (atomic: threads share it) */
+    int fail; /* nonzero: every request fails, as out of memory (a test hook) */
 } logp_scratch_t;
 
 /* Largest staging region kept between calls (per process): larger ones
@@ -47,7 +48,7 @@ typedef struct logp_scratch {
 /* `bytes` of staging memory: the region (grown as needed) when s is not
  * NULL, not in use by another thread and bytes <= LOGP_SCRATCH_KEEP; else
  * a fresh allocation.  Release with logp_scratch_put.  NULL if out of
- * memory. */
+ * memory (always when s->fail). */
 void *logp_scratch_get(logp_scratch_t *s, size_t bytes);
 
 /* Gives back what logp_scratch_get returned. */

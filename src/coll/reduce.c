@@ -11,11 +11,13 @@
  * After an error a rank still does the rest of its part, so no peer waits
  * forever, but sends empty messages: every receive checks that it got the
  * bytes it expects (ranks that pass different counts), so the error
- * reaches the root.  The first error is returned. */
+ * reaches the root.  The first error is returned.  A rank without staging
+ * memory drains its messages (drain.h). */
 #include "reduce.h"
 
 #include "../model/sched_large.h" /* LOGP_PIPELINE_MAX_SEGMENTS */
 #include "buffer.h"
+#include "drain.h"
 
 /* The receives of the result (LOGP_RECV_RESULT: the rank whose
  * accumulator ends as the result hands it to the root, whole or part by
@@ -80,8 +82,8 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         extent = 0;
     PMPI_Type_size(dt, &tsize);
     char *mem = logp_scratch_get(scratch, 2 * span);
-    if (mem == NULL)
-        return MPI_ERR_NO_MEM;
+    if (mem == NULL) /* no accumulator: the messages still move, so no peer waits */
+        return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
     char *acc = logp_buffer_base(mem, dt), *tmp = logp_buffer_base(mem + span, dt);
     logp_sendq_t q;
     logp_sendq_init(&q);

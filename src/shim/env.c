@@ -98,6 +98,10 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     const char *slow = getenv("PMPI_LOGP_TEST_SLOW");
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         env->test_slow[c] = slow && *slow ? logp_algo_lookup((logp_coll_t)c, slow) : LOGP_ALGO_COUNT;
+    /* a test hook: one rank out of memory for staging, so that tests can
+     * check that its peers do not wait for it */
+    const char *nomem = getenv("PMPI_LOGP_TEST_NOMEM");
+    env->test_nomem = nomem && *nomem ? atoi(nomem) : -1;
     env->tuning = getenv("PMPI_LOGP_TUNING");
     env->report = getenv("PMPI_LOGP_REPORT");
     env->learn = getenv("PMPI_LOGP_LEARN");

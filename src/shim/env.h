@@ -23,6 +23,8 @@ typedef struct logp_env {
     const char *learn;                   /* PMPI_LOGP_LEARN: learned file, read at start, written at the end */
     logp_algo_t test_slow[LOGP_COLL_COUNT]; /* PMPI_LOGP_TEST_SLOW=ALGO (tests only): every call that runs ALGO
                                                takes 20 ms x P longer; LOGP_ALGO_COUNT if unset */
+    int test_nomem;                      /* PMPI_LOGP_TEST_NOMEM=RANK (tests only): on world rank RANK the
+                                            executors' staging memory is never available; -1 if unset */
     int errors;                          /* number of invalid settings found */
 } logp_env_t;
 

@@ -455,6 +455,7 @@ static void logp_state_once(void)
         *end = '\0';
         logp_state_problem(line);
     }
+    logp_scratch.fail = logp_env.test_nomem >= 0 && logp_env.test_nomem == logp_world_rank;
     logp_state_load_tuning();
     logp_state_load_learned();
     if (logp_env.dispatch)

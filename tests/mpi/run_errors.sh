@@ -94,5 +94,35 @@ timeout 120 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_STRICT=1 "$prog" plain
 rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "rank 1 (.*): PMPI_LOGP_BCAST=bogus" "$tmp/err" &&
     ok "strict mode stops with rank 1's reason" || { ko "strict mode stops with rank 1's reason (exit $rc)"; cat "$tmp/err"; }
+# out of memory on one rank (test hook PMPI_LOGP_TEST_NOMEM=F: the shim's
+# staging memory never comes there): every call ends on every rank (a
+# rank that cannot stage drains the schedule's messages, and its peers
+# see the empty ones), no rank reports success with wrong data, and the
+# next call is whole.  Every algorithm that stages is forced in some run.
+hetero="${top_srcdir:-.}/tests/data/hetero.conf"
+nomem() {
+    n=$1; f=$2; bc=$3; rd=$4; aa=$5; shift 5
+    algs="$bc $rd $aa"
+    env LD_PRELOAD="$lib" PMPI_LOGP_TEST_NOMEM=$f PMPI_LOGP_BCAST=$bc PMPI_LOGP_REDUCE=$rd PMPI_LOGP_ALLTOALL=$aa "$@" \
+        timeout 120 $MPIEXEC -n "$n" "$prog" nomem >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    line=$(grep '^nomem:' "$tmp/out")
+    if [ $rc -eq 0 ] && echo "$line" | grep -q ' [1-9][0-9]* errors on the failing rank, .* 0 successes with wrong data, 0 calls after them wrong$'; then
+        ok "rank $f out of memory, $algs, n=$n: $line"
+    else
+        ko "rank $f out of memory, $algs, n=$n (exit $rc): $line"; tail -3 "$tmp/err"
+    fi
+}
+nomem 3 1 scatter-allgather binomial ring
+nomem 4 0 pipeline pipeline butterfly
+nomem 3 2 binary-pipeline logp-tree linear
+nomem 3 0 binomial reduce-scatter-gather butterfly
+nomem 5 2 logp-tree chain-adaptive ring
+nomem 3 1 flat chain-opt linear
+nomem 3 1 flat flat ring
+nomem 3 2 auto binary-pipeline auto
+nomem 4 3 auto chain node-aggregate PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
+nomem 4 1 two-level two-level node-aggregate PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
+nomem 5 3 hetero-tree hetero-tree auto PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
 echo "errors: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -267,6 +267,63 @@ int main(int argc, char **argv)
         }
         if (g_rank == 0)
             printf("%s: done\n", c);
+    } else if (strcmp(c, "nomem") == 0) {
+        /* run with PMPI_LOGP_TEST_NOMEM=F (the shim's staging memory never
+         * available on rank F) and forced algorithms: every call ends on
+         * every rank, no rank reports success with wrong data, and no
+         * message is left over (a correct bcast after each call) */
+        const char *f = getenv("PMPI_LOGP_TEST_NOMEM");
+        int failing = f ? atoi(f) : -1, calls = 0, err_f = 0, err_other = 0, wrong = 0, lost = 0;
+        enum { N = 4096, B = 4 };
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        MPI_Datatype vec; /* not its own packed form: part-wise bcasts stage it */
+        MPI_Type_vector(N, 1, 2, MPI_INT, &vec);
+        MPI_Type_commit(&vec);
+        int *vbuf = malloc(sizeof(int) * 2 * N), *sum = malloc(sizeof(int) * N), *own = malloc(sizeof(int) * N);
+        int *a = malloc(sizeof(int) * B * (size_t)g_size), *b = malloc(sizeof(int) * B * (size_t)g_size);
+        for (int round = 0; round < 3 * g_size; round++) {
+            int root = round % g_size, kind = round / g_size, ok = 1;
+            if (kind == 0) { /* bcast */
+                for (int i = 0; i < 2 * N; i++)
+                    vbuf[i] = g_rank == root ? i : -1;
+                rc = MPI_Bcast(vbuf, 1, vec, root, MPI_COMM_WORLD);
+                for (int i = 0; i < N; i++)
+                    ok &= vbuf[2 * i] == 2 * i;
+            } else if (kind == 1) { /* reduce */
+                for (int i = 0; i < N; i++)
+                    own[i] = g_rank + i;
+                rc = MPI_Reduce(own, sum, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+                for (int i = 0; g_rank == root && i < N; i++)
+                    ok &= sum[i] == g_size * (g_size - 1) / 2 + g_size * i;
+            } else { /* alltoall, in place on odd roots (the direct ones stage then) */
+                for (int i = 0; i < B * g_size; i++)
+                    a[i] = b[i] = g_rank * 100000 + i;
+                rc = root % 2 ? MPI_Alltoall(MPI_IN_PLACE, B, MPI_INT, b, B, MPI_INT, MPI_COMM_WORLD)
+                              : MPI_Alltoall(a, B, MPI_INT, b, B, MPI_INT, MPI_COMM_WORLD);
+                for (int p = 0; p < g_size; p++)
+                    for (int i = 0; i < B; i++)
+                        ok &= b[p * B + i] == p * 100000 + g_rank * B + i;
+            }
+            calls++;
+            if (rc != MPI_SUCCESS)
+                *(g_rank == failing ? &err_f : &err_other) += 1;
+            else
+                wrong += !ok;
+            int x = g_rank == root ? 1000 + round : -1; /* then a correct call, whole on every rank */
+            if (MPI_Bcast(&x, 1, MPI_INT, root, MPI_COMM_WORLD) != MPI_SUCCESS || x != 1000 + round)
+                lost++;
+        }
+        int mine[5] = {calls, err_f, err_other, wrong, lost}, tot[5];
+        MPI_Allreduce(mine, tot, 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* not one of ours: rank F may fail those */
+        if (g_rank == 0)
+            printf("%s: %d calls, %d errors on the failing rank, %d on others, %d successes with wrong data, "
+                   "%d calls after them wrong\n", c, tot[0] / g_size, tot[1], tot[2], tot[3], tot[4]);
+        MPI_Type_free(&vec);
+        free(vbuf);
+        free(sum);
+        free(own);
+        free(a);
+        free(b);
     } else if (strcmp(c, "plain") == 0) { /* a correct run (environment and file cases) */
         int x = g_rank == 0 ? 42 : 0;
         MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
