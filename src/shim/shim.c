@@ -26,6 +26,7 @@
 #include <mpi.h>
 
 #include "../coll/alltoall.h"
+#include "../coll/drain.h"
 #include "../coll/bcast.h"
 #include "../coll/reduce.h"
 #include "confirm.h"
@@ -309,14 +310,20 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     logp_comm_state_t *st;
     int in_place = sendbuf == MPI_IN_PLACE;
     /* the set-up first (a collective every rank's first call reaches), then
-     * what this rank alone may get wrong (different send and receive
-     * sizes, MPICH's errors/coll/alltoalllength) */
+     * what this rank alone may get wrong */
     if (!logp_shim_bytes(comm, recvcount, recvtype, &bytes) || (st = logp_shim_state(comm)) == NULL ||
         bytes * (size_t)st->size > (size_t)INT_MAX ||
-        (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sbytes != bytes ||
-                       sendbuf == recvbuf || logp_shim_null(sendbuf, sendtype))) ||
+        (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sendbuf == recvbuf ||
+                       logp_shim_null(sendbuf, sendtype))) ||
         logp_shim_null(recvbuf, recvtype))
         return LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    /* A send size other than the receive size (an erroneous call, MPICH's
+     * errors/coll/alltoalllength) is known here alone; the peers run the
+     * class's decision, so this rank runs it too, with empty messages
+     * (logp_coll_drain): the peers report short messages instead of
+     * waiting for a rank that went to the library alone, and this rank
+     * reports what the library does for a longer send, a truncation. */
+    int mismatch = !in_place && sbytes != bytes;
     /* MPICH 4.0.2's MPI_Alltoall on a 1-rank communicator hangs while an
      * MPI_ANY_SOURCE receive is pending on it: never send that to native. */
 #ifndef OPEN_MPI /* MPICH's bug (SMPI: kept, untested there) */
@@ -335,7 +342,9 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
         logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
     logp_confirm_barrier(st, d);
     double tc = timed ? PMPI_Wtime() : 0.0;
-    if (ours)
+    if (ours && mismatch)
+        rc = logp_coll_drain(&v, st->pcomm, st->tag, sbytes > bytes ? MPI_ERR_TRUNCATE : MPI_ERR_OTHER);
+    else if (ours)
         rc = logp_coll_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, st->pcomm, st->tag, &v,
                                 logp_state_scratch());
     else

@@ -267,6 +267,19 @@ int main(int argc, char **argv)
         }
         if (g_rank == 0)
             printf("%s: done\n", c);
+    } else if (strcmp(c, "alltoall-length") == 0) { /* 1: rank 0 sends twice what the others receive */
+        int *sb = calloc(16 * (size_t)g_size, sizeof(int)), *rb = calloc(8 * (size_t)g_size, sizeof(int));
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Alltoall(sb, g_rank == 0 ? 16 : 8, MPI_INT, rb, 8, MPI_INT, MPI_COMM_WORLD);
+        report(c, rc);
+        int x = g_rank == 0 ? 7 : 0; /* nothing left over: a correct call after it */
+        MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        int all = 0;
+        MPI_Allreduce(&x, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        if (g_rank == 0)
+            printf("%s: then a bcast %s\n", c, all == 7 ? "correct" : "WRONG");
+        free(sb);
+        free(rb);
     } else if (strcmp(c, "nomem") == 0) {
         /* run with PMPI_LOGP_TEST_NOMEM=F (the shim's staging memory never
          * available on rank F) and forced algorithms: every call ends on
