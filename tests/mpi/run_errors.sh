@@ -76,7 +76,7 @@ for n in 1 2 3 4; do
         { ko "MPI-4 Sessions n=$n (exit $rc)"; tail -3 "$tmp/err"; }
 done
 # memory: 40 live communicators with 8 MiB collectives on each stay within
-# 1.5x of the library alone plus the shim's staging bound (16 MiB)
+# 1.5x of the library alone plus the shim's staging of an 8 MiB reduce (16 MiB)
 timeout 300 $MPIEXEC -n 2 "$prog" rss >"$tmp/native" 2>&1
 env LD_PRELOAD="$lib" PMPI_LOGP_BCAST=binomial PMPI_LOGP_REDUCE=binomial timeout 300 $MPIEXEC -n 2 "$prog" rss \
     >"$tmp/shim" 2>&1
