@@ -9,9 +9,11 @@
  * N, errno = 14" on stderr, its copy into NULL refused by the kernel). */
 #include "drain.h"
 
-/* Requests in flight at once: a full window is completed before more are
- * posted, which is safe because the executors themselves complete their
- * receives in operation order, and empty sends need no receiver to end. */
+/* Requests in flight at once.  Every send goes out first: empty, it ends
+ * without its receiver, so no peer's progress then depends on this rank;
+ * the receives follow in operation order, a window at a time, as the
+ * executors take them (each pair of ranks still matches its messages in
+ * order). */
 #define LOGP_DRAIN_WINDOW 32
 
 /* Completes n requests; returns 0.  Truncated receives: their error is
@@ -27,20 +29,21 @@ int logp_coll_drain(const logp_view_t *v, MPI_Comm comm, int tag, int rc)
 {
     MPI_Request req[LOGP_DRAIN_WINDOW];
     int n = 0;
-    for (int i = 0; i < v->nops; i++) {
-        logp_op_t op = logp_view_op(v, i);
-        int x = MPI_SUCCESS;
-        if (op.kind == LOGP_OP_SEND)
-            x = PMPI_Isend(NULL, 0, MPI_BYTE, op.peer, tag, comm, &req[n]);
-        else if (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE)
-            x = PMPI_Irecv(NULL, 0, MPI_BYTE, op.peer, tag, comm, &req[n]);
-        else
-            continue; /* local work */
-        if (x == MPI_SUCCESS)
-            n++;
-        if (n == LOGP_DRAIN_WINDOW)
-            n = logp_drain_wait(req, n);
-    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < v->nops; i++) {
+            logp_op_t op = logp_view_op(v, i);
+            int x;
+            if (pass == 0 && op.kind == LOGP_OP_SEND)
+                x = PMPI_Isend(NULL, 0, MPI_BYTE, op.peer, tag, comm, &req[n]);
+            else if (pass == 1 && (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE))
+                x = PMPI_Irecv(NULL, 0, MPI_BYTE, op.peer, tag, comm, &req[n]);
+            else
+                continue; /* the other pass's, or local work */
+            if (x == MPI_SUCCESS)
+                n++;
+            if (n == LOGP_DRAIN_WINDOW)
+                n = logp_drain_wait(req, n);
+        }
     logp_drain_wait(req, n);
     return rc;
 }

@@ -287,12 +287,12 @@ int main(int argc, char **argv)
          * message is left over (a correct bcast after each call) */
         const char *f = getenv("PMPI_LOGP_TEST_NOMEM");
         int failing = f ? atoi(f) : -1, calls = 0, err_f = 0, err_other = 0, wrong = 0, lost = 0;
-        enum { N = 4096, B = 4 };
+        enum { N = 4096, R = 1 << 18, B = 4 }; /* R: a reduce of 1 MiB, pipelines of many segments */
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         MPI_Datatype vec; /* not its own packed form: part-wise bcasts stage it */
         MPI_Type_vector(N, 1, 2, MPI_INT, &vec);
         MPI_Type_commit(&vec);
-        int *vbuf = malloc(sizeof(int) * 2 * N), *sum = malloc(sizeof(int) * N), *own = malloc(sizeof(int) * N);
+        int *vbuf = malloc(sizeof(int) * 2 * N), *sum = malloc(sizeof(int) * R), *own = malloc(sizeof(int) * R);
         int *a = malloc(sizeof(int) * B * (size_t)g_size), *b = malloc(sizeof(int) * B * (size_t)g_size);
         for (int round = 0; round < 3 * g_size; round++) {
             int root = round % g_size, kind = round / g_size, ok = 1;
@@ -303,10 +303,10 @@ int main(int argc, char **argv)
                 for (int i = 0; i < N; i++)
                     ok &= vbuf[2 * i] == 2 * i;
             } else if (kind == 1) { /* reduce */
-                for (int i = 0; i < N; i++)
+                for (int i = 0; i < R; i++)
                     own[i] = g_rank + i;
-                rc = MPI_Reduce(own, sum, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
-                for (int i = 0; g_rank == root && i < N; i++)
+                rc = MPI_Reduce(own, sum, R, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+                for (int i = 0; g_rank == root && i < R; i++)
                     ok &= sum[i] == g_size * (g_size - 1) / 2 + g_size * i;
             } else { /* alltoall, in place on odd roots (the direct ones stage then) */
                 for (int i = 0; i < B * g_size; i++)
