@@ -1,6 +1,7 @@
 /* Dissemination barrier (Hensgen, Finkel and Manber): ceil(log2 P) rounds
  * of one empty send and receive per rank; LogP cost ceil(log2 P)(L + 2o).
- * Not a registry algorithm: it starts auto's trial calls together. */
+ * Not a registry algorithm: it starts auto's trial calls together, and
+ * its first one carries the check that every rank decided alike. */
 #include "barrier.h"
 
 #include <stddef.h>
@@ -13,5 +14,21 @@ int logp_coll_barrier(MPI_Comm comm, int tag)
     for (int k = 1; k < P && rc == MPI_SUCCESS; k *= 2)
         rc = PMPI_Sendrecv(NULL, 0, MPI_BYTE, (r + k) % P, tag, NULL, 0, MPI_BYTE, (r - k % P + P) % P, tag, comm,
                            MPI_STATUS_IGNORE);
+    return rc;
+}
+
+int logp_coll_barrier_max(MPI_Comm comm, int tag, int *v, int n)
+{
+    int P = 1, r = 0, rc = MPI_SUCCESS, in[LOGP_BARRIER_MAX_INTS];
+    PMPI_Comm_size(comm, &P);
+    PMPI_Comm_rank(comm, &r);
+    if (n < 0 || n > LOGP_BARRIER_MAX_INTS)
+        return MPI_ERR_COUNT;
+    for (int k = 1; k < P && rc == MPI_SUCCESS; k *= 2) {
+        rc = PMPI_Sendrecv(v, n, MPI_INT, (r + k) % P, tag, in, n, MPI_INT, (r - k % P + P) % P, tag, comm,
+                           MPI_STATUS_IGNORE);
+        for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+            v[i] = in[i] > v[i] ? in[i] : v[i];
+    }
     return rc;
 }

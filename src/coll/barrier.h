@@ -13,4 +13,13 @@
  * and tag in order.  Returns an MPI error code. */
 int logp_coll_barrier(MPI_Comm comm, int tag);
 
+/* The same barrier carrying v[0 .. n): every message holds the sender's
+ * v, and a receiver keeps the element-wise maximum, so after the last
+ * round every rank holds the maximum over all ranks (dissemination
+ * reaches every rank from every other; the maximum ignores repeats).  n <=
+ * LOGP_BARRIER_MAX_INTS.  Returns an MPI error code (v then partial). */
+int logp_coll_barrier_max(MPI_Comm comm, int tag, int *v, int n);
+
+#define LOGP_BARRIER_MAX_INTS 32
+
 #endif

@@ -39,6 +39,55 @@ static void logp_confirm_free_scheds(logp_trial_t *t)
         logp_sched_free(&t->sched[c]);
 }
 
+/* Drops d's trial (its candidates' schedules freed): d runs its algorithm
+ * untried. */
+static void logp_confirm_cancel(logp_decision_t *d)
+{
+    logp_trial_t *t = &d->trial;
+    logp_confirm_free_scheds(t);
+    t->plan.n = 0;
+    t->previous = -1;
+    t->broken = 0;
+    t->phase = LOGP_TRIAL_NONE;
+}
+
+int logp_confirm_first(logp_comm_state_t *st, logp_decision_t **dp)
+{
+    logp_decision_t *d = *dp;
+    logp_trial_t *t = &d->trial;
+    enum { PAIRS = 3 + LOGP_CONFIRM_MAX, N = 2 * PAIRS + 3 };
+    int x[PAIRS] = {d->sclass, t->plan.n, t->previous}, v[N];
+    for (int c = 0; c < LOGP_CONFIRM_MAX; c++)
+        x[3 + c] = c < t->plan.n ? (int)t->plan.algo[c] : -1;
+    for (int i = 0; i < PAIRS; i++) { /* alike on every rank iff max(x) == -max(-x) */
+        v[i] = x[i];
+        v[PAIRS + i] = -x[i];
+    }
+    for (int k = 0; k < 3; k++)
+        v[2 * PAIRS + k] = (t->broken >> k) & 1;
+    int same = logp_coll_barrier_max(st->pcomm, st->tag, v, N) == MPI_SUCCESS;
+    for (int i = 0; i < PAIRS && same; i++)
+        same = v[i] == -v[PAIRS + i];
+    int uncached = v[2 * PAIRS], pick = v[2 * PAIRS + 1], trial = v[2 * PAIRS + 2];
+    if (same && !uncached && !pick && !trial)
+        return 1;
+    /* the class and the model's pick ([0] of the plan) alike, built everywhere */
+    int same_pick = v[0] == -v[PAIRS] && v[3] == -v[PAIRS + 3] && !uncached && !pick;
+    logp_confirm_cancel(d);
+    if (!same_pick)
+        logp_state_fall_back(st, d);
+    if (logp_state_env()->verbose >= 1 && st->rank == 0)
+        fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B: the ranks' decisions differ (%s): %s%s on every rank\n",
+                st->name, st->size, logp_coll_name(d->coll), (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1,
+                uncached || pick || trial ? "a rank out of memory"
+                : v[0] != -v[PAIRS]       ? "sizes of different classes"
+                                          : "a rank priced otherwise",
+                logp_algo_name(d->algo), same_pick ? " untried" : "");
+    if (uncached || v[0] != -v[PAIRS])
+        *dp = logp_state_drop(st, d);
+    return 0;
+}
+
 void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_select_query_t *q)
 {
     logp_trial_t *t = &d->trial;
@@ -88,12 +137,13 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
             t->sched[c] = prev_sched;
             memset(&prev_sched, 0, sizeof prev_sched);
         } else if (c > 0 && t->plan.algo[c] != LOGP_ALGO_NATIVE &&
-                   logp_sched_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK) {
-            logp_confirm_free_scheds(t); /* out of memory: no trial, the model's pick runs */
-            logp_sched_free(&prev_sched);
-            t->plan.n = 0;
-            t->previous = -1;
-            return;
+                   (logp_state_test_nomem() & LOGP_TEST_NOMEM_TRIAL ||
+                    logp_sched_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK)) {
+            /* out of memory: the trial stays planned, so that its first
+             * call tells every rank, which then run the model's pick */
+            logp_confirm_free_scheds(t);
+            t->broken |= LOGP_TRIAL_BROKEN_TRIAL;
+            break;
         }
     }
     logp_sched_free(&prev_sched);

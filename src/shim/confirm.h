@@ -14,12 +14,9 @@
 /* Plans the trial of a decision auto has just made with query q (the
  * candidates from q's corrected prices; the other candidates' schedules
  * built).  Leaves the trial at LOGP_TRIAL_NONE when the model's margin is
- * overwhelming, the call is unsafe for all but one, or a schedule cannot
- * be built.  That last case is not agreed: a rank out of memory here runs
- * the model's pick while its peers start the trial (with its barrier),
- * and the communicator hangs, as it does when a class's own decision
- * cannot be allocated on one rank (known, not solved: starting trials
- * only at agreement points would make them wait up to 4096 calls). */
+ * overwhelming, or the call is unsafe for all but one.  A schedule that
+ * cannot be built leaves the trial planned but marked broken
+ * (LOGP_TRIAL_BROKEN_TRIAL): its first call tells every rank. */
 void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_select_query_t *q);
 
 /* What this call runs: *algo and *sched start as the decision's; during a
@@ -29,6 +26,10 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
 static inline int logp_confirm_turn(logp_decision_t *d, logp_algo_t *algo, const logp_sched_t **sched)
 {
     logp_trial_t *t = &d->trial;
+    if (t->phase == LOGP_TRIAL_RUNNING && t->broken) { /* a placeholder: its first call's check cancels it */
+        *algo = LOGP_ALGO_NATIVE;
+        return 1;
+    }
     if (t->phase == LOGP_TRIAL_RUNNING) {
         int c = logp_confirm_turn_of(&t->plan, t->calls);
         *algo = t->plan.algo[c];
@@ -38,16 +39,40 @@ static inline int logp_confirm_turn(logp_decision_t *d, logp_algo_t *algo, const
     return t->phase == LOGP_TRIAL_DONE && !t->disagreed && (++t->seen & 15) == 0;
 }
 
+/* What a rank that planned a trial cannot run (out of memory): its
+ * decision could not be kept (UNCACHED), the model's pick could not be
+ * built (PICK), or the other candidates could not (TRIAL). */
+#define LOGP_TRIAL_BROKEN_UNCACHED 1
+#define LOGP_TRIAL_BROKEN_PICK 2
+#define LOGP_TRIAL_BROKEN_TRIAL 4
+
+/* The first call of a trial: its barrier carries what this rank decided
+ * (class, candidates) and what it could not allocate; every rank gets the
+ * maximum and the negated minimum of each, so all see the same verdict.
+ * If the ranks differ, every rank cancels the trial and runs what needs
+ * nothing unagreed: the model's pick untried if only the trials differ,
+ * else the library's collective (the safe default where that is unsafe);
+ * a decision that some rank could not keep is dropped everywhere (*dp
+ * becomes the fallback slot), so that every rank decides it again at its
+ * next call.  Returns nonzero if the trial goes ahead as planned. */
+int logp_confirm_first(logp_comm_state_t *st, logp_decision_t **dp);
+
 /* Before a trial call's collective (right before it, after the shim's own
  * work, which the dispatch timing measures without it): a dissemination
  * barrier on the private communicator (every rank is in the same trial
  * call of a correct program), so that each call is timed from a common
  * start, within about one message time, and a candidate does not inherit
- * the skew the previous call left. */
-static inline void logp_confirm_barrier(logp_comm_state_t *st, const logp_decision_t *d)
+ * the skew the previous call left; the first call's checks that the ranks
+ * decided alike (logp_confirm_first).  Returns 0 if the call must run
+ * (*dp)->algo instead of the candidate logp_confirm_turn gave. */
+static inline int logp_confirm_barrier(logp_comm_state_t *st, logp_decision_t **dp)
 {
-    if (d->trial.phase == LOGP_TRIAL_RUNNING)
-        logp_coll_barrier(st->pcomm, st->tag);
+    if ((*dp)->trial.phase != LOGP_TRIAL_RUNNING)
+        return 1;
+    if ((*dp)->trial.calls == 0)
+        return logp_confirm_first(st, dp);
+    logp_coll_barrier(st->pcomm, st->tag);
+    return 1;
 }
 
 /* After every call that reached the communicator's state: records the

@@ -100,8 +100,13 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
         env->test_slow[c] = slow && *slow ? logp_algo_lookup((logp_coll_t)c, slow) : LOGP_ALGO_COUNT;
     /* a test hook: one rank out of memory for staging, so that tests can
      * check that its peers do not wait for it */
-    const char *nomem = getenv("PMPI_LOGP_TEST_NOMEM");
+    const char *nomem = getenv("PMPI_LOGP_TEST_NOMEM"), *kind = nomem ? strchr(nomem, ':') : NULL;
     env->test_nomem = nomem && *nomem ? atoi(nomem) : -1;
+    env->test_nomem_kinds = !kind                            ? LOGP_TEST_NOMEM_STAGING
+                            : strcmp(kind, ":decision") == 0 ? LOGP_TEST_NOMEM_DECISION
+                            : strcmp(kind, ":schedule") == 0 ? LOGP_TEST_NOMEM_SCHEDULE
+                            : strcmp(kind, ":trial") == 0    ? LOGP_TEST_NOMEM_TRIAL
+                                                             : LOGP_TEST_NOMEM_STAGING;
     env->tuning = getenv("PMPI_LOGP_TUNING");
     env->report = getenv("PMPI_LOGP_REPORT");
     env->learn = getenv("PMPI_LOGP_LEARN");

@@ -7,6 +7,13 @@
 #include "../model/algo.h"
 #include "../select/native.h"
 
+/* What PMPI_LOGP_TEST_NOMEM makes fail: the executors' staging memory, a
+ * decision, the schedule of a decision, the schedules of a trial. */
+#define LOGP_TEST_NOMEM_STAGING 1u
+#define LOGP_TEST_NOMEM_DECISION 2u
+#define LOGP_TEST_NOMEM_SCHEDULE 4u
+#define LOGP_TEST_NOMEM_TRIAL 8u
+
 typedef struct logp_env {
     logp_algo_t forced[LOGP_COLL_COUNT]; /* PMPI_LOGP_BCAST/REDUCE/ALLTOALL, LOGP_ALGO_COUNT if unset */
     int verbose;                         /* PMPI_LOGP_VERBOSE: 0, 1 (decisions), 2 (every call) */
@@ -23,8 +30,9 @@ typedef struct logp_env {
     const char *learn;                   /* PMPI_LOGP_LEARN: learned file, read at start, written at the end */
     logp_algo_t test_slow[LOGP_COLL_COUNT]; /* PMPI_LOGP_TEST_SLOW=ALGO (tests only): every call that runs ALGO
                                                takes 20 ms x P longer; LOGP_ALGO_COUNT if unset */
-    int test_nomem;                      /* PMPI_LOGP_TEST_NOMEM=RANK (tests only): on world rank RANK the
-                                            executors' staging memory is never available; -1 if unset */
+    int test_nomem;                      /* PMPI_LOGP_TEST_NOMEM=RANK[:KIND] (tests only): on world rank RANK
+                                            allocations of KIND fail; -1 if unset */
+    unsigned test_nomem_kinds;           /* LOGP_TEST_NOMEM_*: staging (the default), decision, schedule, trial */
     int errors;                          /* number of invalid settings found */
 } logp_env_t;
 

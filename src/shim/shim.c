@@ -246,7 +246,11 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, root, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
-    logp_confirm_barrier(st, d);
+    if (!logp_confirm_barrier(st, &d)) { /* the ranks decided unlike: what every rank runs instead */
+        algo = d->algo;
+        timed = 0;
+        ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, 1) == LOGP_OK;
+    }
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
         rc = logp_coll_bcast(buffer, count, datatype, st->pcomm, st->tag, &v, logp_state_scratch());
@@ -289,7 +293,11 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, root, st->rank, commutative) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_REDUCE, st->size, logp_dispatch_now() - entry);
-    logp_confirm_barrier(st, d);
+    if (!logp_confirm_barrier(st, &d)) { /* the ranks decided unlike: what every rank runs instead */
+        algo = d->algo;
+        timed = 0;
+        ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, commutative) == LOGP_OK;
+    }
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
         rc = logp_coll_reduce(sendbuf, recvbuf, count, datatype, op, st->pcomm, st->tag, &v, logp_state_scratch());
@@ -340,7 +348,11 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, 0, st->rank, 1) == LOGP_OK;
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
-    logp_confirm_barrier(st, d);
+    if (!logp_confirm_barrier(st, &d)) { /* the ranks decided unlike: what every rank runs instead */
+        algo = d->algo;
+        timed = 0;
+        ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, 0, st->rank, 1) == LOGP_OK;
+    }
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours && mismatch)
         rc = logp_coll_drain(&v, st->pcomm, st->tag, sbytes > bytes ? MPI_ERR_TRUNCATE : MPI_ERR_OTHER);

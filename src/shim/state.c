@@ -42,6 +42,7 @@ static char logp_problems[2048];    /* this rank's configuration errors, "" if n
 static unsigned long long logp_problems_hash;
 static int logp_problems_told;      /* printed by this rank */
 static logp_scratch_t logp_scratch; /* the executors' staging memory, one per process */
+static unsigned logp_test_nomem;     /* LOGP_TEST_NOMEM_* kinds this process fails (a test hook) */
 
 /* Private communicators, one per group of processes (in rank order): a
  * duplicate costs the MPI library a context id, of which MPICH has about
@@ -455,7 +456,9 @@ static void logp_state_once(void)
         *end = '\0';
         logp_state_problem(line);
     }
-    logp_scratch.fail = logp_env.test_nomem >= 0 && logp_env.test_nomem == logp_world_rank;
+    if (logp_env.test_nomem >= 0 && logp_env.test_nomem == logp_world_rank)
+        logp_test_nomem = logp_env.test_nomem_kinds;
+    logp_scratch.fail = (logp_test_nomem & LOGP_TEST_NOMEM_STAGING) != 0;
     logp_state_load_tuning();
     logp_state_load_learned();
     if (logp_env.dispatch)
@@ -481,6 +484,11 @@ void logp_state_setup(void)
 const logp_env_t *logp_state_env(void)
 {
     return &logp_env;
+}
+
+unsigned logp_state_test_nomem(void)
+{
+    return logp_test_nomem;
 }
 
 logp_scratch_t *logp_state_scratch(void)
@@ -827,13 +835,20 @@ static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int faile
     double predicted = -1.0;
     logp_sched_t sched = {0};
     double t0 = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
-    int built = !failed && logp_select_decide(configured, &q, &algo, &sched, &predicted) == LOGP_OK;
+    /* a decision that could not be allocated is still made (in the
+     * fallback slot), so that this rank knows whether its peers start a
+     * trial and takes part in its first call's check */
+    int built = logp_select_decide(configured, &q, &algo, &sched, &predicted) == LOGP_OK &&
+                !(logp_test_nomem & LOGP_TEST_NOMEM_SCHEDULE && algo != LOGP_ALGO_NATIVE);
+    logp_algo_t pick = algo; /* the model's, even if its schedule could not be built */
     if (logp_dispatch_on())
         logp_dispatch_decided(coll, logp_dispatch_now() - t0);
     /* No collective here: with erroneous sizes, ranks can be in different
      * classes.  A rank that could not build its schedule (out of memory)
      * takes one that needs no memory where native is known to fail, else
-     * native (its peers may then wait: the one case not agreed). */
+     * native; where auto's trial follows, its first call tells every rank
+     * (logp_confirm_first), elsewhere (forced algorithms, rules, no trial)
+     * its peers may then wait: the case not agreed. */
     if (!built || (algo != LOGP_ALGO_NATIVE && st->pcomm == MPI_COMM_NULL)) {
         logp_sched_free(&sched);
         algo = unsafe && st->pcomm != MPI_COMM_NULL ? (coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL)
@@ -846,8 +861,13 @@ static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int faile
     d->predicted = predicted;
     d->sched = sched;
     d->ruled = ruled;
-    if (built && !ruled && !failed && st->configured[coll] == LOGP_ALGO_AUTO)
+    if (!ruled && st->configured[coll] == LOGP_ALGO_AUTO && pick != LOGP_ALGO_COUNT) {
+        d->algo = pick; /* the trial's candidate 0 */
         logp_confirm_start(st, d, &q);
+        d->algo = algo;
+        if (d->trial.phase == LOGP_TRIAL_RUNNING)
+            d->trial.broken |= (failed ? LOGP_TRIAL_BROKEN_UNCACHED : 0) | (!built ? LOGP_TRIAL_BROKEN_PICK : 0);
+    }
     if (logp_env.verbose >= 1 && st->rank == 0) {
         char native[64] = "", trial[512]; /* which of the library's algorithms the model expects */
         if (d->algo == LOGP_ALGO_NATIVE)
@@ -869,7 +889,7 @@ static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int faile
 static logp_decision_t *logp_state_decide_new(logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
                                               int unsafe)
 {
-    logp_decision_t *d = calloc(1, sizeof(*d));
+    logp_decision_t *d = logp_test_nomem & LOGP_TEST_NOMEM_DECISION ? NULL : calloc(1, sizeof(*d));
     int failed = d == NULL;
     if (failed) {
         d = &st->fallback[coll];
@@ -901,6 +921,31 @@ void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d, int keep_pre
     logp_state_fill(st, d, 0);
     logp_sched_free(&d->trial.prev_sched); /* not taken: no trial */
     d->trial.prev_algo = LOGP_ALGO_COUNT;
+}
+
+void logp_state_fall_back(logp_comm_state_t *st, logp_decision_t *d)
+{
+    logp_sched_free(&d->sched);
+    d->algo = d->unsafe && st->pcomm != MPI_COMM_NULL
+                  ? (d->coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL)
+                  : LOGP_ALGO_NATIVE;
+    if (d->algo != LOGP_ALGO_NATIVE) /* binomial and ring need no memory */
+        logp_sched_build(&d->sched, d->coll, d->algo, logp_learn_class_mid(d->sclass), &st->topo, NULL);
+    d->predicted = -1.0;
+}
+
+logp_decision_t *logp_state_drop(logp_comm_state_t *st, logp_decision_t *d)
+{
+    logp_decision_t *fb = &st->fallback[d->coll];
+    if (d == fb)
+        return d;
+    logp_decision_t **slot = &st->decisions[d->coll][logp_state_slot(d)];
+    if (*slot == d)
+        *slot = NULL;
+    logp_sched_free(&fb->sched);
+    *fb = *d; /* its trial is cancelled: nothing else to hand over */
+    free(d);
+    return fb;
 }
 
 logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,

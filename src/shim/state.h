@@ -47,6 +47,8 @@ typedef struct logp_trial {
     double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
     logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
     int disagreed;                        /* the ranks' trials did not match: the model's pick stays */
+    int broken;                           /* LOGP_TRIAL_BROKEN_*: this rank cannot run the trial it
+                                             planned; its first call tells every rank (confirm.h) */
     double ref;                           /* s: this rank's median of its first 5 sampled calls after the
                                              verdict (unsynchronised, as the later samples are) */
     double recent[5];                     /* s: sampled later calls (drift watch): first the reference's,
@@ -164,6 +166,18 @@ static inline int logp_state_slot_of(int sclass, int commutative, int unsafe)
 
 /* The decision slot of d in st->decisions (for keys agreed across ranks). */
 int logp_state_slot(const logp_decision_t *d);
+
+/* The LOGP_TEST_NOMEM_* kinds of allocation this process is to fail
+ * (PMPI_LOGP_TEST_NOMEM, tests only; 0 normally). */
+unsigned logp_state_test_nomem(void);
+
+/* d runs what needs no agreement and no memory from now on: the library's
+ * collective, or where that is unsafe the safe default (binomial, ring). */
+void logp_state_fall_back(logp_comm_state_t *st, logp_decision_t *d);
+
+/* Takes d out of st's table (every rank decides its class again at its
+ * next call) into the fallback slot, which it returns. */
+logp_decision_t *logp_state_drop(logp_comm_state_t *st, logp_decision_t *d);
 
 /* Staging memory of the executors: one region per process, at most
  * LOGP_SCRATCH_KEEP kept between calls (coll/buffer.h). */
