@@ -25,8 +25,11 @@ int logp_coll_barrier_max(MPI_Comm comm, int tag, int *v, int n)
     if (n < 0 || n > LOGP_BARRIER_MAX_INTS)
         return MPI_ERR_COUNT;
     for (int k = 1; k < P && rc == MPI_SUCCESS; k *= 2) {
-        rc = PMPI_Sendrecv(v, n, MPI_INT, (r + k) % P, tag, in, n, MPI_INT, (r - k % P + P) % P, tag, comm,
-                           MPI_STATUS_IGNORE);
+        MPI_Status status;
+        int got = -1;
+        rc = PMPI_Sendrecv(v, n, MPI_INT, (r + k) % P, tag, in, n, MPI_INT, (r - k % P + P) % P, tag, comm, &status);
+        if (rc == MPI_SUCCESS && (PMPI_Get_count(&status, MPI_INT, &got) != MPI_SUCCESS || got != n))
+            rc = MPI_ERR_OTHER; /* a peer in a plain barrier (an erroneous program): nothing to combine */
         for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
             v[i] = in[i] > v[i] ? in[i] : v[i];
     }

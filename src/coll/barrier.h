@@ -17,7 +17,8 @@ int logp_coll_barrier(MPI_Comm comm, int tag);
  * v, and a receiver keeps the element-wise maximum, so after the last
  * round every rank holds the maximum over all ranks (dissemination
  * reaches every rank from every other; the maximum ignores repeats).  n <=
- * LOGP_BARRIER_MAX_INTS.  Returns an MPI error code (v then partial). */
+ * LOGP_BARRIER_MAX_INTS.  Returns an MPI error code (v then partial),
+ * MPI_ERR_OTHER if a message held fewer than n ints. */
 int logp_coll_barrier_max(MPI_Comm comm, int tag, int *v, int n);
 
 #define LOGP_BARRIER_MAX_INTS 32
