@@ -122,11 +122,7 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
             nreq++;
         rc = rc == MPI_SUCCESS ? x : rc;
     }
-    for (int j = 0; j < nreq; j++) { /* a short message: a member in error */
-        MPI_Status status;
-        int w = logp_buffer_got(PMPI_Wait(&req[j], &status), &status, MPI_PACKED, (int)all);
-        rc = rc == MPI_SUCCESS ? w : rc;
-    }
+    rc = logp_buffer_wait_got(nreq, req, NULL, (int)all, MPI_PACKED, rc); /* a short message: a member in error */
     /* blocks that stay on the node: out[i][src] = gath[j][dst] */
     for (int x = 0; x < n && rc == MPI_SUCCESS; x++)
         for (int y = 0; y < n; y++)

@@ -16,13 +16,7 @@
  * first error wins. */
 static int logp_direct_flush(MPI_Request *req, const char *is_recv, int *n, int rcount, MPI_Datatype rtype, int rc)
 {
-    for (int i = 0; i < *n; i++) {
-        MPI_Status status;
-        int w = PMPI_Wait(&req[i], &status);
-        if (is_recv[i])
-            w = logp_buffer_got(w, &status, rtype, rcount);
-        rc = rc == MPI_SUCCESS ? w : rc;
-    }
+    rc = logp_buffer_wait_got(*n, req, is_recv, rcount, rtype, rc);
     *n = 0;
     return rc;
 }

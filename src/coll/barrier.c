@@ -8,13 +8,7 @@
 
 int logp_coll_barrier(MPI_Comm comm, int tag)
 {
-    int P = 1, r = 0, rc = MPI_SUCCESS;
-    PMPI_Comm_size(comm, &P);
-    PMPI_Comm_rank(comm, &r);
-    for (int k = 1; k < P && rc == MPI_SUCCESS; k *= 2)
-        rc = PMPI_Sendrecv(NULL, 0, MPI_BYTE, (r + k) % P, tag, NULL, 0, MPI_BYTE, (r - k % P + P) % P, tag, comm,
-                           MPI_STATUS_IGNORE);
-    return rc;
+    return logp_coll_barrier_max(comm, tag, NULL, 0); /* empty messages */
 }
 
 int logp_coll_barrier_max(MPI_Comm comm, int tag, int *v, int n)

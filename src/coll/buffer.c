@@ -150,6 +150,19 @@ int logp_buffer_wait_all(int n, MPI_Request *req, int rc)
     return rc;
 }
 
+int logp_buffer_wait_got(int n, MPI_Request *req, const char *is_recv, int len, MPI_Datatype dt, int rc)
+{
+    for (int i = 0; i < n; i++) {
+        MPI_Status status;
+        int w = PMPI_Wait(&req[i], &status);
+        if (is_recv == NULL || is_recv[i])
+            w = logp_buffer_got(w, &status, dt, len);
+        if (rc == MPI_SUCCESS)
+            rc = w;
+    }
+    return rc;
+}
+
 void logp_buffer_part(int count, int parts, int part, int nparts, int *first, int *len)
 {
     if (parts <= 1 || nparts <= 0) {

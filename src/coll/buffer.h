@@ -92,6 +92,11 @@ int logp_buffer_got(int rc, const MPI_Status *status, MPI_Datatype dt, int len);
  * first error of a wait, else MPI_SUCCESS. */
 int logp_buffer_wait_all(int n, MPI_Request *req, int rc);
 
+/* The same, where req[i] with is_recv[i] nonzero (every one if is_recv is
+ * NULL) receives `len` elements of dt and a short message is an error, as
+ * in logp_buffer_got. */
+int logp_buffer_wait_got(int n, MPI_Request *req, const char *is_recv, int len, MPI_Datatype dt, int rc);
+
 /* Elements [*first, *first + *len) of parts [part, part + nparts) of
  * `count` elements cut into `parts` equal parts (part i starts at element
  * floor(i count / parts): a part never splits an element, whatever the

@@ -822,7 +822,7 @@ int logp_state_slot(const logp_decision_t *d)
 static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int failed)
 {
     logp_coll_t coll = d->coll;
-    int sc = d->sclass, commutative = d->commutative, unsafe = d->unsafe;
+    int sc = d->sclass, commutative = d->commutative;
     /* Decide at the class's geometric middle so every size of the class
      * (and every rank) gets the same answer. */
     size_t mid = logp_learn_class_mid(sc);
@@ -840,7 +840,6 @@ static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int faile
      * trial and takes part in its first call's check */
     int built = logp_select_decide(configured, &q, &algo, &sched, &predicted) == LOGP_OK &&
                 !(logp_test_nomem & LOGP_TEST_NOMEM_SCHEDULE && algo != LOGP_ALGO_NATIVE);
-    logp_algo_t pick = algo; /* the model's, even if its schedule could not be built */
     if (logp_dispatch_on())
         logp_dispatch_decided(coll, logp_dispatch_now() - t0);
     /* No collective here: with erroneous sizes, ranks can be in different
@@ -849,22 +848,17 @@ static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int faile
      * native; where auto's trial follows, its first call tells every rank
      * (logp_confirm_first), elsewhere (forced algorithms, rules, no trial)
      * its peers may then wait: the case not agreed. */
-    if (!built || (algo != LOGP_ALGO_NATIVE && st->pcomm == MPI_COMM_NULL)) {
-        logp_sched_free(&sched);
-        algo = unsafe && st->pcomm != MPI_COMM_NULL ? (coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL)
-                                                    : LOGP_ALGO_NATIVE;
-        if (algo != LOGP_ALGO_NATIVE)
-            logp_sched_build(&sched, coll, algo, mid, &st->topo, NULL);
-        predicted = -1.0;
-    }
     d->algo = algo;
     d->predicted = predicted;
     d->sched = sched;
     d->ruled = ruled;
-    if (!ruled && st->configured[coll] == LOGP_ALGO_AUTO && pick != LOGP_ALGO_COUNT) {
-        d->algo = pick; /* the trial's candidate 0 */
+    if (!built || (algo != LOGP_ALGO_NATIVE && st->pcomm == MPI_COMM_NULL))
+        logp_state_fall_back(st, d);
+    if (!ruled && st->configured[coll] == LOGP_ALGO_AUTO) {
+        logp_algo_t runs = d->algo;
+        d->algo = algo; /* the model's pick, the trial's candidate 0, even if it could not be built */
         logp_confirm_start(st, d, &q);
-        d->algo = algo;
+        d->algo = runs;
         if (d->trial.phase == LOGP_TRIAL_RUNNING)
             d->trial.broken |= (failed ? LOGP_TRIAL_BROKEN_UNCACHED : 0) | (!built ? LOGP_TRIAL_BROKEN_PICK : 0);
     }
