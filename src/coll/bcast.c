@@ -4,8 +4,9 @@
  * LogGP cost is what sim.c computes for the same operations.  Sends are
  * nonblocking (at most LOGP_SENDQ_WINDOW in flight, no allocation), except
  * that a large one is not in flight beside sends to other peers, as LogGP
- * injects them one after the other (buffer.h); a receive into data still
- * being sent waits for that send first.
+ * injects them one after the other (buffer.h; not for a schedule whose
+ * order needs them concurrent, LOGP_FAMILY_CONCURRENT: two-tree); a
+ * receive into data still being sent waits for that send first.
  *
  * Whole-message operations move `count` elements of the rank's own
  * datatype.  Part-wise operations cut the message at byte offsets of its
@@ -27,8 +28,13 @@
  * own buffer. */
 #include "bcast.h"
 
+#include "../model/sched_large.h"
 #include "buffer.h"
 #include "drain.h"
+
+/* two-tree cuts messages so that its segments go without waiting for
+ * their receivers where it can (sched_large.h) */
+_Static_assert(LOGP_TWOTREE_MAX_SEGMENT == LOGP_SENDQ_SERIAL, "two-tree segments and the send queue disagree");
 
 /* Runs v's operations on `count` units of dt at buf (extent: theirs,
  * tsize: their size in bytes). */
@@ -38,6 +44,8 @@ static int logp_bcast_run(char *buf, MPI_Aint extent, int tsize, int count, MPI_
     int rc = MPI_SUCCESS;
     logp_sendq_t q;
     logp_sendq_init(&q);
+    if (v->s->fam->flags & LOGP_FAMILY_CONCURRENT)
+        logp_sendq_concurrent(&q);
     for (int i = 0; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
         int first, len, r = MPI_SUCCESS;

@@ -178,8 +178,14 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
 void logp_sendq_init(logp_sendq_t *q)
 {
     q->n = 0;
+    q->serial = 1;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
         q->req[i] = MPI_REQUEST_NULL;
+}
+
+void logp_sendq_concurrent(logp_sendq_t *q)
+{
+    q->serial = 0;
 }
 
 static int logp_sendq_complete(logp_sendq_t *q, int slot)
@@ -194,7 +200,7 @@ int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first
 {
     int slot = q->n % LOGP_SENDQ_WINDOW, large = bytes > LOGP_SENDQ_SERIAL, rc = MPI_SUCCESS;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++) /* a large send is alone beside other peers */
-        if (q->req[i] != MPI_REQUEST_NULL && q->peer[i] != peer && (large || q->large[i])) {
+        if (q->serial && q->req[i] != MPI_REQUEST_NULL && q->peer[i] != peer && (large || q->large[i])) {
             int w = logp_sendq_complete(q, i);
             rc = rc == MPI_SUCCESS ? w : rc;
         }

@@ -124,10 +124,16 @@ typedef struct logp_sendq {
     int lo[LOGP_SENDQ_WINDOW], hi[LOGP_SENDQ_WINDOW], peer[LOGP_SENDQ_WINDOW];
     int large[LOGP_SENDQ_WINDOW]; /* over LOGP_SENDQ_SERIAL bytes */
     int n; /* sends posted; slot n % LOGP_SENDQ_WINDOW is the next */
+    int serial; /* large sends alone (1, the default), or all concurrent (0) */
 } logp_sendq_t;
 
 /* An empty queue. */
 void logp_sendq_init(logp_sendq_t *q);
+
+/* Lets large sends be in flight beside sends to other peers (schedules
+ * whose order relies on it: LOGP_FAMILY_CONCURRENT, sched.h); they stay
+ * synchronous. */
+void logp_sendq_concurrent(logp_sendq_t *q);
 
 /* Posts a send of elements [first, first + len) of the buffer `buf` (whose
  * element 0 is at buf; extent `extent`; `bytes` of data).  Returns an MPI

@@ -99,6 +99,14 @@ typedef struct logp_tnode {
  * that auto would trade a schedule it prices too high for one it prices
  * too low (say which measurement in the family's header). */
 #define LOGP_FAMILY_FORCED_ONLY 32u
+/* The executor must not hold a large send back until the rank's sends to
+ * other peers are received (buffer.h's rule for LogGP's one-at-a-time
+ * injection): the schedule's order is deadlock-free only with sends that
+ * wait for nothing but a full window (say why in the family). */
+#define LOGP_FAMILY_CONCURRENT 64u
+/* Decisions price it by its estimate, never by simulation (no closed form,
+ * and simulating it costs too much per decision: say how much). */
+#define LOGP_FAMILY_ESTIMATED 128u
 
 /* What an algorithm's family provides.  Tree families (bcast, reduce) give
  * node and kid, and the generic views turn the tree into operations (a
@@ -146,7 +154,8 @@ struct logp_sched {
     logp_topo_t topo;          /* the machine; arrays borrowed from the caller */
     logp_params_t p;           /* logp_topo_rep(&topo): what uniform shapes use */
     int k;                     /* chains: number of chains (informative);
-                                  linear all-to-all: the window */
+                                  linear all-to-all: the window; two-tree:
+                                  the lag of its order (sched_large.c) */
     int parts;                 /* the message is cut into this many parts
                                   (logp_op_t.part; 1: whole messages only) */
     void *data;                /* family data, owned */

@@ -68,9 +68,31 @@
  *   from 1 MiB, while scatter-allgather, which it would displace there,
  *   measures 26-35% below its own (and faster); at 64 KiB it measured
  *   the fastest bcast of all (34 us against NTSB's 35 and our
- *   scatter-allgather's 44), which auto reaches once the models agree. */
+ *   scatter-allgather's 44), which auto reaches once the models agree.
+ * two-tree (bcast; Sanders, Speck and Traeff 2009, "Two-tree algorithms
+ *   for full bandwidth broadcast, reduction and scan"): the non-root ranks
+ *   1 .. n (n = P - 1, relative) form tree A, the in-order binary tree in
+ *   which position x sits at height ctz(x) (odd positions are leaves, even
+ *   ones interior), and tree B, the same tree relabelled: shifted by one
+ *   position for odd n, mirrored for even n, so that every rank is
+ *   interior in at most one tree.  The root sends even segments to A's
+ *   root and odd ones to B's; a rank forwards a segment to its children in
+ *   that segment's tree.  Every rank receives m bytes and sends at most m
+ *   (2 children on half the segments), so the steady period is one
+ *   segment's gap where the pipelined binary tree needs two.  Our own
+ *   order (not the paper's edge-colouring): a rank takes its segments in
+ *   the order they are due at its depth in each tree (below), which keeps
+ *   the trees from waiting for each other.  With D = 1 + floor(log2 n):
+ *     T(k) ~ D (p2p(s) + gap(s)) + (k - 1)(gap(s) + o)
+ *   (fitted to the simulator: within 14% at the default parameters, 34%
+ *   at random ones, check_sim), about D (3o + L) + m G + k o + D m G / k
+ *   for large segments, minimal near k* = sqrt(D m G / o).  The simulator
+ *   prices it (no closed form: the order interleaves both trees).
+ *   Predicted at P = 64 (default parameters): 1 MiB 180 us against
+ *   binary-pipeline's 275 and the bound (m - 1)G + T* = 114. */
 #include "sched_large.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -312,15 +334,21 @@ double logp_pipeline_time(const logp_params_t *p, size_t m, int P, int combine, 
     return (double)(P - 1) * (logp_params_p2p(p, s) + c) + (double)(k - 1) * (gap > cpu ? gap : cpu);
 }
 
-/* The k in [1, LOGP_PIPELINE_MAX_SEGMENTS] (k <= m) of least time(p, m,
- * P, combine, k), a k that divides m (equal segments) when within 0.1%:
- * the exact times then find their steady delay (logp_pipeline_exact). */
-static int logp_large_segments(double (*time)(const logp_params_t *, size_t, int, int, int), const logp_params_t *p,
-                               size_t m, int P, int combine)
+/* The k in [kmin, LOGP_PIPELINE_MAX_SEGMENTS] (k <= m; kmin >= 1 wins)
+ * of least time(p, m, P, combine, k), a k that divides m (equal segments)
+ * when within 0.1%: the exact times then find their steady delay
+ * (logp_pipeline_exact). */
+static int logp_large_segments_from(double (*time)(const logp_params_t *, size_t, int, int, int),
+                                    const logp_params_t *p, size_t m, int P, int combine, int kmin)
 {
-    int kmax = m < LOGP_PIPELINE_MAX_SEGMENTS ? (int)(m > 0 ? m : 1) : LOGP_PIPELINE_MAX_SEGMENTS, best = 1, even = 1;
-    double best_t = time(p, m, P, combine, 1), even_t = best_t;
-    for (int k = 2; k <= kmax && P > 1; k++) {
+    int kmax = m < LOGP_PIPELINE_MAX_SEGMENTS ? (int)(m > 0 ? m : 1) : LOGP_PIPELINE_MAX_SEGMENTS;
+    if (kmin > kmax)
+        kmin = kmax;
+    if (kmin < 1 || P <= 1)
+        kmin = 1;
+    int best = kmin, even = kmin;
+    double best_t = time(p, m, P, combine, kmin), even_t = m % (size_t)kmin == 0 ? best_t : INFINITY;
+    for (int k = kmin + 1; k <= kmax && P > 1; k++) {
         double t = time(p, m, P, combine, k);
         if (t < best_t) {
             best = k;
@@ -332,6 +360,12 @@ static int logp_large_segments(double (*time)(const logp_params_t *, size_t, int
         }
     }
     return even_t <= best_t * 1.001 ? even : best;
+}
+
+static int logp_large_segments(double (*time)(const logp_params_t *, size_t, int, int, int), const logp_params_t *p,
+                               size_t m, int P, int combine)
+{
+    return logp_large_segments_from(time, p, m, P, combine, 1);
 }
 
 int logp_pipeline_segments(const logp_params_t *p, size_t m, int P, int combine)
@@ -831,4 +865,276 @@ const logp_family_t logp_family_binary_pipeline = {
     .estimate = logp_binpipe_estimate,
     .count = logp_binpipe_count,
     .flags = LOGP_FAMILY_FORCED_ONLY,
+};
+
+/* ---- two-tree --------------------------------------------------------- */
+
+/* The in-order tree over positions 1 .. n (the non-root ranks): position
+ * x sits at height ctz(x), so every odd position is a leaf and every even
+ * one interior; nominal children x -+ 2^(h-1) and parent x -+ 2^h, a
+ * position above n replaced by its nearest relative inside (the right
+ * child by its left descendants, the parent by its ancestors). */
+static long logp_twotree_root(long n)
+{
+    return logp_large_pow2_floor(n);
+}
+
+static long logp_twotree_up(long y)
+{
+    long h = logp_large_lowbit(y);
+    return (y & (2 * h)) ? y - h : y + h;
+}
+
+/* Parent position of y (0: the real root, which feeds the tree's root). */
+static long logp_twotree_parent(long n, long y)
+{
+    if (y == logp_twotree_root(n))
+        return 0;
+    long q = logp_twotree_up(y);
+    while (q > n)
+        q = logp_twotree_up(q);
+    return q;
+}
+
+/* Children positions of x (-1: none), the left (complete) subtree first. */
+static void logp_twotree_kids(long n, long x, long kid[2])
+{
+    long h = logp_large_lowbit(x) / 2;
+    kid[0] = kid[1] = -1;
+    if (h == 0)
+        return;
+    kid[0] = x - h;
+    if (x >= n)
+        return;
+    long c = x + h; /* its subtree holds x + 1 <= n: a left descendant is inside */
+    while (c > n)
+        c -= logp_large_lowbit(c) / 2;
+    kid[1] = c;
+}
+
+/* The second tree is the first relabelled so that a rank interior in one
+ * is a leaf in the other: shifted by one position when n is odd (even
+ * positions go to odd ones; position 1 wraps to n, odd), mirrored when n
+ * is even (x -> n + 1 - x changes parity). */
+static long logp_twotree_pos_b(long n, long rel)
+{
+    if (n % 2)
+        return rel == 1 ? n : rel - 1;
+    return n + 1 - rel;
+}
+
+static long logp_twotree_rel_b(long n, long y)
+{
+    if (y == 0)
+        return 0;
+    if (n % 2)
+        return y == n ? 1 : y + 1;
+    return n + 1 - y;
+}
+
+/* Hops from the tree's root down to position x: its ancestors in the
+ * complete in-order tree that are inside 1 .. n. */
+static long logp_twotree_depth(long n, long x)
+{
+    long d = 0;
+    for (long h = logp_large_lowbit(x) * 2; h <= n; h *= 2)
+        d += ((x & ~(2 * h - 1)) | h) <= n;
+    return d;
+}
+
+double logp_twotree_time(const logp_params_t *p, size_t m, int P, int combine, int k)
+{
+    (void)combine;
+    if (P <= 1)
+        return 0.0;
+    size_t seg = (m + (size_t)k - 1) / (size_t)k;
+    double gap = logp_params_gap(p, seg), period = logp_large_max(gap + p->o, 2.0 * p->o);
+    double hops = 1.0 + floor(log2((double)(P - 1)));
+    return hops * (logp_params_p2p(p, seg) + gap) + (double)(k - 1) * period;
+}
+
+int logp_twotree_segments(const logp_params_t *p, size_t m, int P)
+{
+    size_t kmin = (m + LOGP_TWOTREE_MAX_SEGMENT - 1) / LOGP_TWOTREE_MAX_SEGMENT;
+    return logp_large_segments_from(logp_twotree_time, p, m, P, 0,
+                                    kmin < LOGP_PIPELINE_MAX_SEGMENTS ? (int)kmin : LOGP_PIPELINE_MAX_SEGMENTS);
+}
+
+/* The lag: segments the root sends while one crosses a tree level (at most
+ * LOGP_TWOTREE_MAX_LAG: see the deadlock argument below). */
+#define LOGP_TWOTREE_MAX_LAG 16
+static int logp_twotree_lag(const logp_params_t *p, size_t m, int k)
+{
+    size_t seg = (m + (size_t)k - 1) / (size_t)k;
+    double gap = logp_params_gap(p, seg), period = logp_large_max(gap + p->o, 2.0 * p->o);
+    double lag = 2.0 * (logp_params_p2p(p, seg) + gap) / period;
+    return lag < 1.0 ? 1 : lag > LOGP_TWOTREE_MAX_LAG ? LOGP_TWOTREE_MAX_LAG : (int)(lag + 0.5);
+}
+
+static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t *o)
+{
+    (void)o;
+    if (s->coll != LOGP_COLL_BCAST)
+        return LOGP_ERR_ARG;
+    s->parts = logp_twotree_segments(&s->p, s->bytes, s->P);
+    s->k = logp_twotree_lag(&s->p, s->bytes, s->parts);
+    return LOGP_OK;
+}
+
+/* The order of a rank's operations.  Segment j of tree t is due at depth
+ * d at key j + lag d (in segment periods: lag is the time one crosses a
+ * level).  A rank receives its segments in the order (key, j) and
+ * forwards each right after receiving it.  In plain segment order a rank
+ * interior in A would wait for B's segment, still deep in B, before
+ * forwarding the next segment of A, and every pair of segments would pay
+ * both trees' depths (the simulator: 18 us more per segment at P = 132).
+ * No deadlock, even with every send synchronous: order the messages by
+ * (receiver's key, j, child order).  A rank reaches its receive of message
+ * E after receives that come before E in that order and after posting
+ * sends; posting waits only for the rank's oldest send when LOGP_SENDQ_
+ * WINDOW (32) are in flight, and at most lag + 2 of a rank's sends can come
+ * after E in the order (they follow receives within one lag of E's key),
+ * so with lag <= LOGP_TWOTREE_MAX_LAG the oldest comes before E; E's
+ * sender posted it right after a receive one lag earlier.  By induction
+ * every message completes.  This needs the executor not to hold a large
+ * send until the sends to other peers are received (buffer.h): the family
+ * is LOGP_FAMILY_CONCURRENT, and its two children share the link.
+ * Cursor: c[0], c[1] the parents in A and B (absolute; -1 at the root);
+ * c[2] the children in tree node.parent (0: A, 1: B; a rank is interior
+ * in at most one), node.nkids of them, packed as kid0 + 1 + 2^32 (kid1 +
+ * 1); c[3] the depths in A and B, packed as dA + 2^16 dB.  At the root
+ * c[2], c[3] are the two trees' roots, fed alternately. */
+typedef struct {
+    long first[3]; /* key of segment 0 (or 1) of: receive A, receive B, send */
+    long parity[3], weight[3];
+} logp_twotree_seq_t;
+
+static void logp_twotree_seqs(const logp_view_t *v, logp_twotree_seq_t *q)
+{
+    long lag = v->s->k, da = v->node.c[3] & 0xffff, db = v->node.c[3] >> 16, tree = v->node.parent;
+    q->first[0] = lag * da;
+    q->first[1] = lag * db;
+    q->first[2] = lag * (tree ? db : da); /* right after the receive */
+    q->parity[0] = 0;
+    q->parity[1] = 1;
+    q->parity[2] = tree;
+    q->weight[0] = q->weight[1] = 1;
+    q->weight[2] = v->node.nkids;
+}
+
+/* Operations with key < key. */
+static long logp_twotree_before(const logp_view_t *v, const logp_twotree_seq_t *q, long key)
+{
+    long k = v->s->parts, n = 0;
+    for (int e = 0; e < 3; e++) {
+        long x = key - q->first[e] < k ? key - q->first[e] : k; /* segments j < x */
+        if (x > 0)
+            n += q->weight[e] * (q->parity[e] ? x / 2 : (x + 1) / 2);
+    }
+    return n;
+}
+
+static int logp_twotree_nops(logp_view_t *v)
+{
+    const logp_sched_t *s = v->s;
+    long n = s->P - 1, rel = logp_sched_rel(s, v->root, v->rank);
+    v->tree_root = v->root;
+    v->node.parent = 0;
+    v->node.nkids = 0;
+    v->node.c[0] = v->node.c[1] = v->node.c[2] = v->node.c[3] = -1;
+    if (n == 0)
+        return 0;
+    if (rel == 0) {
+        v->node.c[2] = logp_sched_abs(s, v->root, logp_twotree_root(n));
+        v->node.c[3] = logp_sched_abs(s, v->root, logp_twotree_rel_b(n, logp_twotree_root(n)));
+        return s->parts;
+    }
+    long b = logp_twotree_pos_b(n, rel), kid[2], packed = 0;
+    v->node.c[0] = logp_sched_abs(s, v->root, logp_twotree_parent(n, rel));
+    v->node.c[1] = logp_sched_abs(s, v->root, logp_twotree_rel_b(n, logp_twotree_parent(n, b)));
+    if (rel % 2 == 0) {
+        logp_twotree_kids(n, rel, kid);
+    } else {
+        logp_twotree_kids(n, b, kid);
+        v->node.parent = 1;
+        for (int i = 0; i < 2; i++)
+            kid[i] = kid[i] < 0 ? -1 : logp_twotree_rel_b(n, kid[i]);
+    }
+    for (int i = 0; i < 2; i++)
+        if (kid[i] >= 0)
+            packed |= (long)(logp_sched_abs(s, v->root, kid[i]) + 1L) << (32 * v->node.nkids++);
+    v->node.c[2] = packed;
+    v->node.c[3] = logp_twotree_depth(n, rel) | logp_twotree_depth(n, b) << 16;
+    logp_twotree_seq_t q;
+    logp_twotree_seqs(v, &q);
+    return (int)logp_twotree_before(v, &q, LONG_MAX / 2);
+}
+
+/* Operation i: the root sends segment i to tree i % 2's root; any other
+ * rank finds the key of its operation i by bisection (O(log k)), then the
+ * events at that key in the order of their segments. */
+static logp_op_t logp_twotree_op(const logp_view_t *v, int i)
+{
+    const logp_sched_t *s = v->s;
+    if (v->node.c[0] < 0)
+        return logp_large_op(s, LOGP_OP_SEND, (int)v->node.c[2 + i % 2], 0, i, 1);
+    logp_twotree_seq_t q;
+    logp_twotree_seqs(v, &q);
+    long lo = 0, hi = q.first[0] > q.first[1] ? q.first[0] : q.first[1];
+    hi += s->parts; /* every key is below (sends share their receive's) */
+    while (hi - lo > 1) { /* the last key with at most i operations before it */
+        long mid = lo + (hi - lo) / 2;
+        if (logp_twotree_before(v, &q, mid) <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    long t = i - logp_twotree_before(v, &q, lo), seg[3];
+    int order[3], m = 0;
+    for (int e = 0; e < 3; e++) {
+        seg[e] = lo - q.first[e];
+        if (q.weight[e] > 0 && seg[e] >= 0 && seg[e] < s->parts && (seg[e] & 1) == q.parity[e]) {
+            int at = m++;
+            while (at > 0 && seg[order[at - 1]] > seg[e]) { /* by segment */
+                order[at] = order[at - 1];
+                at--;
+            }
+            order[at] = e;
+        }
+    }
+    for (int x = 0; x < m; x++) {
+        int e = order[x];
+        if (t < q.weight[e]) {
+            int j = (int)seg[e];
+            if (e < 2)
+                return logp_large_op(s, LOGP_OP_RECV, (int)v->node.c[e], 0, j, 1);
+            int kid = (int)((v->node.c[2] >> (32 * t)) & 0xffffffffL) - 1;
+            return logp_large_op(s, LOGP_OP_SEND, kid, 0, j, 1);
+        }
+        t -= q.weight[e];
+    }
+    return logp_large_op(s, LOGP_OP_RECV, (int)v->node.c[0], 0, 0, 1); /* not reached: i < nops */
+}
+
+static double logp_twotree_estimate(const logp_sched_t *s, int root, int commutative)
+{
+    (void)root;
+    (void)commutative;
+    return logp_twotree_time(&s->p, s->bytes, s->P, 0, s->parts);
+}
+
+static long logp_twotree_count(const logp_sched_t *s)
+{
+    return 2L * s->P * s->parts + s->P;
+}
+
+const logp_family_t logp_family_two_tree = {
+    .build = logp_twotree_build,
+    .nops = logp_twotree_nops,
+    .op = logp_twotree_op,
+    .estimate = logp_twotree_estimate,
+    .count = logp_twotree_count,
+    /* simulating it at a decision: 26 ms at P = 1024, 1 MiB (132,096
+     * operations); its estimate is within 14% of that (check_sim) */
+    .flags = LOGP_FAMILY_CONCURRENT | LOGP_FAMILY_ESTIMATED,
 };

@@ -10,6 +10,7 @@ extern const logp_family_t logp_family_scatter_allgather;
 extern const logp_family_t logp_family_pipeline;
 extern const logp_family_t logp_family_rsag;
 extern const logp_family_t logp_family_binary_pipeline;
+extern const logp_family_t logp_family_two_tree;
 
 /* Most segments a pipelined schedule cuts a message into. */
 #define LOGP_PIPELINE_MAX_SEGMENTS 1024
@@ -37,5 +38,22 @@ int logp_binpipe_segments(const logp_params_t *p, size_t m, int P, int combine);
 
 /* The design formula T(k) above. */
 double logp_binpipe_time(const logp_params_t *p, size_t m, int P, int combine, int k);
+
+/* Largest two-tree segment when the message allows: the executors send
+ * messages up to this size without waiting for the receiver
+ * (LOGP_SENDQ_SERIAL, coll/buffer.h, checked there).  Synchronous
+ * segments measured far slower in SMPI (P = 64, 4 MiB: 76 segments of 55
+ * KiB 798 us, 384 of 11 KiB 629 us), where LogGP prices them alike. */
+#define LOGP_TWOTREE_MAX_SEGMENT ((size_t)16384)
+
+/* The number of segments of the two-tree bcast: the k in
+ * [ceil(m / LOGP_TWOTREE_MAX_SEGMENT), LOGP_PIPELINE_MAX_SEGMENTS] (k <= m)
+ * of least
+ *   T(k) = D (p2p(s) + gap(s)) + (k - 1) max(gap(s) + o, 2o),
+ * D = 1 + floor(log2 (P - 1)), s = m / k (a divisor of m when within 0.1%). */
+int logp_twotree_segments(const logp_params_t *p, size_t m, int P);
+
+/* The design formula T(k) above (`combine` unused: bcast only). */
+double logp_twotree_time(const logp_params_t *p, size_t m, int P, int combine, int k);
 
 #endif

@@ -323,5 +323,7 @@ double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exac
     double t = logp_sched_time(s, root, commutative);
     if (t >= 0.0)
         return t;
+    if (s->fam->flags & LOGP_FAMILY_ESTIMATED)
+        exact = 0;
     return exact ? logp_sim_predict(s, root, commutative) : logp_sched_estimate(s, root, commutative);
 }

@@ -26,7 +26,8 @@ double logp_sim_predict(const logp_sched_t *s, int root, int commutative);
 #define LOGP_SIM_BUDGET 200000L
 
 /* logp_sim_predict when `exact`, else logp_sched_estimate for a layout
- * that is not uniform (closed forms stay exact). */
+ * that is not uniform (closed forms stay exact).  A family flagged
+ * LOGP_FAMILY_ESTIMATED is always priced by its estimate here. */
 double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exact);
 
 #endif

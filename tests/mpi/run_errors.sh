@@ -147,7 +147,7 @@ nomem 3 2 binary-pipeline logp-tree linear
 nomem 3 0 binomial reduce-scatter-gather butterfly
 nomem 5 2 logp-tree chain-adaptive ring
 nomem 3 1 flat chain-opt linear
-nomem 3 1 flat flat ring
+nomem 4 0 two-tree flat ring
 nomem 3 2 auto binary-pipeline auto
 nomem 4 3 auto chain node-aggregate PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
 nomem 4 1 two-level two-level node-aggregate PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"

@@ -9,7 +9,7 @@ b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
 prog="$b/tests/mpi/test_coll"
 NS="${LOGP_TEST_NS:-1 2 3 4 5 7 8}"
-SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:butterfly logp-tree:logp-tree:butterfly auto:chain:ring auto:chain-opt:auto auto:chain-adaptive:auto scatter-allgather:pipeline:linear pipeline:reduce-scatter-gather:auto binary-pipeline:binary-pipeline:linear}"
+SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:butterfly logp-tree:logp-tree:butterfly two-tree:chain:ring auto:chain-opt:auto auto:chain-adaptive:auto scatter-allgather:pipeline:linear pipeline:reduce-scatter-gather:auto binary-pipeline:binary-pipeline:linear}"
 [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
 # Layout runs: PMPI_LOGP_RANKS_PER_NODE makes one machine several "nodes"
 # (tests/data/hetero.conf gives them fast and slow pairs and speeds), so

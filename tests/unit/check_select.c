@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../src/model/algo.h"
+#include "../../src/model/sim.h"
 #include "../../src/model/topo.h"
 #include "../../src/select/native.h"
 #include "../../src/select/select.h"
@@ -54,6 +55,14 @@ START_TEST(test_auto_is_cheapest)
                             (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_FORCED_ONLY))
                             continue; /* not auto's candidates */
                         double tb = logp_select_predict((logp_algo_t)b, &q);
+                        if (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_ESTIMATED) {
+                            logp_sched_t sb; /* auto compares its estimate (sim.h) */
+                            logp_sched_opts_t o = {4, 0};
+                            ck_assert_int_eq(logp_sched_build(&sb, (logp_coll_t)coll, (logp_algo_t)b, sizes[s], &topo, &o),
+                                             LOGP_OK);
+                            tb = logp_sim_price(&sb, 0, commute, 1);
+                            logp_sched_free(&sb);
+                        }
                         /* long pipelines are priced by their design formula, which agrees
                          * with the simulator to about 1e-5 (sched_large.c) */
                         ck_assert_msg(tb < 0 || t <= tb * (1.0 + 1e-4), "coll %d P=%d m=%zu commute %d: auto %s %.9g > %s %.9g", coll, P, sizes[s], commute, logp_algo_name(a), t, logp_algo_name((logp_algo_t)b), tb);

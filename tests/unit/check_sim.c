@@ -476,11 +476,13 @@ START_TEST(test_estimates)
         size_t m = (size_t)exp(urand(log(1024.0), log(16.0 * 1024 * 1024)));
         logp_topo_t t = logp_topo_uniform(P, &p);
         const int algos[] = {LOGP_ALGO_PIPELINE, LOGP_ALGO_REDUCE_SCATTER_GATHER, LOGP_ALGO_SCATTER_ALLGATHER,
-                             LOGP_ALGO_BINARY_PIPELINE};
-        for (int i = 0; i < 4; i++) {
+                             LOGP_ALGO_BINARY_PIPELINE, LOGP_ALGO_TWO_TREE};
+        for (int i = 0; i < 5; i++) {
             int a = algos[i], sag = a == LOGP_ALGO_SCATTER_ALLGATHER, bin = a == LOGP_ALGO_BINARY_PIPELINE;
+            int two = a == LOGP_ALGO_TWO_TREE;
             logp_sched_t s;
-            build(&s, sag || (bin && trial % 4 < 2) ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE, (logp_algo_t)a, m, &t, 0);
+            build(&s, sag || two || (bin && trial % 4 < 2) ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE, (logp_algo_t)a, m,
+                  &t, 0);
             double sim, est = logp_sched_estimate(&s, 0, 1);
             if (logp_sched_ops(&s) > 400000 || (sag && P < 128)) {
                 logp_sched_free(&s);
@@ -490,16 +492,17 @@ START_TEST(test_estimates)
             double err = fabs(est - sim) / sim;
             if (err > worst[rnd][a])
                 worst[rnd][a] = err;
-            ck_assert_msg(rnd || err <= (sag ? 0.25 : bin ? 0.25 : 1e-3), "%s P=%d m=%zu: estimate %.9g sim %.9g",
+            ck_assert_msg(rnd || err <= (sag || bin || two ? 0.25 : 1e-3), "%s P=%d m=%zu: estimate %.9g sim %.9g",
                           logp_algo_name(s.algo), P, m, est, sim);
             logp_sched_free(&s);
         }
     }
     for (int rnd = 0; rnd <= 1; rnd++)
         printf("estimates vs simulator (%s parameters): pipeline %.3g, reduce-scatter-gather %.3g, "
-               "scatter-allgather %.3g, binary-pipeline %.3g\n", rnd ? "random" : "default",
+               "scatter-allgather %.3g, binary-pipeline %.3g, two-tree %.3g\n", rnd ? "random" : "default",
                worst[rnd][LOGP_ALGO_PIPELINE], worst[rnd][LOGP_ALGO_REDUCE_SCATTER_GATHER],
-               worst[rnd][LOGP_ALGO_SCATTER_ALLGATHER], worst[rnd][LOGP_ALGO_BINARY_PIPELINE]);
+               worst[rnd][LOGP_ALGO_SCATTER_ALLGATHER], worst[rnd][LOGP_ALGO_BINARY_PIPELINE],
+               worst[rnd][LOGP_ALGO_TWO_TREE]);
 }
 END_TEST
 
@@ -509,9 +512,9 @@ START_TEST(test_large_views_huge_p)
 {
     logp_topo_t t = logp_topo_uniform(2147483647, &P0);
     const int algos[] = {LOGP_ALGO_SCATTER_ALLGATHER, LOGP_ALGO_PIPELINE, LOGP_ALGO_REDUCE_SCATTER_GATHER,
-                         LOGP_ALGO_BINARY_PIPELINE};
+                         LOGP_ALGO_BINARY_PIPELINE, LOGP_ALGO_TWO_TREE};
     const int ranks[] = {0, 1, 1234567891, 2147483646, 1073741824};
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         logp_coll_t coll = algos[i] == LOGP_ALGO_REDUCE_SCATTER_GATHER ? LOGP_COLL_REDUCE : LOGP_COLL_BCAST;
         logp_sched_t s;
         build(&s, coll, (logp_algo_t)algos[i], 1 << 20, &t, 0);
@@ -578,11 +581,102 @@ START_TEST(test_sim_deadlock)
 }
 END_TEST
 
+/* two-tree's order is deadlock-free with the executor's sends (sched_large.c):
+ * every send synchronous (complete once received), receives in order,
+ * posting waits for the rank's send of `window` sends ago, no other wait.
+ * The window here is the argument's least, LOGP_TWOTREE_MAX_LAG + 3 = 19
+ * (the executor has 32); every part reaches every rank, in matching
+ * order on every pair. */
+static void twotree_window_case(const logp_sched_t *s, int root, int window)
+{
+    int P = s->P;
+    logp_view_t *v = calloc((size_t)P, sizeof *v);
+    int *pc = calloc((size_t)P, sizeof *pc), *nsent = calloc((size_t)P, sizeof *nsent);
+    int **ids = calloc((size_t)P, sizeof *ids), *head = malloc(sizeof(int) * (size_t)P * (size_t)P);
+    int *tail = malloc(sizeof(int) * (size_t)P * (size_t)P), *got = calloc((size_t)P, sizeof *got);
+    long total = 0;
+    LOGP_CHECK(v && pc && nsent && ids && head && tail && got);
+    for (int r = 0; r < P; r++) {
+        LOGP_CHECK(logp_view_init(&v[r], s, root, r, 1) == LOGP_OK);
+        ids[r] = calloc((size_t)v[r].nops + 1, sizeof(int));
+        total += v[r].nops;
+    }
+    int *part = malloc(sizeof(int) * (size_t)(total + 1)), *next = malloc(sizeof(int) * (size_t)(total + 1));
+    char *recvd = calloc((size_t)total + 1, 1);
+    LOGP_CHECK(part && next && recvd);
+    for (long i = 0; i < (long)P * P; i++)
+        head[i] = tail[i] = -1;
+    int nmsg = 0, progress = 1;
+    while (progress) {
+        progress = 0;
+        for (int r = 0; r < P; r++)
+            while (pc[r] < v[r].nops) {
+                logp_op_t o = logp_view_op(&v[r], pc[r]);
+                if (o.kind == LOGP_OP_SEND) {
+                    int c = nsent[r];
+                    if (c >= window && !recvd[ids[r][c - window]])
+                        break; /* the window is full: wait for the oldest */
+                    part[nmsg] = o.part;
+                    next[nmsg] = -1;
+                    long ch = (long)r * P + o.peer;
+                    if (tail[ch] >= 0)
+                        next[tail[ch]] = nmsg;
+                    else
+                        head[ch] = nmsg;
+                    tail[ch] = nmsg;
+                    ids[r][nsent[r]++] = nmsg++;
+                } else {
+                    LOGP_CHECK(o.kind == LOGP_OP_RECV);
+                    long ch = (long)o.peer * P + r;
+                    int m = head[ch];
+                    if (m < 0)
+                        break; /* not sent yet */
+                    head[ch] = next[m];
+                    if (head[ch] < 0)
+                        tail[ch] = -1;
+                    ck_assert_msg(part[m] == o.part, "P=%d root=%d rank %d: part %d arrives, %d expected", P, root,
+                                  r, part[m], o.part);
+                    recvd[m] = 1;
+                    got[r]++;
+                }
+                pc[r]++;
+                progress = 1;
+            }
+    }
+    for (int r = 0; r < P; r++) {
+        ck_assert_msg(pc[r] == v[r].nops, "P=%d parts=%d root=%d window=%d: rank %d stuck at op %d of %d", P,
+                      s->parts, root, window, r, pc[r], v[r].nops);
+        LOGP_CHECK(got[r] == (r == root ? 0 : s->parts));
+        free(ids[r]);
+    }
+    free(v), free(pc), free(nsent), free(ids), free(head), free(tail), free(got), free(part), free(next), free(recvd);
+}
+
+START_TEST(test_twotree_window)
+{
+    const size_t sizes[] = {1, 5000, 70000, 1 << 20, 5 << 20};
+    const int big[] = {100, 127, 128, 129, 255, 256};
+    for (int i = 0; i < 64 + 6; i++) {
+        int P = i < 64 ? i + 1 : big[i - 64];
+        logp_topo_t t = logp_topo_uniform(P, &P0);
+        for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+            logp_sched_t s;
+            build(&s, LOGP_COLL_BCAST, LOGP_ALGO_TWO_TREE, sizes[z], &t, 0);
+            LOGP_CHECK(s.k >= 1 && s.k <= 16); /* the lag the argument allows */
+            for (int root = 0; root < P; root += P > 2 ? P - 2 : 1)
+                twotree_window_case(&s, root, 19);
+            logp_sched_free(&s);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim,
         test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
+        test_twotree_window,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }
