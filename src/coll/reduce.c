@@ -5,9 +5,11 @@
  * from children are put before it (PREPEND) or after it (APPEND) as the
  * schedule says, so the combination order is the rank order
  * (non-commutative operators).  The part-wise schedules of sched_large.c
- * (pipeline, reduce-scatter-gather) combine and move ranges of elements of
- * the accumulator; sends are nonblocking (at most LOGP_SENDQ_WINDOW in
- * flight), and a write to elements still being sent waits for that send.
+ * (pipeline, reduce-scatter-gather, binary-pipeline, two-tree) combine
+ * and move ranges of elements of the accumulator; sends are nonblocking
+ * (at most LOGP_SENDQ_WINDOW in flight; large ones to other peers not
+ * beside each other, except for LOGP_FAMILY_CONCURRENT schedules), and a
+ * write to elements still being sent waits for that send.
  * After an error a rank still does the rest of its part, so no peer waits
  * forever, but sends empty messages: every receive checks that it got the
  * bytes it expects (ranks that pass different counts), so the error
@@ -87,6 +89,8 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     char *acc = logp_buffer_base(mem, dt), *tmp = logp_buffer_base(mem + span, dt);
     logp_sendq_t q;
     logp_sendq_init(&q);
+    if (v->s->fam->flags & LOGP_FAMILY_CONCURRENT)
+        logp_sendq_concurrent(&q);
     rc = MPI_SUCCESS;
     MPI_Request result[LOGP_PIPELINE_MAX_SEGMENTS];
     int after, nresult = logp_reduce_results(v, sendbuf == MPI_IN_PLACE, &after), taken = 0, posted = 0;

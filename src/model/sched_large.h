@@ -46,14 +46,15 @@ double logp_binpipe_time(const logp_params_t *p, size_t m, int P, int combine, i
  * KiB 798 us, 384 of 11 KiB 629 us), where LogGP prices them alike. */
 #define LOGP_TWOTREE_MAX_SEGMENT ((size_t)16384)
 
-/* The number of segments of the two-tree bcast: the k in
+/* The number of segments of two-tree (reduce: `combine`): the k in
  * [ceil(m / LOGP_TWOTREE_MAX_SEGMENT), LOGP_PIPELINE_MAX_SEGMENTS] (k <= m)
  * of least
- *   T(k) = D (p2p(s) + gap(s)) + (k - 1) max(gap(s) + o, 2o),
- * D = 1 + floor(log2 (P - 1)), s = m / k (a divisor of m when within 0.1%). */
-int logp_twotree_segments(const logp_params_t *p, size_t m, int P);
+ *   T(k) = D (p2p(s) + gap(s) + 2 c s) + (k - 1) max(gap(s) + o, 2o + c s),
+ * D = 1 + floor(log2 (P - 1)), s = m / k, c = gamma if combining else 0
+ * (a divisor of m when within 0.1%). */
+int logp_twotree_segments(const logp_params_t *p, size_t m, int P, int combine);
 
-/* The design formula T(k) above (`combine` unused: bcast only). */
+/* The design formula T(k) above. */
 double logp_twotree_time(const logp_params_t *p, size_t m, int P, int combine, int k);
 
 #endif
