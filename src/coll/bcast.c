@@ -43,9 +43,7 @@ static int logp_bcast_run(char *buf, MPI_Aint extent, int tsize, int count, MPI_
 {
     int rc = MPI_SUCCESS;
     logp_sendq_t q;
-    logp_sendq_init(&q);
-    if (v->s->fam->flags & LOGP_FAMILY_CONCURRENT)
-        logp_sendq_concurrent(&q);
+    logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0);
     for (int i = 0; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
         int first, len, r = MPI_SUCCESS;

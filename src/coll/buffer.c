@@ -175,17 +175,12 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
     *len = (int)(hi - lo);
 }
 
-void logp_sendq_init(logp_sendq_t *q)
+void logp_sendq_init(logp_sendq_t *q, int concurrent)
 {
     q->n = 0;
-    q->serial = 1;
+    q->serial = !concurrent;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
         q->req[i] = MPI_REQUEST_NULL;
-}
-
-void logp_sendq_concurrent(logp_sendq_t *q)
-{
-    q->serial = 0;
 }
 
 static int logp_sendq_complete(logp_sendq_t *q, int slot)

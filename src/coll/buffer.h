@@ -127,13 +127,10 @@ typedef struct logp_sendq {
     int serial; /* large sends alone (1, the default), or all concurrent (0) */
 } logp_sendq_t;
 
-/* An empty queue. */
-void logp_sendq_init(logp_sendq_t *q);
-
-/* Lets large sends be in flight beside sends to other peers (schedules
- * whose order relies on it: LOGP_FAMILY_CONCURRENT, sched.h); they stay
- * synchronous. */
-void logp_sendq_concurrent(logp_sendq_t *q);
+/* An empty queue; `concurrent` nonzero lets large sends be in flight
+ * beside sends to other peers (schedules whose order relies on it:
+ * LOGP_FAMILY_CONCURRENT, sched.h; they stay synchronous). */
+void logp_sendq_init(logp_sendq_t *q, int concurrent);
 
 /* Posts a send of elements [first, first + len) of the buffer `buf` (whose
  * element 0 is at buf; extent `extent`; `bytes` of data).  Returns an MPI

@@ -88,9 +88,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
     char *acc = logp_buffer_base(mem, dt), *tmp = logp_buffer_base(mem + span, dt);
     logp_sendq_t q;
-    logp_sendq_init(&q);
-    if (v->s->fam->flags & LOGP_FAMILY_CONCURRENT)
-        logp_sendq_concurrent(&q);
+    logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0);
     rc = MPI_SUCCESS;
     MPI_Request result[LOGP_PIPELINE_MAX_SEGMENTS];
     int after, nresult = logp_reduce_results(v, sendbuf == MPI_IN_PLACE, &after), taken = 0, posted = 0;

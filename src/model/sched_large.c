@@ -948,15 +948,24 @@ static long logp_twotree_depth(long n, long x)
     return d;
 }
 
+/* With k segments of m bytes: the time one segment takes to cross a tree
+ * level (*hop: both children, and a reduce's two combines) and the steady
+ * time between segments (*period), the two terms of T(k). */
+static void logp_twotree_step(const logp_params_t *p, size_t m, int k, int combine, double *hop, double *period)
+{
+    size_t seg = (m + (size_t)k - 1) / (size_t)k;
+    double c = combine ? (double)seg * p->gamma : 0.0, gap = logp_params_gap(p, seg);
+    *hop = logp_params_p2p(p, seg) + gap + 2.0 * c;
+    *period = logp_large_max(gap + p->o, 2.0 * p->o + c);
+}
+
 double logp_twotree_time(const logp_params_t *p, size_t m, int P, int combine, int k)
 {
     if (P <= 1)
         return 0.0;
-    size_t seg = (m + (size_t)k - 1) / (size_t)k;
-    double c = combine ? (double)seg * p->gamma : 0.0, gap = logp_params_gap(p, seg);
-    double period = logp_large_max(gap + p->o, 2.0 * p->o + c);
-    double hops = 1.0 + floor(log2((double)(P - 1)));
-    return hops * (logp_params_p2p(p, seg) + gap + 2.0 * c) + (double)(k - 1) * period;
+    double hop, period, levels = 1.0 + floor(log2((double)(P - 1)));
+    logp_twotree_step(p, m, k, combine, &hop, &period);
+    return levels * hop + (double)(k - 1) * period;
 }
 
 int logp_twotree_segments(const logp_params_t *p, size_t m, int P, int combine)
@@ -971,10 +980,9 @@ int logp_twotree_segments(const logp_params_t *p, size_t m, int P, int combine)
 #define LOGP_TWOTREE_MAX_LAG 16
 static int logp_twotree_lag(const logp_params_t *p, size_t m, int k, int combine)
 {
-    size_t seg = (m + (size_t)k - 1) / (size_t)k;
-    double c = combine ? (double)seg * p->gamma : 0.0, gap = logp_params_gap(p, seg);
-    double period = logp_large_max(gap + p->o, 2.0 * p->o + c);
-    double lag = 2.0 * (logp_params_p2p(p, seg) + gap + 2.0 * c) / period;
+    double hop, period;
+    logp_twotree_step(p, m, k, combine, &hop, &period);
+    double lag = 2.0 * hop / period;
     return lag < 1.0 ? 1 : lag > LOGP_TWOTREE_MAX_LAG ? LOGP_TWOTREE_MAX_LAG : (int)(lag + 0.5);
 }
 

@@ -228,6 +228,14 @@ static int logp_shim_error(const logp_comm_state_t *st, int rc)
     return rc;
 }
 
+/* Nonzero if this rank runs algo's schedule (its view in *v) rather than
+ * the library's collective. */
+static int logp_shim_ours(logp_algo_t algo, const logp_sched_t *sched, int root, int rank, int commutative,
+                          logp_view_t *v)
+{
+    return algo != LOGP_ALGO_NATIVE && logp_view_init(v, sched, root, rank, commutative) == LOGP_OK;
+}
+
 static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     const logp_next_t *next = logp_next_get();
@@ -243,13 +251,13 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     const logp_sched_t *sched = &d->sched;
     int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
-    int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, root, st->rank, 1) == LOGP_OK;
+    int rc, ours = logp_shim_ours(algo, sched, root, st->rank, 1, &v);
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_BCAST, st->size, logp_dispatch_now() - entry);
     if (!logp_confirm_barrier(st, &d)) { /* the ranks decided unlike: what every rank runs instead */
         algo = d->algo;
         timed = 0;
-        ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, 1) == LOGP_OK;
+        ours = logp_shim_ours(algo, &d->sched, root, st->rank, 1, &v);
     }
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
@@ -290,13 +298,13 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     const logp_sched_t *sched = &d->sched;
     int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
-    int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, root, st->rank, commutative) == LOGP_OK;
+    int rc, ours = logp_shim_ours(algo, sched, root, st->rank, commutative, &v);
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_REDUCE, st->size, logp_dispatch_now() - entry);
     if (!logp_confirm_barrier(st, &d)) { /* the ranks decided unlike: what every rank runs instead */
         algo = d->algo;
         timed = 0;
-        ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, root, st->rank, commutative) == LOGP_OK;
+        ours = logp_shim_ours(algo, &d->sched, root, st->rank, commutative, &v);
     }
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours)
@@ -345,13 +353,13 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     const logp_sched_t *sched = &d->sched;
     int timed = logp_confirm_turn(d, &algo, &sched);
     logp_view_t v;
-    int rc, ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, sched, 0, st->rank, 1) == LOGP_OK;
+    int rc, ours = logp_shim_ours(algo, sched, 0, st->rank, 1, &v);
     if (entry > 0.0)
         logp_dispatch_call(LOGP_COLL_ALLTOALL, st->size, logp_dispatch_now() - entry);
     if (!logp_confirm_barrier(st, &d)) { /* the ranks decided unlike: what every rank runs instead */
         algo = d->algo;
         timed = 0;
-        ours = algo != LOGP_ALGO_NATIVE && logp_view_init(&v, &d->sched, 0, st->rank, 1) == LOGP_OK;
+        ours = logp_shim_ours(algo, &d->sched, 0, st->rank, 1, &v);
     }
     double tc = timed ? PMPI_Wtime() : 0.0;
     if (ours && mismatch)
