@@ -231,3 +231,48 @@ int logp_sendq_wait(logp_sendq_t *q, const void *buf, int first, int len)
     }
     return rc;
 }
+
+int logp_sendq_reads(const logp_sendq_t *q, const void *buf, int first, int len)
+{
+    for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
+        if (q->req[i] != MPI_REQUEST_NULL && q->buf[i] == buf && q->lo[i] < first + len && first < q->hi[i])
+            return 1;
+    return 0;
+}
+
+void logp_recvq_init(logp_recvq_t *r)
+{
+    r->posted = r->taken = 0;
+}
+
+int logp_recvq_room(const logp_recvq_t *r)
+{
+    return r->posted - r->taken < LOGP_RECVQ_AHEAD;
+}
+
+int logp_recvq_post(logp_recvq_t *r, int op, void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt,
+                    int peer, int tag, MPI_Comm comm)
+{
+    int slot = r->posted++ % LOGP_RECVQ_AHEAD;
+    r->op[slot] = op;
+    r->len[slot] = len;
+    int rc = PMPI_Irecv((char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm, &r->req[slot]);
+    if (rc != MPI_SUCCESS)
+        r->req[slot] = MPI_REQUEST_NULL;
+    return rc;
+}
+
+int logp_recvq_next(const logp_recvq_t *r)
+{
+    return r->posted > r->taken ? r->op[r->taken % LOGP_RECVQ_AHEAD] : -1;
+}
+
+int logp_recvq_take(logp_recvq_t *r, MPI_Datatype dt)
+{
+    int slot = r->taken++ % LOGP_RECVQ_AHEAD;
+    if (r->req[slot] == MPI_REQUEST_NULL) /* its post failed and reported it */
+        return MPI_ERR_OTHER;
+    MPI_Status status;
+    int rc = PMPI_Wait(&r->req[slot], &status);
+    return logp_buffer_got(rc, &status, dt, r->len[slot]);
+}
