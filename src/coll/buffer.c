@@ -216,14 +216,19 @@ int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first
     return rc != MPI_SUCCESS ? rc : s;
 }
 
+/* Nonzero if slot i's send is in flight and reads elements [first, first
+ * + len) of buf (len < 0: any of buf; buf NULL: any send). */
+static int logp_sendq_slot_reads(const logp_sendq_t *q, int i, const void *buf, int first, int len)
+{
+    return q->req[i] != MPI_REQUEST_NULL &&
+           (buf == NULL || (q->buf[i] == buf && (len < 0 || (q->lo[i] < first + len && first < q->hi[i]))));
+}
+
 int logp_sendq_wait(logp_sendq_t *q, const void *buf, int first, int len)
 {
     int rc = MPI_SUCCESS;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++) {
-        if (q->req[i] == MPI_REQUEST_NULL)
-            continue;
-        int hit = buf == NULL || (q->buf[i] == buf && (len < 0 || (q->lo[i] < first + len && first < q->hi[i])));
-        if (hit) {
+        if (logp_sendq_slot_reads(q, i, buf, first, len)) {
             int w = logp_sendq_complete(q, i);
             if (rc == MPI_SUCCESS)
                 rc = w;
@@ -235,7 +240,7 @@ int logp_sendq_wait(logp_sendq_t *q, const void *buf, int first, int len)
 int logp_sendq_reads(const logp_sendq_t *q, const void *buf, int first, int len)
 {
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
-        if (q->req[i] != MPI_REQUEST_NULL && q->buf[i] == buf && q->lo[i] < first + len && first < q->hi[i])
+        if (logp_sendq_slot_reads(q, i, buf, first, len))
             return 1;
     return 0;
 }
@@ -250,21 +255,15 @@ int logp_recvq_room(const logp_recvq_t *r)
     return r->posted - r->taken < LOGP_RECVQ_AHEAD;
 }
 
-int logp_recvq_post(logp_recvq_t *r, int op, void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt,
-                    int peer, int tag, MPI_Comm comm)
+int logp_recvq_post(logp_recvq_t *r, void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt, int peer,
+                    int tag, MPI_Comm comm)
 {
     int slot = r->posted++ % LOGP_RECVQ_AHEAD;
-    r->op[slot] = op;
     r->len[slot] = len;
     int rc = PMPI_Irecv((char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm, &r->req[slot]);
     if (rc != MPI_SUCCESS)
         r->req[slot] = MPI_REQUEST_NULL;
     return rc;
-}
-
-int logp_recvq_next(const logp_recvq_t *r)
-{
-    return r->posted > r->taken ? r->op[r->taken % LOGP_RECVQ_AHEAD] : -1;
 }
 
 int logp_recvq_take(logp_recvq_t *r, MPI_Datatype dt)

@@ -156,7 +156,6 @@ int logp_sendq_reads(const logp_sendq_t *q, const void *buf, int first, int len)
 #define LOGP_RECVQ_AHEAD 8
 typedef struct logp_recvq {
     MPI_Request req[LOGP_RECVQ_AHEAD];
-    int op[LOGP_RECVQ_AHEAD];  /* the operation that takes it */
     int len[LOGP_RECVQ_AHEAD]; /* elements expected */
     int posted, taken;         /* receives posted and taken; slot = count % AHEAD */
 } logp_recvq_t;
@@ -167,14 +166,11 @@ void logp_recvq_init(logp_recvq_t *r);
 /* Nonzero if there is room for one more receive ahead. */
 int logp_recvq_room(const logp_recvq_t *r);
 
-/* Posts the receive of operation `op`: elements [first, first + len) of
- * buf (extent `extent`) from peer.  Needs room.  Returns an MPI error
- * code (the receive then completes at once, empty). */
-int logp_recvq_post(logp_recvq_t *r, int op, void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt,
-                    int peer, int tag, MPI_Comm comm);
-
-/* The oldest receive's operation, or -1 if none is posted. */
-int logp_recvq_next(const logp_recvq_t *r);
+/* Posts the next receive: elements [first, first + len) of buf (extent
+ * `extent`) from peer.  Needs room.  Returns an MPI error code (its take
+ * then returns MPI_ERR_OTHER). */
+int logp_recvq_post(logp_recvq_t *r, void *buf, MPI_Aint extent, int first, int len, MPI_Datatype dt, int peer,
+                    int tag, MPI_Comm comm);
 
 /* Completes the oldest receive (posted with `dt`): as
  * logp_buffer_recv_exact, MPI_ERR_OTHER if fewer elements came. */
