@@ -43,7 +43,8 @@ typedef struct logp_scratch {
 
 /* Largest staging region kept between calls (per process): larger ones
  * are allocated for the call and freed after it.  64 MiB: a reduce of up
- * to 32 MiB keeps its accumulator (2 x the message).  A region allocated
+ * to 21 MiB keeps its accumulator and two receive buffers (3 x the
+ * message), one of up to 32 MiB the accumulator and one (reduce.c).  A region allocated
  * per call above glibc's largest mmap threshold (32 MiB) is mapped and
  * its pages faulted in anew on every call: with 16 MiB kept, a 16 MiB
  * binomial reduce at n = 2 here took 15.8 - 16.4 ms, with 64 MiB 4.8 - 5.0
