@@ -5,6 +5,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "../model/params.h"
+
 /* Tags of our traffic.  A private communicator serves every application
  * communicator of the same group, each with a tag of its own from
  * LOGP_TAG_FIRST on (collectives on one communicator are sequential, so
@@ -118,7 +120,7 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
  * sends to one peer (the pieces of one exchange: waiting there could close
  * a cycle of ranks each waiting for the next to post its receive). */
 #define LOGP_SENDQ_WINDOW 32
-#define LOGP_SENDQ_SERIAL ((size_t)16384)
+#define LOGP_SENDQ_SERIAL LOGP_PARAMS_SERIAL_BYTES /* the model prices the rule (params.h) */
 typedef struct logp_sendq {
     MPI_Request req[LOGP_SENDQ_WINDOW];
     const void *buf[LOGP_SENDQ_WINDOW];

@@ -29,6 +29,12 @@ double logp_params_gap(const logp_params_t *p, size_t bytes)
     return p->g > busy ? p->g : busy;
 }
 
+double logp_params_send_gap(const logp_params_t *p, size_t bytes)
+{
+    double gap = logp_params_gap(p, bytes), wait = p->o + logp_params_inj(p, bytes) + p->L;
+    return bytes > LOGP_PARAMS_SERIAL_BYTES && wait > gap ? wait : gap;
+}
+
 double logp_params_p2p(const logp_params_t *p, size_t bytes)
 {
     return 2.0 * p->o + p->L + logp_params_inj(p, bytes);

@@ -41,6 +41,19 @@ double logp_params_inj(const logp_params_t *p, size_t bytes);
 /* Spacing of consecutive sends (or receives) of m-byte messages: max(g, o + inj(m)). */
 double logp_params_gap(const logp_params_t *p, size_t bytes);
 
+/* Sends of more than this many bytes are synchronous (complete once
+ * received), and the bcast and reduce executors never let one be in
+ * flight beside a send to another peer (src/coll/buffer.h, except for
+ * LOGP_FAMILY_CONCURRENT schedules): a rank's next send to another peer
+ * starts only when the large one has arrived.  The simulator and the
+ * closed forms price that rule. */
+#define LOGP_PARAMS_SERIAL_BYTES ((size_t)16384)
+
+/* Spacing of consecutive m-byte sends of one rank to different peers
+ * under that rule: gap(m), and for a large message at least o + inj(m) +
+ * L (the previous one has arrived). */
+double logp_params_send_gap(const logp_params_t *p, size_t bytes);
+
 /* End-to-end time of one m-byte message: 2o + L + inj(m). */
 double logp_params_p2p(const logp_params_t *p, size_t bytes);
 

@@ -110,14 +110,27 @@
  * (simulator or the design formula, sim.h). */
 #define LOGP_LARGE_EXACT_STEPS (1L << 20)
 
-/* One rank's clocks under the simulator's rules: CPU free, next send, next receive. */
+/* One rank's clocks under the simulator's rules: CPU free, next send,
+ * next receive, and when its large sends to one peer have arrived (a send
+ * to another peer waits for that: params.h). */
 typedef struct {
     double cpu, nsend, nrecv;
+    double serial;
+    long serial_peer; /* that peer + 1; 0: none */
 } logp_large_clock_t;
 
-static double logp_large_send(const logp_params_t *p, size_t b, logp_large_clock_t *c)
+/* An m-byte send to `peer` (any number that tells peers apart); returns
+ * its arrival. */
+static double logp_large_send(const logp_params_t *p, size_t b, long peer, logp_large_clock_t *c)
 {
-    return logp_params_post(p, b, &c->cpu, &c->nsend);
+    if (c->serial_peer != 0 && c->serial_peer != peer + 1 && c->serial > c->nsend)
+        c->nsend = c->serial;
+    double at = logp_params_post(p, b, &c->cpu, &c->nsend);
+    if (b > LOGP_PARAMS_SERIAL_BYTES) {
+        c->serial = c->serial_peer == peer + 1 && c->serial > at ? c->serial : at;
+        c->serial_peer = peer + 1;
+    }
+    return at;
 }
 
 static void logp_large_recv(const logp_params_t *p, size_t b, int combine, double arrive, logp_large_clock_t *c)
@@ -276,7 +289,7 @@ static double logp_sag_time(const logp_sched_t *s, int root, int commutative)
         for (int j = 0; j < n.nkids; j++) {
             long child = logp_sag_tree()->kid(s, 0, &n, j);
             arrive[child] = logp_large_send(
-                p, logp_sched_part_bytes(s->bytes, (int)P, (int)child, (int)logp_sag_sub(child, P)), &c[r]);
+                p, logp_sched_part_bytes(s->bytes, (int)P, (int)child, (int)logp_sag_sub(child, P)), child, &c[r]);
         }
     }
     for (int k = 0; k < K; k++) {
@@ -285,7 +298,7 @@ static double logp_sag_time(const logp_sched_t *s, int root, int commutative)
             long to = (r - d % P + P) % P;
             for (int i = 0, m = logp_sag_need(to, P, k, f, n); i < m; i++)
                 arrive[2 * to + i] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P, (int)f[i], (int)n[i]),
-                                                     &c[r]);
+                                                     to, &c[r]);
         }
         for (long r = 0; r < P; r++)
             for (int i = 0, m = logp_sag_need(r, P, k, f, n); i < m; i++)
@@ -453,13 +466,13 @@ static double logp_pipeline_exact(const logp_sched_t *s, int root, int commutati
     int handover = reduce && !commutative && root != P - 1; /* P-1 sends the result on to the root */
     int special = reduce && !commutative ? root : 0;       /* a position that does more than forward */
     double arr[LOGP_PIPELINE_MAX_SEGMENTS], total = 0.0;
-    logp_large_clock_t at_root = {0.0, 0.0, 0.0};
+    logp_large_clock_t at_root = {0};
     if (P <= 1)
         return 0.0;
     if (k > LOGP_PIPELINE_MAX_SEGMENTS || ((long)P * k > LOGP_LARGE_EXACT_STEPS / 16 && s->bytes % (size_t)k != 0))
         return -1.0; /* long, and unequal segments: no common delay to jump with */
     for (int pos = 0; pos < P; pos++) {
-        logp_large_clock_t c = {0.0, 0.0, 0.0};
+        logp_large_clock_t c = {0};
         int forward = pos > 0 && pos < P - 1 && pos != special, same = forward && pos > 1 && pos - 1 != special;
         double delay = 0.0;
         for (int j = 0; j < k; j++) {
@@ -467,7 +480,7 @@ static double logp_pipeline_exact(const logp_sched_t *s, int root, int commutati
             if (pos > 0)
                 logp_large_recv(p, b, reduce, arr[j], &c);
             if (pos < P - 1 || handover) {
-                double out = logp_large_send(p, b, &c);
+                double out = logp_large_send(p, b, 0, &c); /* one peer: the next in the chain, or the root */
                 if (j == 0)
                     delay = out - arr[j];
                 else if (fabs((out - arr[j]) - delay) > 1e-12 * (fabs(out) + 1e-300))
@@ -638,20 +651,20 @@ static double logp_rsag_time(const logp_sched_t *s, int root, int commutative)
         return -1.0;
     }
     for (long r = 1; r < 2 * extra; r += 2) { /* the fold: odd into even */
-        double a = logp_large_send(p, s->bytes, &c[r]);
+        double a = logp_large_send(p, s->bytes, r - 1, &c[r]);
         logp_large_recv(p, s->bytes, 1, a, &c[r - 1]);
     }
     for (long d = P2 / 2; d >= 1; d /= 2) { /* new rank n is relative rank logp_rsag_rel(n, extra) */
         for (long n = 0; n < P2; n++)
             arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)logp_rsag_half(n, d, 0), (int)d),
-                                        &c[logp_rsag_rel(n, extra)]);
+                                        n ^ d, &c[logp_rsag_rel(n, extra)]);
         for (long n = 0; n < P2; n++)
             logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)logp_rsag_half(n, d, 1), (int)d), 1,
                             arrive[n ^ d], &c[logp_rsag_rel(n, extra)]);
     }
     for (long d = 1; d < P2; d *= 2) { /* gather: distance d */
         for (long n = d; n < P2; n += 2 * d)
-            arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)n, (int)d),
+            arrive[n] = logp_large_send(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)n, (int)d), n - d,
                                         &c[logp_rsag_rel(n, extra)]);
         for (long n = 0; n < P2; n += 2 * d)
             logp_large_recv(p, logp_sched_part_bytes(s->bytes, (int)P2, (int)(n + d), (int)d), 0, arrive[n + d],
@@ -685,7 +698,9 @@ double logp_binpipe_time(const logp_params_t *p, size_t m, int P, int combine, i
     if (P <= 1)
         return 0.0;
     size_t seg = (m + (size_t)k - 1) / (size_t)k; /* the largest segment */
-    double c = combine ? (double)seg * p->gamma : 0.0, gap = logp_params_gap(p, seg);
+    /* a bcast's rank sends each segment to two peers (params.h's rule), a reduce's to one */
+    double c = combine ? (double)seg * p->gamma : 0.0;
+    double gap = combine ? logp_params_gap(p, seg) : logp_params_send_gap(p, seg);
     double period = logp_large_max(2.0 * gap, 3.0 * p->o + 2.0 * c);
     double height = floor(log2((double)P));
     return height * (logp_params_p2p(p, seg) + gap + c) + (double)(k - 1) * period;
@@ -785,15 +800,15 @@ static double logp_binpipe_bcast(const logp_sched_t *s, long n, const double *in
     int k = s->parts;
     long left = n / 2, right = n - 1 - left;
     double *a0 = work, *a1 = work + k;
-    logp_large_clock_t c = {0.0, 0.0, 0.0};
+    logp_large_clock_t c = {0};
     for (int j = 0; j < k; j++) {
         size_t b = logp_sched_part_bytes(s->bytes, k, j, 1);
         if (in)
             logp_large_recv(p, b, 0, in[j], &c);
         if (left > 0)
-            a0[j] = logp_large_send(p, b, &c);
+            a0[j] = logp_large_send(p, b, 1, &c);
         if (right > 0)
-            a1[j] = logp_large_send(p, b, &c);
+            a1[j] = logp_large_send(p, b, 2, &c);
     }
     double done = c.cpu;
     if (left > 0)
@@ -816,7 +831,7 @@ static double logp_binpipe_reduce(const logp_sched_t *s, long n, double *out, do
         done = logp_binpipe_reduce(s, left, a0, work + 2 * k);
     if (right > 0)
         done = logp_large_max(done, logp_binpipe_reduce(s, right, a1, work + 2 * k));
-    logp_large_clock_t c = {0.0, 0.0, 0.0};
+    logp_large_clock_t c = {0};
     for (int j = 0; j < k; j++) {
         size_t b = logp_sched_part_bytes(s->bytes, k, j, 1);
         if (right > 0)
@@ -824,7 +839,7 @@ static double logp_binpipe_reduce(const logp_sched_t *s, long n, double *out, do
         if (left > 0)
             logp_large_recv(p, b, 1, a0[j], &c);
         if (out)
-            out[j] = logp_large_send(p, b, &c);
+            out[j] = logp_large_send(p, b, 0, &c); /* the parent */
     }
     return logp_large_max(done, c.cpu);
 }

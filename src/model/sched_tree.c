@@ -80,7 +80,7 @@ typedef struct {
 
 static void logp_binomial_full(const logp_params_t *p, size_t m, logp_binomial_full_t *f)
 {
-    double d = logp_params_p2p(p, m), gap = logp_params_gap(p, m);
+    double d = logp_params_p2p(p, m), gap = logp_params_send_gap(p, m);
     for (int h = 0; h < 32; h++) {
         f->bcast[h] = 0.0;
         for (int i = 0; i < h; i++) { /* child i (sent i-th) roots 2^(h-1-i) ranks */
@@ -100,7 +100,7 @@ static void logp_binomial_full(const logp_params_t *p, size_t m, logp_binomial_f
  * receive side when its result is combined (reduce). */
 static double logp_binomial_bcast_at(const logp_params_t *p, size_t m, int P, long v, const logp_binomial_full_t *f)
 {
-    double d = logp_params_p2p(p, m), gap = logp_params_gap(p, m), t = 0.0;
+    double d = logp_params_p2p(p, m), gap = logp_params_send_gap(p, m), t = 0.0;
     int top = logp_binomial_top(P, v);
     for (int i = 0; i <= top; i++) {
         int e = top - i;
@@ -182,7 +182,7 @@ static double logp_flat_time(const logp_sched_t *s, int root, int commutative)
     if (s->P == 1)
         return 0.0;
     if (s->coll == LOGP_COLL_BCAST)
-        return logp_params_p2p(p, m) + (double)(s->P - 2) * logp_params_gap(p, m);
+        return logp_params_p2p(p, m) + (double)(s->P - 2) * logp_params_send_gap(p, m);
     double done0 = logp_flat_reduce_root(p, m, s->P, commutative);
     if (commutative || root == 0)
         return done0;
@@ -590,9 +590,9 @@ double logp_sched_tree_ready(const logp_sched_t *s, int root, int rank, int comm
     long v = logp_sched_rel(s, tree_root, rank);
     if (s->coll == LOGP_COLL_BCAST) {
         if (flat)
-            return v == 0 ? 0.0 : logp_params_p2p(p, m) + (double)(v - 1) * logp_params_gap(p, m);
+            return v == 0 ? 0.0 : logp_params_p2p(p, m) + (double)(v - 1) * logp_params_send_gap(p, m);
         if (binomial) { /* walk down from the root: each hop is a send index */
-            double t = 0.0, d = logp_params_p2p(p, m), gap = logp_params_gap(p, m);
+            double t = 0.0, d = logp_params_p2p(p, m), gap = logp_params_send_gap(p, m);
             long u = 0;
             while (u != v) {
                 int top = logp_binomial_top(s->P, u), i = 0;

@@ -142,6 +142,8 @@ static logp_status_t logp_sim_match(int P, long n, const logp_op_t *op, const in
 /* A rank's state. */
 typedef struct {
     double cpu, nsend, nrecv; /* CPU free, earliest next send, earliest next receive */
+    double serial;            /* its large sends to serial_peer have arrived (params.h's rule) */
+    int serial_peer;          /* -1: none */
     long pc, end;             /* next operation and the end of its operations in the array */
     int waiting;              /* blocked on a receive whose send has not started */
 } logp_sim_rank_t;
@@ -159,12 +161,13 @@ static logp_params_t logp_sim_scaled(const logp_topo_t *t, const logp_params_t *
 }
 
 /* Earliest start of a rank's next operation, or -1 if it waits for a
- * message that has not been sent yet. */
+ * message that has not been sent yet.  A send to another peer than the
+ * last large one's waits until that one has arrived. */
 static double logp_sim_next(logp_sim_rank_t *st, const logp_op_t *op, const long *match, const double *arrive)
 {
     const logp_op_t *o = &op[st->pc];
     if (o->kind == LOGP_OP_SEND)
-        return logp_max(st->cpu, st->nsend);
+        return logp_max(logp_max(st->cpu, st->nsend), st->serial_peer >= 0 && o->peer != st->serial_peer ? st->serial : 0.0);
     if (o->kind == LOGP_OP_RECV || o->kind == LOGP_OP_RECV_REDUCE) {
         double a = arrive[match[st->pc]];
         if (a < 0.0) {
@@ -223,6 +226,10 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
     }
     if (rc == LOGP_OK)
         rc = logp_sim_match(P, n, op, owner, match, link);
+    /* the executors' rule for large sends (params.h), where they keep it */
+    int serial = s->coll != LOGP_COLL_ALLTOALL && !(s->fam->flags & LOGP_FAMILY_CONCURRENT);
+    for (int r = 0; r < P; r++)
+        st[r].serial_peer = -1;
     if (rc != LOGP_OK)
         goto out;
     for (int r = 0; got && r < P; r++)
@@ -260,6 +267,10 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
                 nic_in[dn] = at;
             }
             arrive[me->pc] = at;
+            if (serial && o->bytes > LOGP_PARAMS_SERIAL_BYTES) {
+                me->serial = o->peer == me->serial_peer ? logp_max(me->serial, at) : at;
+                me->serial_peer = o->peer;
+            }
             long j = match[me->pc];
             logp_sim_rank_t *to = &st[o->peer];
             if (to->waiting && to->pc == j) { /* wake the receiver */

@@ -239,7 +239,7 @@ int logp_tree_sum_plan(int P, long N, long L, long o, long g, logp_sum_node_t *n
 void logp_tree_costs(const logp_params_t *p, size_t bytes, int reduce, double *delay, double *gap)
 {
     *delay = logp_params_p2p(p, bytes);
-    *gap = logp_params_gap(p, bytes);
+    *gap = reduce ? logp_params_gap(p, bytes) : logp_params_send_gap(p, bytes); /* a bcast's sends go to other peers */
     if (reduce) {
         double mg = (double)bytes * p->gamma;
         *delay += mg;

@@ -20,7 +20,9 @@
 int logp_tree_optimal(logp_tree_t *t, int P, double delay, double gap, double *ready, double *T);
 
 /* The (delay, gap) of logp_tree_optimal for m-byte messages under p:
- * broadcast 2o + L + (m-1)G and max(g, o + (m-1)G); the summation tree
+ * broadcast 2o + L + (m-1)G and its send gap (logp_params_send_gap:
+ * max(g, o + (m-1)G), above LOGP_PARAMS_SERIAL_BYTES at least o +
+ * (m-1)G + L, the executors' rule); the summation tree
  * (reduce != 0) adds the combine m gamma to the delay, and a parent cannot
  * take results faster than it combines them: gap >= o + m gamma. */
 void logp_tree_costs(const logp_params_t *p, size_t bytes, int reduce, double *delay, double *gap);

@@ -123,6 +123,8 @@ static logp_tree_step_t logp_tree_step(const logp_topo_t *topo, int u, int v, do
         s.nic_in = arrive;
     }
     s.ready = arrive + p->o / sv;
+    if (!reduce && bytes > LOGP_PARAMS_SERIAL_BYTES && arrive > t + gap) /* params.h: the next send waits for it */
+        gap = arrive - t;
     if (reduce) {
         double comb = (double)bytes * topo->intra.gamma / su;
         s.ready += comb;

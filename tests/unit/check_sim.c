@@ -212,9 +212,10 @@ START_TEST(test_sim_hand_forms)
         ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &sim), LOGP_OK);
         ck_assert(fabs(sim - bf) <= 1e-9 * bf);
         logp_sched_free(&s);
-        /* flat bcast: the last of P - 1 sends, one gap apart */
+        /* flat bcast: the last of P - 1 sends, one send gap apart (above
+         * LOGP_PARAMS_SERIAL_BYTES each waits for the previous one's arrival) */
         build(&s, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, m, &t, 0);
-        double flat = (P - 2) * logp_params_gap(&p, m) + logp_params_p2p(&p, m);
+        double flat = (P - 2) * logp_params_send_gap(&p, m) + logp_params_p2p(&p, m);
         ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &sim), LOGP_OK);
         ck_assert(fabs(sim - flat) <= 1e-9 * flat);
         logp_sched_free(&s);
