@@ -62,10 +62,15 @@ void logp_sched_free(logp_sched_t *s)
     memset(s, 0, sizeof(*s));
 }
 
-int logp_sched_uniform(const logp_sched_t *s)
+int logp_sched_alike(const logp_sched_t *s)
 {
     /* one rank per node shares no interface: every pair is inter-node */
     return s->topo.speed == NULL && (s->topo.nnodes <= 1 || s->topo.nnodes == s->P);
+}
+
+int logp_sched_uniform(const logp_sched_t *s)
+{
+    return logp_sched_alike(s) && !s->topo.shared; /* a shared network has no closed forms (net.h) */
 }
 
 /* Whether s can run this operator (a non-commutative reduce needs rank order). */

@@ -177,8 +177,12 @@ void logp_sched_free(logp_sched_t *s);
  * no entries). */
 const logp_family_t *logp_sched_family(logp_algo_t algo);
 
-/* Nonzero if s's layout is the uniform model: every speed 1, and one node
- * or one rank per node (no interface is shared; parameters s->p). */
+/* Nonzero if every rank of s is alike: every speed 1, and one node or one
+ * rank per node (no interface is shared by ranks; parameters s->p). */
+int logp_sched_alike(const logp_sched_t *s);
+
+/* Nonzero if s's layout is the uniform model: ranks alike on a LogGP
+ * network (not topo.shared), where the closed forms hold. */
 int logp_sched_uniform(const logp_sched_t *s);
 
 /* Exact completion time of s with this root and operator in the uniform

@@ -280,7 +280,7 @@ static logp_status_t logp_layout_class(logp_sched_t *s, logp_explicit_t *e, int 
 static logp_status_t logp_layout_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
     (void)o;
-    if (logp_sched_uniform(s))
+    if (logp_sched_alike(s))
         return logp_layout_stand_in(s);
     int P = s->P, *parent = malloc(sizeof(int) * (size_t)P), *order = malloc(sizeof(int) * (size_t)P);
     logp_explicit_t *e = logp_explicit_classes(&s->topo);

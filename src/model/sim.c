@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net.h"
 #include "topo.h"
 
 static double logp_max(double a, double b)
@@ -143,6 +144,7 @@ static logp_status_t logp_sim_match(int P, long n, const logp_op_t *op, const in
 typedef struct {
     double cpu, nsend, nrecv; /* CPU free, earliest next send, earliest next receive */
     double serial;            /* its large sends to serial_peer have arrived (params.h's rule) */
+    long serial_op;           /* shared network: its last large send, whose arrival is known later (-1: none) */
     int serial_peer;          /* -1: none */
     long pc, end;             /* next operation and the end of its operations in the array */
     int waiting;              /* blocked on a receive whose send has not started */
@@ -166,8 +168,16 @@ static logp_params_t logp_sim_scaled(const logp_topo_t *t, const logp_params_t *
 static double logp_sim_next(logp_sim_rank_t *st, const logp_op_t *op, const long *match, const double *arrive)
 {
     const logp_op_t *o = &op[st->pc];
-    if (o->kind == LOGP_OP_SEND)
-        return logp_max(logp_max(st->cpu, st->nsend), st->serial_peer >= 0 && o->peer != st->serial_peer ? st->serial : 0.0);
+    if (o->kind == LOGP_OP_SEND) {
+        double t = logp_max(st->cpu, st->nsend);
+        if (st->serial_peer < 0 || o->peer == st->serial_peer)
+            return t;
+        if (st->serial_op >= 0 && arrive[st->serial_op] < 0.0) {
+            st->waiting = 1; /* until that transfer ends */
+            return -1.0;
+        }
+        return logp_max(t, st->serial_op >= 0 ? logp_max(st->serial, arrive[st->serial_op]) : st->serial);
+    }
     if (o->kind == LOGP_OP_RECV || o->kind == LOGP_OP_RECV_REDUCE) {
         double a = arrive[match[st->pc]];
         if (a < 0.0) {
@@ -179,8 +189,70 @@ static double logp_sim_next(logp_sim_rank_t *st, const logp_op_t *op, const long
     return st->cpu;
 }
 
-logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, double *finish, double *got,
-                           double *total)
+/* A shared network's state beside the ranks' (net.h).  Large sends are
+ * synchronous (params.h), so under a rendezvous protocol, as SimGrid
+ * runs synchronous sends, their bytes leave only once the receive is
+ * posted; the executors post a rank's next receive while it waits for
+ * the current one (its first at the start), which `posted` follows. */
+typedef struct {
+    logp_net_t net;
+    double *posted; /* receive op: when posted (-1: not yet) */
+    double *leave;  /* large send op: when its bytes are ready, waiting for the receive (-1: not waiting) */
+    int rendezvous; /* large sends wait for their receive */
+} logp_sim_shared_t;
+
+/* Starts send op i's transfer, its bytes leaving at t. */
+static logp_status_t logp_sim_flow(logp_sim_shared_t *sh, const logp_topo_t *topo, const logp_op_t *op,
+                                   const int *owner, long i, double t)
+{
+    int a = owner[i], b = op[i].peer;
+    const logp_params_t *q = logp_topo_pair(topo, a, b);
+    return logp_net_start(&sh->net, i, topo->node ? topo->node[a] : a, topo->node ? topo->node[b] : b, t, q->L,
+                          logp_params_inj(q, op[i].bytes));
+}
+
+/* Receive op j is posted at t: a large send waiting for it starts. */
+static logp_status_t logp_sim_post(logp_sim_shared_t *sh, const logp_topo_t *topo, const logp_op_t *op,
+                                   const int *owner, const long *match, long j, double t)
+{
+    if (sh->posted[j] >= 0.0)
+        return LOGP_OK;
+    sh->posted[j] = t;
+    long i = match[j];
+    if (sh->leave[i] < 0.0)
+        return LOGP_OK;
+    double at = logp_max(sh->leave[i], t);
+    sh->leave[i] = -1.0;
+    return logp_sim_flow(sh, topo, op, owner, i, at);
+}
+
+static int logp_sim_is_recv(const logp_op_t *o)
+{
+    return o->kind == LOGP_OP_RECV || o->kind == LOGP_OP_RECV_REDUCE;
+}
+
+/* A rank reaches op pc at t (its CPU free): a receive is posted then,
+ * and so is the receive after it (one ahead); at its start (`first`) a
+ * rank posts its first receive. */
+static logp_status_t logp_sim_reach(logp_sim_shared_t *sh, const logp_topo_t *topo, const logp_op_t *op,
+                                    const int *owner, const long *match, long pc, long end, double t, int first)
+{
+    logp_status_t rc = LOGP_OK;
+    if (!logp_sim_is_recv(&op[pc]) && !first)
+        return rc;
+    int posts = 0;
+    for (long k = pc; k < end && posts < 2 && rc == LOGP_OK; k++)
+        if (logp_sim_is_recv(&op[k])) {
+            rc = logp_sim_post(sh, topo, op, owner, match, k, t);
+            posts += logp_sim_is_recv(&op[pc]) ? 1 : 2;
+        }
+    return rc;
+}
+
+/* logp_sim_run, a shared network's recomputations limited to `effort`
+ * (0: no limit; LOGP_ERR_BUDGET beyond it). */
+static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int commutative, long effort,
+                                          double *finish, double *got, double *total)
 {
     int P = s->P;
     const logp_topo_t *topo = &s->topo;
@@ -194,6 +266,13 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
     int *owner = NULL;
     long *match = NULL, *link = NULL, n = 0;
     double *arrive = NULL;
+    /* a network that shares bandwidth (net.h): every rank its own host
+     * on the uniform model, a node's ranks one host in a layout */
+    int shared = topo->shared;
+    logp_sim_shared_t sh = {0};
+    if (shared && logp_net_init(&sh.net, topo->node ? N : P) != LOGP_OK)
+        rc = LOGP_ERR_NOMEM;
+    sh.net.effort_max = effort;
     if (!st || !nic_out || !nic_in || !heap) {
         rc = LOGP_ERR_NOMEM;
         goto out;
@@ -214,6 +293,14 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
         arrive = malloc(sizeof(double) * (size_t)(n + 1));
         if (!op || !owner || !match || !link || !arrive)
             rc = LOGP_ERR_NOMEM;
+        if (shared && rc == LOGP_OK) {
+            sh.posted = malloc(sizeof(double) * (size_t)(n + 1));
+            sh.leave = malloc(sizeof(double) * (size_t)(n + 1));
+            if (!sh.posted || !sh.leave)
+                rc = LOGP_ERR_NOMEM;
+            for (long i = 0; rc == LOGP_OK && i <= n; i++)
+                sh.posted[i] = sh.leave[i] = -1.0;
+        }
     }
     for (int r = 0; r < P && rc == LOGP_OK; r++) {
         logp_view_t v;
@@ -228,8 +315,14 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
         rc = logp_sim_match(P, n, op, owner, match, link);
     /* the executors' rule for large sends (params.h), where they keep it */
     int serial = s->coll != LOGP_COLL_ALLTOALL && !(s->fam->flags & LOGP_FAMILY_CONCURRENT);
-    for (int r = 0; r < P; r++)
+    for (int r = 0; st && r < P; r++) {
         st[r].serial_peer = -1;
+        st[r].serial_op = -1;
+    }
+    sh.rendezvous = s->coll != LOGP_COLL_ALLTOALL; /* the all-to-all executors' sends are standard ones */
+    for (int r = 0; shared && rc == LOGP_OK && r < P; r++)
+        if (st[r].pc < st[r].end)
+            rc = logp_sim_reach(&sh, topo, op, owner, match, st[r].pc, st[r].end, 0.0, 1);
     if (rc != LOGP_OK)
         goto out;
     for (int r = 0; got && r < P; r++)
@@ -242,7 +335,31 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
         else if (st[r].pc == st[r].end)
             done++; /* nothing to do; the others wait for a message */
     }
-    while (nheap > 0) {
+    for (;;) {
+        double tn = shared ? logp_net_next(&sh.net) : -1.0;
+        if (tn >= 0.0 && (nheap == 0 || tn <= heap[0].t)) { /* the network first: a transfer ends */
+            double t;
+            long f = logp_net_step(&sh.net, &t);
+            if (f < -1) {
+                rc = f == -3 ? LOGP_ERR_BUDGET : LOGP_ERR_NOMEM;
+                break;
+            }
+            if (f < 0)
+                continue;
+            arrive[f] = t;
+            logp_sim_rank_t *to = &st[op[f].peer], *from = &st[owner[f]];
+            if (to->waiting && to->pc == match[f]) { /* wake the receiver */
+                to->waiting = 0;
+                logp_sim_push(heap, &nheap, (logp_sim_event_t){logp_sim_next(to, op, match, arrive), op[f].peer});
+            }
+            if (from->waiting && from->serial_op == f) { /* and a sender that waits for it */
+                from->waiting = 0;
+                logp_sim_push(heap, &nheap, (logp_sim_event_t){logp_sim_next(from, op, match, arrive), owner[f]});
+            }
+            continue;
+        }
+        if (nheap == 0)
+            break;
         int r = logp_sim_pop(heap, &nheap).rank;
         logp_sim_rank_t *me = &st[r];
         double start = logp_sim_next(me, op, match, arrive);
@@ -257,6 +374,27 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
             me->nsend = start + logp_params_gap(&q, o->bytes);
             double at = start + q.o + inj + q.L;
             int sn = logp_topo_node(topo, r), dn = logp_topo_node(topo, o->peer);
+            if (shared && (topo->node == NULL || sn != dn)) {
+                /* the bytes are the network's: the CPU sends every max(g, o) */
+                me->nsend = start + logp_max(q.g, q.o);
+                long j = match[me->pc];
+                if (sh.rendezvous && o->bytes > LOGP_PARAMS_SERIAL_BYTES && sh.posted[j] < 0.0)
+                    sh.leave[me->pc] = start + q.o; /* until the receive is posted */
+                else if (logp_sim_flow(&sh, topo, op, owner, me->pc,
+                                       logp_max(start + q.o, sh.rendezvous && o->bytes > LOGP_PARAMS_SERIAL_BYTES
+                                                                 ? sh.posted[j]
+                                                                 : 0.0)) != LOGP_OK) {
+                    rc = LOGP_ERR_NOMEM;
+                    break;
+                }
+                if (serial && o->bytes > LOGP_PARAMS_SERIAL_BYTES) {
+                    if (o->peer != me->serial_peer)
+                        me->serial = 0.0;
+                    me->serial_peer = o->peer;
+                    me->serial_op = me->pc;
+                }
+                goto next;
+            }
             if (sn != dn) {
                 /* the ranks of a node share its network interface: one
                  * injection at a time out of a node, one delivery at a
@@ -279,6 +417,8 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
             }
         } else if (o->kind == LOGP_OP_RECV || o->kind == LOGP_OP_RECV_REDUCE) {
             logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, o->peer, r), r);
+            if (shared && (topo->node == NULL || logp_topo_node(topo, o->peer) != logp_topo_node(topo, r)))
+                q.G = 0.0; /* the incoming interface paced the bytes */
             logp_recv_state_t rs = {me->cpu, me->nrecv};
             logp_params_take(&q, o->bytes, o->kind == LOGP_OP_RECV_REDUCE, arrive[match[me->pc]], &rs);
             me->cpu = rs.cpu;
@@ -288,15 +428,18 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
         } else if (o->kind == LOGP_OP_REDUCE_OWN) {
             me->cpu += (double)o->bytes * topo->intra.gamma / logp_topo_speed(topo, r);
         }
+    next:
         if (++me->pc == me->end) {
             done++;
             continue;
         }
+        if (shared && (rc = logp_sim_reach(&sh, topo, op, owner, match, me->pc, me->end, me->cpu, 0)) != LOGP_OK)
+            break;
         double t = logp_sim_next(me, op, match, arrive);
         if (t >= 0.0)
             logp_sim_push(heap, &nheap, (logp_sim_event_t){t, r});
     }
-    if (done != P)
+    if (rc == LOGP_OK && done != P)
         rc = LOGP_ERR_DEADLOCK;
     if (rc == LOGP_OK) {
         double t = 0.0;
@@ -309,6 +452,9 @@ logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, dou
             *total = t;
     }
 out:
+    logp_net_free(&sh.net);
+    free(sh.posted);
+    free(sh.leave);
     free(st);
     free(nic_out);
     free(nic_in);
@@ -319,6 +465,12 @@ out:
     free(link);
     free(arrive);
     return rc;
+}
+
+logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, double *finish, double *got,
+                           double *total)
+{
+    return logp_sim_run_limited(s, root, commutative, 0, finish, got, total);
 }
 
 double logp_sim_predict(const logp_sched_t *s, int root, int commutative)
@@ -336,5 +488,9 @@ double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exac
         return t;
     if (s->fam->flags & LOGP_FAMILY_ESTIMATED)
         exact = 0;
-    return exact ? logp_sim_predict(s, root, commutative) : logp_sched_estimate(s, root, commutative);
+    if (!exact)
+        return logp_sched_estimate(s, root, commutative);
+    /* a shared network may cost far more per operation (net.h): bounded */
+    logp_status_t rc = logp_sim_run_limited(s, root, commutative, s->topo.shared ? LOGP_SIM_BUDGET : 0, NULL, NULL, &t);
+    return rc == LOGP_OK ? t : rc == LOGP_ERR_BUDGET ? logp_sched_estimate(s, root, commutative) : -1.0;
 }

@@ -8,7 +8,13 @@
 
 /* Runs every rank's operations of s (views for this root and operator)
  * under s->topo, all ranks starting at time 0.  Messages between a pair
- * are matched in FIFO order.  Writes each rank's finish time (its CPU free
+ * are matched in FIFO order.  On a shared network (topo.shared, net.h) a
+ * transfer's bytes go through the hosts' interfaces beside the others in
+ * flight, a rank's CPU sends and receives every max(g, o), and a large
+ * send (over LOGP_PARAMS_SERIAL_BYTES, synchronous) leaves only once its
+ * receive is posted: a rank posts its first receive at its start and the
+ * next one when it starts waiting for the current one (the executors'
+ * receives ahead).  Writes each rank's finish time (its CPU free
  * after its last operation) to finish[0..P-1] and the time its first
  * receive completes (a bcast: when it holds the data; -1 if it receives
  * nothing) to got[0..P-1], each if not NULL, and the latest finish to
@@ -27,7 +33,9 @@ double logp_sim_predict(const logp_sched_t *s, int root, int commutative);
 
 /* logp_sim_predict when `exact`, else logp_sched_estimate for a layout
  * that is not uniform (closed forms stay exact).  A family flagged
- * LOGP_FAMILY_ESTIMATED is always priced by its estimate here. */
+ * LOGP_FAMILY_ESTIMATED is always priced by its estimate here, and so is
+ * a schedule whose simulation on a shared network (topo.shared) would
+ * recompute more than LOGP_SIM_BUDGET flow rates (net.h). */
 double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exact);
 
 #endif

@@ -9,7 +9,7 @@
 
 logp_topo_t logp_topo_uniform(int P, const logp_params_t *p)
 {
-    logp_topo_t t = {P, 1, NULL, NULL, NULL, NULL, NULL, *p, *p};
+    logp_topo_t t = {P, 1, NULL, NULL, NULL, NULL, NULL, *p, *p, 0};
     return t;
 }
 

@@ -29,6 +29,9 @@ typedef struct logp_topo {
     int *index;          /* index[r]: r's place among its node's ranks */
     logp_params_t intra; /* pairs on one node */
     logp_params_t inter; /* pairs on different nodes */
+    int shared;          /* 1: transfers between hosts share the hosts' interfaces (net.h: each rank
+                            its own host on one node, a node one host in a layout), as SimGrid
+                            and real links do; 0 (LogGP): one message at a time */
 } logp_topo_t;
 
 /* The uniform model: P ranks on one node, speed 1, parameters `p` for every

@@ -3,7 +3,7 @@
  *
  *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|all]
  *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
- *       [--rpn R] [--algos a,b,..] [--dispatch]
+ *       [--rpn R] [--algos a,b,..] [--network loggp|shared] [--dispatch]
  *
  * A time is the mean over iterations of the slowest rank's time for one
  * call (ranks start together after a barrier).  Native is PMPI_*; ours are
@@ -40,6 +40,8 @@ static const char logp_bench_usage[] =
     "  --tuning FILE                      parameters (default: $PMPI_LOGP_TUNING, else built-in)\n"
     "  --rpn R                            R consecutive ranks form a node\n"
     "  --algos a,b,..                     only these algorithms (native always runs)\n"
+    "  --network loggp|shared             the model's network: LogGP (default) or interfaces that share\n"
+    "                                     bandwidth (model/net.h); predictions and auto's pick follow it\n"
     "  --native-only | --transpose | --pingpong | --csv | --dispatch\n"
     "  --entry                            also time the MPI_* entry point after 128 warm-up calls: under the\n"
     "                                     shim, auto's steady state (trials done); median / fastest row\n"
@@ -301,7 +303,7 @@ int main(int argc, char **argv)
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
     const char *which = "all", *tuning = NULL;
     char sizes[512] = "8,1024,65536,1048576";
-    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0;
+    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0, shared = 0;
     for (int i = 1; i < argc; i++) {
         const char *bad = NULL;
         long n = 0;
@@ -352,7 +354,11 @@ int main(int argc, char **argv)
                 bad = "--rpn: expected an integer >= 1";
         } else if (strcmp(argv[i], "--algos") == 0 && i + 1 < argc)
             snprintf(g_algos, sizeof g_algos, ",%s,", argv[++i]);
-        else
+        else if (strcmp(argv[i], "--network") == 0 && i + 1 < argc) {
+            shared = strcmp(argv[++i], "shared") == 0;
+            if (!shared && strcmp(argv[i], "loggp") != 0)
+                bad = "--network: expected loggp or shared";
+        } else
             bad = "unknown option or missing value";
         if (bad) {
             if (g_rank == 0)
@@ -388,6 +394,7 @@ int main(int argc, char **argv)
     logp_topo_t topo;
     logp_layout_discover(comm, g_rank, rpn > 0 ? rpn : r_inter.ranks_per_node, logp_bench_host_speed, &cfg, &r.params,
                          &r_inter.params, &topo);
+    topo.shared = shared; /* predictions (and auto) with interfaces that share bandwidth */
     g_topo = &topo;
     if (topo.nnodes > 1)
         r = r_inter;

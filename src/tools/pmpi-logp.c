@@ -34,6 +34,7 @@
 typedef struct {
     logp_params_t p, intra;
     int P, root, k, dot, nodes, rpn, intra_set, nspeeds, rank, P_given, intra_node;
+    int shared; /* --network shared: hosts' interfaces share bandwidth (model/net.h) */
     long N, iL, io, ig;   /* sum-plan: integer time steps */
     const char *file;     /* check FILE */
     const char *name;     /* check --name */
@@ -108,13 +109,13 @@ static int make_layout(logp_cli_t *c, int P_given)
 enum {
     OPT_P = 1, OPT_N, OPT_ROOT, OPT_RANK, OPT_CHAIN_K, OPT_BYTES, OPT_L, OPT_O, OPT_G_GAP, OPT_G_BYTE, OPT_GAMMA,
     OPT_NODES, OPT_RPN, OPT_SPEEDS, OPT_INTRA_L, OPT_INTRA_O, OPT_INTRA_G, OPT_INTRA_GB, OPT_BCAST, OPT_REDUCE,
-    OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_HELP
+    OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_HELP
 };
 #define OPT(o) (1u << (o))
 #define OPTS_PARAMS (OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP) | OPT(OPT_G_BYTE) | OPT(OPT_GAMMA) | OPT(OPT_ROOT) | \
                      OPT(OPT_CHAIN_K) | OPT(OPT_NATIVE))
 #define OPTS_LAYOUT (OPT(OPT_NODES) | OPT(OPT_RPN) | OPT(OPT_SPEEDS) | OPT(OPT_INTRA_L) | OPT(OPT_INTRA_O) | \
-                     OPT(OPT_INTRA_G) | OPT(OPT_INTRA_GB))
+                     OPT(OPT_INTRA_G) | OPT(OPT_INTRA_GB) | OPT(OPT_NETWORK))
 
 static const struct option logp_cli_options[] = {
     {"P", required_argument, NULL, OPT_P},           {"N", required_argument, NULL, OPT_N},
@@ -129,6 +130,7 @@ static const struct option logp_cli_options[] = {
     {"bcast", required_argument, NULL, OPT_BCAST},   {"reduce", required_argument, NULL, OPT_REDUCE},
     {"dot", no_argument, NULL, OPT_DOT},             {"name", required_argument, NULL, OPT_NAME},
     {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"native", required_argument, NULL, OPT_NATIVE},
+    {"network", required_argument, NULL, OPT_NETWORK},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0}};
 
@@ -142,6 +144,9 @@ static const char logp_cli_layout_help[] =
     "         --speeds S0,S1,..   relative speed per node (or one for all)\n"
     "         --intra-L T --intra-o T --intra-g T --intra-G X   same-node pairs (the plain\n"
     "                             parameters are then the inter-node ones)\n"
+    "         --network loggp|shared   one message at a time through an interface (LogGP, the\n"
+    "                             default), or transfers in flight sharing it max-min fairly\n"
+    "                             (as SimGrid's links do; simulated, no closed forms)\n"
     "sizes:   --bytes M           digits with B, K/KiB, M/MiB, G/GiB (64K = 65536)\n"
     "options take --opt VALUE or --opt=VALUE\n";
 
@@ -254,6 +259,9 @@ static int parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int opt, const 
     case OPT_NATIVE:
         c->native = logp_native_lib_lookup(v);
         return c->native == LOGP_NATIVE_LIB_COUNT ? -1 : 0;
+    case OPT_NETWORK:
+        c->shared = strcmp(v, "shared") == 0;
+        return c->shared || strcmp(v, "loggp") == 0 ? 0 : -1;
     }
     return -1;
 }
@@ -359,7 +367,9 @@ static void print_model(const logp_cli_t *c)
  * uniform node. */
 static logp_topo_t cli_topo(const logp_cli_t *c)
 {
-    return c->topo.P > 0 ? c->topo : logp_topo_uniform(c->P, &c->p);
+    logp_topo_t t = c->topo.P > 0 ? c->topo : logp_topo_uniform(c->P, &c->p);
+    t.shared = c->shared;
+    return t;
 }
 
 /* tree --rank R: one rank's place, from its own view only (any P). */

@@ -1,0 +1,241 @@
+/* Unit tests of the shared network: src/model/net.c (max-min fair
+ * interfaces) and the simulator on it (sim.c with topo.shared). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../src/model/net.h"
+#include "../../src/model/sched.h"
+#include "../../src/model/sim.h"
+#include "../../src/model/topo.h"
+#include "check_main.h"
+
+static const logp_params_t P0 = {1.6e-6, 0.4e-6, 0.6e-6, 0.1e-9, 0.3e-9};
+
+static double urand(double lo, double hi)
+{
+    return lo + (hi - lo) * rand() / RAND_MAX;
+}
+
+/* Runs the network until every flow has ended; end[f] = completion time. */
+static void drain(logp_net_t *n, double *end, int nflows)
+{
+    int done = 0;
+    while (logp_net_next(n) >= 0.0) {
+        double t;
+        long f = logp_net_step(n, &t);
+        ck_assert(f >= -1);
+        if (f >= 0) {
+            ck_assert(f < nflows);
+            end[f] = t;
+            done++;
+        }
+    }
+    ck_assert_int_eq(done, nflows);
+}
+
+static int near(double x, double want)
+{
+    return fabs(x - want) <= 1e-12 * fabs(want);
+}
+
+/* The cases measured in SimGrid SMPI 3.32 (net.h): flows of work w
+ * started together. */
+START_TEST(test_net_smpi_cases)
+{
+    const double L = 1.6e-6, w = 104.8e-6, t0 = 1e-6;
+    double end[4];
+    logp_net_t n;
+    /* alone: exactly LogGP's (t + w) + L */
+    ck_assert_int_eq(logp_net_init(&n, 2), LOGP_OK);
+    logp_net_start(&n, 0, 0, 1, t0, L, w);
+    drain(&n, end, 1);
+    ck_assert(end[0] == (t0 + w) + L);
+    logp_net_free(&n);
+    /* no bytes: the latency */
+    ck_assert_int_eq(logp_net_init(&n, 2), LOGP_OK);
+    logp_net_start(&n, 0, 0, 1, t0, L, 0.0);
+    drain(&n, end, 1);
+    ck_assert(end[0] == t0 + L);
+    logp_net_free(&n);
+    /* two out of one host, two into one host: 2 w each */
+    for (int in = 0; in <= 1; in++) {
+        ck_assert_int_eq(logp_net_init(&n, 3), LOGP_OK);
+        logp_net_start(&n, 0, in ? 1 : 0, in ? 0 : 1, t0, L, w);
+        logp_net_start(&n, 1, in ? 2 : 0, in ? 0 : 2, t0, L, w);
+        drain(&n, end, 2);
+        ck_assert(near(end[0], t0 + L + 2 * w) && near(end[1], t0 + L + 2 * w));
+        logp_net_free(&n);
+    }
+    /* opposite directions of one link: full duplex */
+    ck_assert_int_eq(logp_net_init(&n, 2), LOGP_OK);
+    logp_net_start(&n, 0, 0, 1, t0, L, w);
+    logp_net_start(&n, 1, 1, 0, t0, L, w);
+    drain(&n, end, 2);
+    ck_assert(end[0] == (t0 + w) + L && end[1] == (t0 + w) + L);
+    logp_net_free(&n);
+    /* max-min: 0->1 gets 2/3 of host 0 while 0->2, 3->2, 4->2 share host 2 */
+    ck_assert_int_eq(logp_net_init(&n, 5), LOGP_OK);
+    logp_net_start(&n, 0, 0, 1, t0, L, w);
+    logp_net_start(&n, 1, 0, 2, t0, L, w);
+    logp_net_start(&n, 2, 3, 2, t0, L, w);
+    logp_net_start(&n, 3, 4, 2, t0, L, w);
+    drain(&n, end, 4);
+    ck_assert_msg(near(end[0], t0 + L + 1.5 * w), "%g", (end[0] - t0 - L) / w);
+    for (int f = 1; f < 4; f++)
+        ck_assert_msg(near(end[f], t0 + L + 3 * w), "flow %d: %g", f, (end[f] - t0 - L) / w);
+    logp_net_free(&n);
+    /* a later flow takes half of the rest: w/2 alone, then 2 x w/2 shared */
+    ck_assert_int_eq(logp_net_init(&n, 3), LOGP_OK);
+    logp_net_start(&n, 0, 0, 1, t0, L, w);
+    logp_net_start(&n, 1, 0, 2, t0 + w / 2, L, w);
+    drain(&n, end, 2);
+    ck_assert(near(end[0], t0 + L + 1.5 * w) && near(end[1], t0 + L + 2 * w));
+    logp_net_free(&n);
+}
+END_TEST
+
+/* Many random flows: every one ends, none before its latency and its work
+ * at full rate, and the busiest interface's work bounds the last end. */
+START_TEST(test_net_random)
+{
+    srand(5);
+    for (int trial = 0; trial < 200; trial++) {
+        int hosts = 2 + rand() % 20, nf = 1 + rand() % 300;
+        logp_net_t n;
+        ck_assert_int_eq(logp_net_init(&n, hosts), LOGP_OK);
+        double *start = malloc(sizeof(double) * (size_t)nf), *work = malloc(sizeof(double) * (size_t)nf);
+        double *end = malloc(sizeof(double) * (size_t)nf), *load = calloc(2 * (size_t)hosts, sizeof(double));
+        double L = urand(0, 2e-6), last = 0.0, t = 0.0;
+        for (int f = 0; f < nf; f++) {
+            int a = rand() % hosts, b = (a + 1 + rand() % (hosts - 1)) % hosts;
+            t += urand(0, 1e-6) * (rand() % 3 == 0); /* bursts of flows started together */
+            start[f] = t;
+            work[f] = rand() % 5 == 0 ? 0.0 : urand(0, 5e-6);
+            load[a] += work[f];
+            load[hosts + b] += work[f];
+            ck_assert_int_eq(logp_net_start(&n, f, a, b, t, L, work[f]), LOGP_OK);
+        }
+        drain(&n, end, nf);
+        double busiest = 0.0;
+        for (int i = 0; i < 2 * hosts; i++)
+            busiest = fmax(busiest, load[i]);
+        for (int f = 0; f < nf; f++) {
+            ck_assert(end[f] >= start[f] + L + work[f] - 1e-15);
+            last = fmax(last, end[f]);
+        }
+        ck_assert(last >= busiest - 1e-15);
+        ck_assert(last <= t + L + busiest * (1 + 1e-9) + 1e-15); /* the network is never idle while a host has bytes */
+        logp_net_free(&n);
+        free(start), free(work), free(end), free(load);
+    }
+}
+END_TEST
+
+/* Without overlapping transfers the shared network is LogGP, bit for bit:
+ * a bcast's ranks receive once, and small messages leave a rank's
+ * interface before its next send starts. */
+START_TEST(test_shared_equals_loggp_without_overlap)
+{
+    srand(11);
+    for (int trial = 0; trial < 300; trial++) {
+        logp_params_t p = {urand(0.1e-6, 5e-6), urand(0.05e-6, 1e-6), urand(0.05e-6, 3e-6), urand(0, 1e-9), 0.3e-9};
+        p.g = fmax(p.g, p.o + 1e-8);
+        int P = 1 + rand() % 70;
+        size_t m = 1 + (size_t)((p.g - p.o) / fmax(p.G, 1e-15) / 2); /* (m - 1) G < g - o */
+        if (m > 1000)
+            m = 1000;
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+            if (!logp_algo_supports((logp_algo_t)a, LOGP_COLL_BCAST) || a == LOGP_ALGO_NATIVE || a == LOGP_ALGO_AUTO)
+                continue;
+            logp_topo_t t = logp_topo_uniform(P, &p), ts = t;
+            ts.shared = 1;
+            logp_sched_t s, ss;
+            logp_sched_opts_t o = {4, 0};
+            ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, (logp_algo_t)a, m, &t, &o), LOGP_OK);
+            ck_assert_int_eq(logp_sched_build(&ss, LOGP_COLL_BCAST, (logp_algo_t)a, m, &ts, &o), LOGP_OK);
+            if (s.parts > 1) { /* a part-wise schedule sends a rank's parts back to back */
+                logp_sched_free(&s);
+                logp_sched_free(&ss);
+                continue;
+            }
+            int root = rand() % P;
+            double x, y;
+            ck_assert_int_eq(logp_sim_run(&s, root, 1, NULL, NULL, &x), LOGP_OK);
+            ck_assert_int_eq(logp_sim_run(&ss, root, 1, NULL, NULL, &y), LOGP_OK);
+            ck_assert_msg(x == y, "%s P=%d m=%zu: loggp %.17g shared %.17g", logp_algo_name((logp_algo_t)a), P, m, x, y);
+            ck_assert(logp_sched_time(&ss, root, 1) < 0.0); /* no closed form on a shared network */
+            logp_sched_free(&s);
+            logp_sched_free(&ss);
+        }
+    }
+}
+END_TEST
+
+/* Every algorithm completes on a shared network (no false deadlock from
+ * the rendezvous of large sends), for many P, sizes, roots, operators. */
+START_TEST(test_shared_completes)
+{
+    const size_t sizes[] = {8, 5000, 40000, 1 << 20};
+    const int Ps[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 33, 64, 100};
+    for (size_t pi = 0; pi < sizeof Ps / sizeof Ps[0]; pi++) {
+        int P = Ps[pi];
+        logp_topo_t t = logp_topo_uniform(P, &P0);
+        t.shared = 1;
+        for (int coll = 0; coll < LOGP_COLL_COUNT; coll++)
+            for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+                if (!logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll) || a == LOGP_ALGO_NATIVE ||
+                    a == LOGP_ALGO_AUTO || a == LOGP_ALGO_NODE_AGGREGATE)
+                    continue;
+                for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                    if (coll == LOGP_COLL_ALLTOALL && sizes[z] > 40000)
+                        continue;
+                    logp_sched_t s;
+                    logp_sched_opts_t o = {4, 0};
+                    ck_assert_int_eq(logp_sched_build(&s, (logp_coll_t)coll, (logp_algo_t)a, sizes[z], &t, &o), LOGP_OK);
+                    for (int root = 0; root < P; root += 1 + P / 3)
+                        for (int commute = 0; commute <= 1; commute++) {
+                            if (!commute && !(s.fam->flags & LOGP_FAMILY_RANK_ORDER))
+                                continue;
+                            double x = -1.0;
+                            logp_status_t rc = logp_sim_run(&s, coll == LOGP_COLL_ALLTOALL ? 0 : root, commute, NULL,
+                                                            NULL, &x);
+                            ck_assert_msg(rc == LOGP_OK && x >= 0.0, "%s %s P=%d m=%zu root=%d: rc %d",
+                                          logp_coll_name((logp_coll_t)coll), logp_algo_name((logp_algo_t)a), P,
+                                          sizes[z], root, rc);
+                            if (P > 1)
+                                ck_assert(x >= logp_params_p2p(&P0, sizes[z] / (size_t)(s.parts > 1 ? s.parts : 1)) *
+                                                   (1 - 1e-12));
+                        }
+                    logp_sched_free(&s);
+                }
+            }
+    }
+}
+END_TEST
+
+/* A star of transfers into one interface costs n^2 recomputations: a
+ * decision prices it by its estimate once the budget is spent. */
+START_TEST(test_shared_budget)
+{
+    logp_topo_t t = logp_topo_uniform(2048, &P0);
+    t.shared = 1;
+    logp_sched_t s;
+    logp_sched_opts_t o = {4, 0};
+    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_FLAT, 8, &t, &o), LOGP_OK);
+    double est = logp_sched_estimate(&s, 0, 1), price = logp_sim_price(&s, 0, 1, 1);
+    ck_assert(est > 0.0 && price == est);
+    double x;
+    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &x), LOGP_OK); /* unlimited: the whole simulation */
+    ck_assert(x >= est * 0.99);
+    logp_sched_free(&s);
+}
+END_TEST
+
+int main(void)
+{
+    const TTest *const tests[] = {test_net_smpi_cases, test_net_random, test_shared_equals_loggp_without_overlap,
+                                  test_shared_completes, test_shared_budget};
+    return logp_check_run("model/net", tests, (int)(sizeof tests / sizeof tests[0]));
+}
