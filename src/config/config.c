@@ -286,6 +286,19 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
     };
     if (strcmp(key, "rule") == 0 || strcmp(key, "correction") == 0)
         return logp_parse_rule(sec, key, val, path, line, err, errlen);
+    if (strcmp(key, "network") == 0) {
+        if (sec->kind == LOGP_SECTION_HOST)
+            return logp_config_fail(err, errlen, path, line, "network: a [host] section sets only speed");
+        if (strcmp(val, "shared") != 0 && strcmp(val, "loggp") != 0)
+            return logp_config_fail(err, errlen, path, line,
+                                    "network = %.40s: expected loggp (one message at a time through an interface) or "
+                                    "shared (transfers in flight share it)", val);
+        if (sec->set & LOGP_KEY_NETWORK)
+            logp_diag_warn(diag, path, line, "network is set twice in this section: the later value wins");
+        sec->shared = strcmp(val, "shared") == 0;
+        sec->set |= LOGP_KEY_NETWORK;
+        return 0;
+    }
     if (strcmp(key, "learn") == 0) {
         if (sec->kind != LOGP_SECTION_DEFAULT || *val == '\0')
             return logp_config_fail(err, errlen, path, line, "learn = FILE: in [default] only, with a file name");
@@ -376,7 +389,7 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
     }
     return logp_config_fail(err, errlen, path, line,
                             "unknown key '%.40s' (expected L, o, g, G, gamma, bcast, reduce, alltoall, chain_k, "
-                            "ranks_per_node, rule, correction, learn; speed in [host])", key);
+                            "ranks_per_node, network, rule, correction, learn; speed in [host])", key);
 }
 
 static int logp_size_cmp(const void *a, const void *b)
@@ -678,6 +691,8 @@ void logp_config_resolve_more(const logp_config_t *cfg, const logp_comm_facts_t 
             out->chain_k = s->chain_k;
         if (s->set & LOGP_KEY_RANKS_PER_NODE)
             out->ranks_per_node = s->ranks_per_node;
+        if (s->set & LOGP_KEY_NETWORK)
+            out->shared = s->shared;
         if (s->rules)
             logp_rules_merge(&out->rules, s->rules);
         char what[160];

@@ -42,7 +42,8 @@ enum {
     LOGP_KEY_RANKS_PER_NODE = 1 << 10, /* not in [host] */
     LOGP_KEY_RULE = 1 << 11,          /* rule = ..., any number per section */
     LOGP_KEY_CORRECTION = 1 << 12,    /* correction = ..., any number per section */
-    LOGP_KEY_LEARN = 1 << 13          /* learn = FILE, [default] only */
+    LOGP_KEY_LEARN = 1 << 13,         /* learn = FILE, [default] only */
+    LOGP_KEY_NETWORK = 1 << 14        /* network = loggp | shared, not in [host] */
 };
 
 /* Message-size rules and model corrections: what `rule` and `correction`
@@ -72,6 +73,7 @@ typedef struct logp_section {
     int chain_k;
     double speed;       /* [host]: relative speed, > 0 */
     int ranks_per_node; /* layout override, >= 1 */
+    int shared;         /* network = shared (1) or loggp (0): model/net.h */
     logp_rules_t *rules; /* rule and correction keys; NULL if none (owned) */
     char *learn;         /* [default] learn = FILE: the learned file (owned), NULL if unset */
 } logp_section_t;
@@ -119,6 +121,7 @@ typedef struct logp_resolved {
     logp_algo_t algo[LOGP_COLL_COUNT]; /* LOGP_ALGO_AUTO unless a section says */
     int chain_k;
     int ranks_per_node; /* 0: the node layout comes from MPI */
+    int shared;         /* the network shares the hosts' interfaces (logp_topo_t.shared) */
     logp_rules_t rules; /* of every matching section, later ones overriding per entry */
     char matched[256]; /* "default, size 2-64, ..." */
 } logp_resolved_t;

@@ -512,6 +512,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     uint64_t h = logp_hash(&st->topo.intra, sizeof(st->topo.intra), 1469598103934665603ull);
     h = logp_hash(&st->topo.inter, sizeof(st->topo.inter), h);
     h = logp_hash(&st->topo.nnodes, sizeof(st->topo.nnodes), h); /* a rank whose layout failed */
+    h = logp_hash(&st->topo.shared, sizeof(st->topo.shared), h);
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
     h = logp_hash(&st->confirm, sizeof(st->confirm), h);
@@ -674,6 +675,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         const logp_resolved_t *res = facts.intra_node ? &res_intra : &res_inter;
         snprintf(st->matched, sizeof st->matched, "%s", res->matched);
         st->chain_k = res->chain_k;
+        st->topo.shared = res->shared;
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             st->configured[c] = logp_env.forced[c] != LOGP_ALGO_COUNT ? logp_env.forced[c] : res->algo[c];
         memcpy(st->rule, res->rules.algo, sizeof st->rule);
@@ -751,10 +753,11 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
     if (logp_env.verbose >= 1 && st->rank == 0 && st->usable)
         fprintf(stderr,
                 "pmpi-logp: %s (P=%d, %d node%s%s): tuning %s: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B "
-                "gamma=%.3gns/B; bcast=%s reduce=%s alltoall=%s\n",
+                "gamma=%.3gns/B%s; bcast=%s reduce=%s alltoall=%s\n",
                 st->name, st->size, st->topo.nnodes, st->topo.nnodes == 1 ? "" : "s",
                 st->ranks_per_node > 0 ? " by ranks_per_node" : "", logp_cfg_path[0] ? logp_cfg_path : "none",
                 st->matched, rep->L * 1e6, rep->o * 1e6, rep->g * 1e6, rep->G * 1e9, rep->gamma * 1e9,
+                st->topo.shared ? " network=shared" : "",
                 logp_algo_name(st->configured[0]), logp_algo_name(st->configured[1]),
                 logp_algo_name(st->configured[2]));
     pthread_mutex_lock(&logp_lock);

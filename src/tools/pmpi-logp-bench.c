@@ -394,10 +394,10 @@ int main(int argc, char **argv)
     logp_topo_t topo;
     logp_layout_discover(comm, g_rank, rpn > 0 ? rpn : r_inter.ranks_per_node, logp_bench_host_speed, &cfg, &r.params,
                          &r_inter.params, &topo);
-    topo.shared = shared; /* predictions (and auto) with interfaces that share bandwidth */
     g_topo = &topo;
     if (topo.nnodes > 1)
         r = r_inter;
+    topo.shared = shared || r.shared; /* predictions (and auto) with interfaces that share bandwidth */
     g_gamma = r.params.gamma;
     g_sum = MPI_SUM;
 #ifdef SMPI_H

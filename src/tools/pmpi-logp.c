@@ -631,13 +631,14 @@ static int cmd_check(const logp_cli_t *c)
            diag.warnings == 1 ? "" : "s");
     printf("communicator: P=%d name '%s' %s\nmatched: %s\n", facts.size, facts.name,
            facts.intra_node ? "intra-node" : "inter-node", r.matched);
-    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B chain_k=%d\n", r.params.L * 1e6, r.params.o * 1e6,
-           r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9, r.chain_k);
+    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B chain_k=%d network=%s\n", r.params.L * 1e6, r.params.o * 1e6,
+           r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9, r.chain_k, r.shared ? "shared" : "loggp");
     printf("%10s  %-28s %-28s %-28s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)");
     for (size_t m = 8; m <= (size_t)1 << 20; m *= 8) {
         printf("%10zu ", m);
         for (int k = 0; k < LOGP_COLL_COUNT; k++) {
             logp_topo_t topo = logp_topo_uniform(facts.size, &r.params);
+            topo.shared = r.shared;
             logp_select_query_t q = {(logp_coll_t)k, m, 1, 0, r.chain_k, &topo, c->native, &r.rules.learn};
             double t;
             logp_algo_t a, conf = r.algo[k], rule = (logp_algo_t)r.rules.algo[k][logp_learn_class(m)][1];

@@ -68,6 +68,14 @@ done
     grep -q '^"MPI_COMM_WORLD",4,1,bcast,.*,[0-9.]*,[0-3],[0-9.]*,[a-z=0-9.;-]*,[a-z-]*,[0-9.]*$' "$tmp/report.csv" &&
     ok "CSV report: one header, 19 fields per row (slowest rank, trial), two runs" || { ko "CSV report"; head -5 "$tmp/report.csv"; }
 
+# a network that shares bandwidth (model/net.h): decisions by simulation, results correct
+printf '[default]\nnetwork = shared\n' >"$tmp/shared.conf"
+env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/shared.conf" PMPI_LOGP_VERBOSE=1 PMPI_LOGP_OVERSUBSCRIBED=model timeout 300 $MPIEXEC -n 3 "$tmp/hello" \
+    >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'all results correct' "$tmp/out" && grep -q 'MPI_COMM_WORLD (P=3.*network=shared; ' "$tmp/err" &&
+    grep -q 'MPI_COMM_WORLD (P=3): bcast .* -> ' "$tmp/err" && ok "network = shared: decided and correct" ||
+    { ko "network = shared"; cat "$tmp/err"; }
+
 printf '[default]\nL = 1us\no = 1 parsec\n' >"$tmp/bad.conf"
 env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/bad.conf" timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
 rc=$?

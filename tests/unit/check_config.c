@@ -131,6 +131,8 @@ START_TEST(test_errors)
     expect_error("[default]\nspeed = 2\n", "t.conf:2:", "only a [host PATTERN] section");
     expect_error("[default]\nranks_per_node = 0\n", "t.conf:2:", "integer 1..");
     expect_error("[inter-node]\nranks_per_node = 4\n", "t.conf:2:", "not in [intra-node] or [inter-node]");
+    expect_error("[default]\nnetwork = fast\n", "t.conf:2:", "expected loggp");
+    expect_error("[host n*]\nnetwork = shared\n", "t.conf:2:", "a [host] section sets only speed");
     /* sane ranges: absurd values are typos, not machines */
     expect_error("[default]\nL = 1e298s\n", "t.conf:2:", "above 1 s");
     expect_error("[default]\ng = 1.5s\n", "t.conf:2:", "above 1 s");
@@ -250,6 +252,16 @@ START_TEST(test_hosts)
     logp_config_free(&cfg);
     logp_config_resolve(NULL, &f, &r);
     ck_assert_int_eq(r.ranks_per_node, 0); /* from MPI */
+    ck_assert_int_eq(r.shared, 0);           /* LogGP unless a file says */
+    /* network: the last matching section wins */
+    text = "[default]\nnetwork = shared\n[size 1-8]\nnetwork = loggp\n";
+    ck_assert_msg(logp_config_parse(&cfg, text, strlen(text), "n.conf", err, sizeof err) == 0, "%s", err);
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert_int_eq(r.shared, 1);
+    f.size = 8;
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert_int_eq(r.shared, 0);
+    logp_config_free(&cfg);
 }
 END_TEST
 
