@@ -1,7 +1,8 @@
 #!/bin/sh
 # Summary and plots of an SMPI results CSV (from scripts/smpi.sh):
 #   sh scripts/smpi-report.sh DIR      (reads DIR/results.csv)
-# Writes DIR/summary.md and, with gnuplot, DIR/time-*.png and DIR/fidelity.png.
+# Writes DIR/summary.md and, with gnuplot, DIR/time-*.png (vs P), DIR/size-P-COLL.png
+# (vs message size: every algorithm, auto, both selectors) and DIR/fidelity.png.
 set -eu
 dir=${1:?usage: smpi-report.sh DIR}
 csv="$dir/results.csv"
@@ -99,6 +100,27 @@ END {
 }' "$csv"
 # predicted vs simulated for ours
 gawk -F, 'NR > 1 && $4 !~ /^(auto:|mpich|ompi|smpi:)/ { print $5, $6 }' "$csv" >"$dir/plot-fidelity.dat"
+# time vs size, per collective and P with at least 3 sizes: every one of
+# our algorithms, auto, both selectors and the best SMPI algorithm (one
+# block per line of the plot, its name first)
+rm -f "$dir"/sizes-*.dat
+gawk -F, -v dir="$dir" 'NR > 1 {
+    v = $4; if (v ~ /^auto:/) v = "auto"; else if (v ~ /^smpi:/) { if ($4 == "smpi:rab" && $2 == "reduce") next; v = "best SMPI algorithm" }
+    k = $1 "-" $2; if (!((k, $3) in sizes)) nsz[k]++; sizes[k, $3] = 1
+    if (v == "best SMPI algorithm" && (k, v, $3) in t && t[k, v, $3] <= $5 + 0) next
+    t[k, v, $3] = $5 + 0; vars[k, v] = 1
+}
+END {
+    PROCINFO["sorted_in"] = "@ind_num_asc"
+    for (kv in vars) {
+        split(kv, a, SUBSEP); k = a[1]; v = a[2]
+        if (nsz[k] < 3) continue
+        f = dir "/sizes-" k ".dat"
+        printf "\"%s\"\n", v > f
+        for (sb in sizes) { split(sb, b, SUBSEP); if (b[1] == k && (k, v, b[2]) in t) printf "%s %.4f\n", b[2], t[k, v, b[2]] > f }
+        printf "\n\n" > f
+    }
+}' "$csv"
 if command -v gnuplot >/dev/null 2>&1; then
     for f in "$dir"/plot-*-*.dat; do
         [ -f "$f" ] || continue
@@ -111,6 +133,18 @@ set output "$dir/time-$name.png"
 set title "$name: simulated time vs P"
 set xlabel "P"; set ylabel "us"; set logscale xy; set key top left
 plot "$f" u 1:2 w lp t "auto (ours)", "$f" u 1:3 w lp t "mpich selector", "$f" u 1:4 w lp t "ompi selector", "$f" u 1:5 w lp t "oracle"
+EOT
+    done
+    for f in "$dir"/sizes-*.dat; do
+        [ -f "$f" ] || continue
+        name=$(basename "$f" .dat | sed 's/^sizes-//')
+        blocks=$(grep -c '^"' "$f")
+        gnuplot <<EOT
+set terminal png size 900,600
+set output "$dir/size-$name.png"
+set title "P = ${name%%-*}, ${name#*-}: simulated time vs message size (SMPI)"
+set xlabel "bytes"; set ylabel "us"; set logscale xy; set key outside right
+plot for [i=0:$((blocks - 1))] "$f" index i u 1:2 w lp t columnheader(1)
 EOT
     done
     gnuplot <<EOT

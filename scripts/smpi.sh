@@ -7,8 +7,8 @@
 #   env: PS="16 64 256 1024" SIZES="8,1024,65536,1048576" A2A_SIZES="8,1024,16384"
 #        OUT=docs/smpi ORACLE=1 ITERS=1 LIMIT=120 (host seconds per oracle run)
 #        COLLS="bcast reduce alltoall" APPEND=0 (1: add rows to OUT/results.csv)
-#        NETWORK=loggp (shared: the model's interfaces share bandwidth, as
-#        SimGrid's links do: predictions and auto's picks, model/net.h)
+#        NETWORK=shared (the model's network for predictions and auto's
+#        picks: SimGrid's links share bandwidth, model/net.h; loggp: LogGP)
 # Cost bounds (2 cores): at P >= 256 the oracle leaves out SMPI algorithms
 # that take minutes of host time there (pipelined and arrival-pattern bcasts,
 # linear all-to-all) and all-to-all stops at 1 KiB blocks; at P = 1024
@@ -56,7 +56,7 @@ run() { # P args...
     np=$1; shift
     # shellcheck disable=SC2086
     timeout "${RUN_LIMIT:-0}" smpirun -np "$np" -platform platform.xml $FLAGS ./bench --tuning "$tuning" --iters "$ITERS" --csv \
-        --network "${NETWORK:-loggp}" "$@" 2>>"$work/smpi.log"
+        --network "${NETWORK:-shared}" "$@" 2>>"$work/smpi.log"
 }
 echo "smpi: ping-pong check"
 # shellcheck disable=SC2086
