@@ -117,7 +117,10 @@ END {
         if (nsz[k] < 3) continue
         f = dir "/sizes-" k ".dat"
         printf "\"%s\"\n", v > f
-        for (sb in sizes) { split(sb, b, SUBSEP); if (b[1] == k && (k, v, b[2]) in t) printf "%s %.4f\n", b[2], t[k, v, b[2]] > f }
+        delete xs; nx = 0
+        for (sb in sizes) { split(sb, b, SUBSEP); if (b[1] == k && (k, v, b[2]) in t) xs[++nx] = b[2] + 0 }
+        asort(xs)
+        for (i = 1; i <= nx; i++) printf "%d %.4f\n", xs[i], t[k, v, xs[i]] > f
         printf "\n\n" > f
     }
 }' "$csv"
