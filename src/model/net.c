@@ -270,7 +270,6 @@ static logp_status_t logp_net_share(logp_net_t *n, long a, long b, double t)
                 logp_net_iremove(n, n->ipos[other], &size);
             else
                 logp_net_isift(n, n->ipos[other], size);
-            n->unfixed[best]--;
             if (share != f->rate || f->busy == 1) {
                 if (share < 1.0)
                     f->full = 0;
@@ -282,7 +281,6 @@ static logp_status_t logp_net_share(logp_net_t *n, long a, long b, double t)
                     return LOGP_ERR_NOMEM;
             }
         }
-        n->unfixed[best] = 0;
     }
     return LOGP_OK;
 }
@@ -295,7 +293,6 @@ logp_status_t logp_net_start(logp_net_t *n, long f, int a, int b, double t, doub
     logp_net_flow_t *x = &n->flow[s];
     x->rem = work;
     x->rate = 0.0;
-    x->t_last = t + L;
     x->t0 = t;
     x->work = work;
     x->L = L;
@@ -305,8 +302,8 @@ logp_status_t logp_net_start(logp_net_t *n, long f, int a, int b, double t, doub
     x->busy = 1;
     x->full = 1;
     x->version++;
-    /* no bytes to move: it arrives after its latency, as in LogGP */
-    return logp_net_push(n, work > 0.0 ? t + L : t + work + L, s);
+    /* its latency ends (with no bytes to move it has arrived: t + 0 + L, LogGP's) */
+    return logp_net_push(n, t + L, s);
 }
 
 double logp_net_next(const logp_net_t *n)
@@ -328,9 +325,8 @@ long logp_net_step(logp_net_t *n, double *t)
         return rc == LOGP_OK ? -1 : rc == LOGP_ERR_BUDGET ? -3 : -2;
     }
     long id = f->id;
-    if (f->busy == 2) {
+    if (f->busy == 2) { /* off its interfaces, then the others share them */
         logp_net_unlink(n, e.slot);
-        f->busy = 0;
         logp_status_t rc = logp_net_share(n, f->iface[0], f->iface[1], e.t);
         if (rc != LOGP_OK)
             return rc == LOGP_ERR_BUDGET ? -3 : -2;

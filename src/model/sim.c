@@ -201,13 +201,27 @@ typedef struct {
     int rendezvous; /* large sends wait for their receive */
 } logp_sim_shared_t;
 
+/* Rank r's host on a shared network: itself on the uniform model, its
+ * node in a layout. */
+static int logp_sim_host(const logp_topo_t *topo, int r)
+{
+    return topo->node ? topo->node[r] : r;
+}
+
+/* Nonzero if a message from a to b goes through the shared network (not
+ * within one node of a layout). */
+static int logp_sim_networked(const logp_topo_t *topo, int a, int b)
+{
+    return topo->shared && logp_sim_host(topo, a) != logp_sim_host(topo, b);
+}
+
 /* Starts send op i's transfer, its bytes leaving at t. */
 static logp_status_t logp_sim_flow(logp_sim_shared_t *sh, const logp_topo_t *topo, const logp_op_t *op,
                                    const int *owner, long i, double t)
 {
     int a = owner[i], b = op[i].peer;
     const logp_params_t *q = logp_topo_pair(topo, a, b);
-    return logp_net_start(&sh->net, i, topo->node ? topo->node[a] : a, topo->node ? topo->node[b] : b, t, q->L,
+    return logp_net_start(&sh->net, i, logp_sim_host(topo, a), logp_sim_host(topo, b), t, q->L,
                           logp_params_inj(q, op[i].bytes));
 }
 
@@ -238,13 +252,11 @@ static logp_status_t logp_sim_reach(logp_sim_shared_t *sh, const logp_topo_t *to
                                     const int *owner, const long *match, long pc, long end, double t, int first)
 {
     logp_status_t rc = LOGP_OK;
-    if (!logp_sim_is_recv(&op[pc]) && !first)
-        return rc;
-    int posts = 0;
-    for (long k = pc; k < end && posts < 2 && rc == LOGP_OK; k++)
+    int posts = logp_sim_is_recv(&op[pc]) ? 2 : first ? 1 : 0;
+    for (long k = pc; k < end && posts > 0 && rc == LOGP_OK; k++)
         if (logp_sim_is_recv(&op[k])) {
             rc = logp_sim_post(sh, topo, op, owner, match, k, t);
-            posts += logp_sim_is_recv(&op[pc]) ? 1 : 2;
+            posts--;
         }
     return rc;
 }
@@ -374,16 +386,13 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
             me->nsend = start + logp_params_gap(&q, o->bytes);
             double at = start + q.o + inj + q.L;
             int sn = logp_topo_node(topo, r), dn = logp_topo_node(topo, o->peer);
-            if (shared && (topo->node == NULL || sn != dn)) {
+            if (logp_sim_networked(topo, r, o->peer)) {
                 /* the bytes are the network's: the CPU sends every max(g, o) */
                 me->nsend = start + logp_max(q.g, q.o);
-                long j = match[me->pc];
-                if (sh.rendezvous && o->bytes > LOGP_PARAMS_SERIAL_BYTES && sh.posted[j] < 0.0)
+                double posted = sh.rendezvous && o->bytes > LOGP_PARAMS_SERIAL_BYTES ? sh.posted[match[me->pc]] : 0.0;
+                if (posted < 0.0)
                     sh.leave[me->pc] = start + q.o; /* until the receive is posted */
-                else if (logp_sim_flow(&sh, topo, op, owner, me->pc,
-                                       logp_max(start + q.o, sh.rendezvous && o->bytes > LOGP_PARAMS_SERIAL_BYTES
-                                                                 ? sh.posted[j]
-                                                                 : 0.0)) != LOGP_OK) {
+                else if (logp_sim_flow(&sh, topo, op, owner, me->pc, logp_max(start + q.o, posted)) != LOGP_OK) {
                     rc = LOGP_ERR_NOMEM;
                     break;
                 }
@@ -417,7 +426,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
             }
         } else if (o->kind == LOGP_OP_RECV || o->kind == LOGP_OP_RECV_REDUCE) {
             logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, o->peer, r), r);
-            if (shared && (topo->node == NULL || logp_topo_node(topo, o->peer) != logp_topo_node(topo, r)))
+            if (logp_sim_networked(topo, o->peer, r))
                 q.G = 0.0; /* the incoming interface paced the bytes */
             logp_recv_state_t rs = {me->cpu, me->nrecv};
             logp_params_take(&q, o->bytes, o->kind == LOGP_OP_RECV_REDUCE, arrive[match[me->pc]], &rs);
