@@ -155,7 +155,9 @@ START_TEST(test_shared_equals_loggp_without_overlap)
             logp_sched_opts_t o = {4, 0};
             ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, (logp_algo_t)a, m, &t, &o), LOGP_OK);
             ck_assert_int_eq(logp_sched_build(&ss, LOGP_COLL_BCAST, (logp_algo_t)a, m, &ts, &o), LOGP_OK);
-            if (s.parts > 1) { /* a part-wise schedule sends a rank's parts back to back */
+            /* a part-wise schedule sends a rank's parts back to back (and
+             * two-tree may choose its parts by simulating the shared network) */
+            if (s.parts > 1 || ss.parts > 1) {
                 logp_sched_free(&s);
                 logp_sched_free(&ss);
                 continue;
@@ -233,9 +235,44 @@ START_TEST(test_shared_budget)
 }
 END_TEST
 
+/* On a shared network two-tree picks its segment count by simulating a
+ * proxy (sched_large.c): the count it picks runs no slower, fully
+ * simulated, than the one of its LogGP formula, and its estimate (the
+ * proxy's time) is within 12% of the full simulation. */
+START_TEST(test_shared_twotree_segments)
+{
+    const int Ps[] = {16, 64, 100};
+    const size_t sizes[] = {65536, 1048576};
+    int moved = 0;
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 2; j++) {
+                logp_coll_t coll = c ? LOGP_COLL_REDUCE : LOGP_COLL_BCAST;
+                logp_topo_t t = logp_topo_uniform(Ps[i], &P0), ts = t;
+                ts.shared = 1;
+                logp_sched_t f, s;
+                ck_assert_int_eq(logp_sched_build(&f, coll, LOGP_ALGO_TWO_TREE, sizes[j], &t, NULL), LOGP_OK);
+                ck_assert_int_eq(logp_sched_build(&s, coll, LOGP_ALGO_TWO_TREE, sizes[j], &ts, NULL), LOGP_OK);
+                double est = logp_sched_estimate(&s, 0, 1), chosen, formula;
+                ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &chosen), LOGP_OK);
+                moved += s.parts != f.parts;
+                s.parts = f.parts; /* the formula's count and lag, on the shared network */
+                s.k = f.k;
+                ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &formula), LOGP_OK);
+                ck_assert_msg(chosen <= formula * 1.0001, "coll %d P=%d m=%zu: chosen %g, formula's %g", c, Ps[i],
+                              sizes[j], chosen, formula);
+                ck_assert_msg(fabs(est - chosen) <= 0.12 * chosen, "coll %d P=%d m=%zu: estimate %g, simulated %g", c,
+                              Ps[i], sizes[j], est, chosen);
+                logp_sched_free(&f);
+                logp_sched_free(&s);
+            }
+    ck_assert(moved > 0); /* the 1 MiB bcasts: 8 KiB segments, not 16 */
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {test_net_smpi_cases, test_net_random, test_shared_equals_loggp_without_overlap,
-                                  test_shared_completes, test_shared_budget};
+                                  test_shared_completes, test_shared_budget, test_shared_twotree_segments};
     return logp_check_run("model/net", tests, (int)(sizeof tests / sizeof tests[0]));
 }
