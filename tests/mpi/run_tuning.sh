@@ -76,13 +76,17 @@ env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/shared.conf" PMPI_LOGP_VERBOSE=1 PM
     grep -q 'MPI_COMM_WORLD (P=3): bcast .* -> ' "$tmp/err" && ok "network = shared: decided and correct" ||
     { ko "network = shared"; cat "$tmp/err"; }
 # two-tree chooses its segments there by simulation (up to 32 KiB segments,
-# sent synchronously): the correctness matrix's big cases, forced
-env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/shared.conf" PMPI_LOGP_BCAST=two-tree PMPI_LOGP_REDUCE=two-tree \
-    PMPI_LOGP_VERBOSE=1 PMPI_LOGP_OVERSUBSCRIBED=model timeout 600 $MPIEXEC -n 3 "$b/tests/mpi/test_coll" --big \
-    >"$tmp/out" 2>"$tmp/err"
-[ $? -eq 0 ] && grep -q 'test_coll: P=3: [1-9][0-9]* passed, 0 failed' "$tmp/out" &&
-    grep -q '): reduce .* -> two-tree (configured two-tree' "$tmp/err" && ok "network = shared: two-tree, big cases correct" ||
-    { ko "network = shared, two-tree"; grep -v '^pmpi-logp' "$tmp/out" | tail -5; tail -5 "$tmp/err"; }
+# sent synchronously), reduce-scatter-gather its base-4 steps (three
+# partners at once): the correctness matrix's big cases, forced
+for run in 3:two-tree 4:reduce-scatter-gather; do
+    n=${run%%:*} rd=${run#*:}
+    env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/shared.conf" PMPI_LOGP_BCAST=two-tree PMPI_LOGP_REDUCE="$rd" \
+        PMPI_LOGP_VERBOSE=1 PMPI_LOGP_OVERSUBSCRIBED=model timeout 600 $MPIEXEC -n "$n" "$b/tests/mpi/test_coll" --big \
+        >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq 0 ] && grep -q "test_coll: P=$n: [1-9][0-9]* passed, 0 failed" "$tmp/out" &&
+        grep -q "): reduce .* -> $rd (configured $rd" "$tmp/err" && ok "network = shared: n = $n, $rd, big cases correct" ||
+        { ko "network = shared, n = $n, $rd"; grep -v '^pmpi-logp' "$tmp/out" | tail -5; tail -5 "$tmp/err"; }
+done
 
 printf '[default]\nL = 1us\no = 1 parsec\n' >"$tmp/bad.conf"
 env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/bad.conf" timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"

@@ -462,9 +462,11 @@ END_TEST
 /* The large-message families' design formulas (what prices them where
  * the exact time would cost too much: pipelines beyond 65,536 message
  * steps, the others beyond P = 32,768) against the simulator, uniform
- * model.  At the default parameters: pipeline and reduce-scatter-gather
- * within 0.1%, scatter-allgather (fitted at P >= 256) within 25% for P >=
- * 128, binary-pipeline within 25% (its formula follows the deepest second
+ * model.  At the default parameters: pipeline within 0.1%,
+ * reduce-scatter-gather within 20% (its chunked, base-4 steps are summed
+ * from one step's formula; it has an exact time up to P = 32,768),
+ * scatter-allgather (fitted at P >= 256) within 25% for P >= 128,
+ * binary-pipeline within 25% (its formula follows the deepest second
  * child only).  At random parameters (g far from o) they are rougher:
  * reported. */
 START_TEST(test_estimates)
@@ -494,7 +496,8 @@ START_TEST(test_estimates)
             double err = fabs(est - sim) / sim;
             if (err > worst[rnd][a])
                 worst[rnd][a] = err;
-            ck_assert_msg(rnd || err <= (sag || bin || two ? 0.25 : 1e-3), "%s P=%d m=%zu: estimate %.9g sim %.9g",
+            int rsag = a == LOGP_ALGO_REDUCE_SCATTER_GATHER;
+            ck_assert_msg(rnd || err <= (sag || bin || two ? 0.25 : rsag ? 0.2 : 1e-3), "%s P=%d m=%zu: estimate %.9g sim %.9g",
                           logp_algo_name(s.algo), P, m, est, sim);
             logp_sched_free(&s);
         }
