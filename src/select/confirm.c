@@ -149,20 +149,14 @@ unsigned long logp_confirm_agree_next(unsigned long n, int busy)
     return n + (busy ? LOGP_AGREE_BUSY_GAP : gap);
 }
 
-/* The prediction of algo for q with L (or G and gamma) of every pair class
- * times s; raw: no learned factors. */
-static double logp_confirm_scaled(const logp_select_query_t *q, logp_algo_t algo, logp_fit_param_t which, double s,
-                                  int per_byte_off)
+/* The prediction of algo for q with L times fL and G times fG. */
+static double logp_confirm_scaled2(const logp_select_query_t *q, logp_algo_t algo, double fL, double fG)
 {
-    logp_topo_t topo = *q->topo; /* the layout arrays are shared, read only */
+    logp_topo_t topo = *q->topo;
     logp_params_t *p[2] = {&topo.intra, &topo.inter};
     for (int k = 0; k < 2; k++) {
-        if (which == LOGP_FIT_L)
-            p[k]->L *= s;
-        else
-            p[k]->G *= s;
-        if (per_byte_off)
-            p[k]->G = p[k]->gamma = 0.0;
+        p[k]->L *= fL;
+        p[k]->G *= fG;
     }
     logp_select_query_t q2 = *q;
     q2.topo = &topo;
@@ -170,25 +164,74 @@ static double logp_confirm_scaled(const logp_select_query_t *q, logp_algo_t algo
     return logp_select_predict(algo, &q2);
 }
 
-logp_fit_param_t logp_confirm_dominant(const logp_select_query_t *q, logp_algo_t algo)
+/* The rms log error of the samples at factors exp(x[0]), exp(x[1]); the
+ * samples that cannot be priced are left out (*used: how many were not).
+ * Plus a small pull towards (1, 1), so that a parameter the samples do
+ * not constrain (G, from 8-byte trials alone) stays where it was: 0.01 in
+ * log error per factor e of its own. */
+#define LOGP_FIT_PULL 0.01
+static double logp_confirm_fit_error(const logp_fit_sample_t *s, int n, const double *x, int *used)
 {
-    double all = logp_confirm_scaled(q, algo, LOGP_FIT_L, 1.0, 0);
-    double fixed = logp_confirm_scaled(q, algo, LOGP_FIT_L, 1.0, 1);
-    return all > 0.0 && fixed >= 0.0 && fixed < 0.5 * all ? LOGP_FIT_G : LOGP_FIT_L;
+    double sum = 0.0;
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        double t = logp_confirm_scaled2(&s[i].q, s[i].algo, exp(x[0]), exp(x[1]));
+        if (t > 0.0 && s[i].measured > 0.0) {
+            double e = log(t / s[i].measured);
+            sum += e * e;
+            m++;
+        }
+    }
+    if (used)
+        *used = m;
+    double pull = LOGP_FIT_PULL * LOGP_FIT_PULL * (x[0] * x[0] + x[1] * x[1]);
+    return m ? sqrt(sum / m + pull) : -1.0;
 }
 
-double logp_confirm_fit(const logp_select_query_t *q, logp_algo_t algo, logp_fit_param_t which, double measured)
+double logp_confirm_fit_joint(const logp_fit_sample_t *s, int n, double *fL, double *fG, double *before)
 {
-    double lo = log(1.0 / 64.0), hi = log(64.0);
-    double tlo = logp_confirm_scaled(q, algo, which, exp(lo), 0), thi = logp_confirm_scaled(q, algo, which, exp(hi), 0);
-    if (!(measured > 0.0) || !(tlo > 0.0) || !(thi > 0.0) || measured <= tlo || measured >= thi)
-        return 0.0;
-    for (int i = 0; i < 16; i++) { /* to 1e-4 of s: 20 predictions per fit */
-        double mid = 0.5 * (lo + hi);
-        if (logp_confirm_scaled(q, algo, which, exp(mid), 0) < measured)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return exp(0.5 * (lo + hi));
+    double x[2] = {0.0, 0.0}, lim = log(64.0), phi = 0.5 * (sqrt(5.0) - 1.0);
+    int used = 0;
+    *fL = *fG = 1.0;
+    *before = logp_confirm_fit_error(s, n, x, &used);
+    if (used == 0)
+        return -1.0;
+    for (int round = 0; round < 3; round++)
+        for (int k = 0; k < 2; k++) { /* golden section over x[k] in [-lim, lim] */
+            double a = -lim, b = lim, y[2] = {x[0], x[1]};
+            double c = b - phi * (b - a), d = a + phi * (b - a), fc, fd;
+            y[k] = c;
+            fc = logp_confirm_fit_error(s, n, y, NULL);
+            y[k] = d;
+            fd = logp_confirm_fit_error(s, n, y, NULL);
+            for (int i = 0; i < 18; i++) {
+                if (fc < fd) {
+                    b = d;
+                    d = c;
+                    fd = fc;
+                    c = b - phi * (b - a);
+                    y[k] = c;
+                    fc = logp_confirm_fit_error(s, n, y, NULL);
+                } else {
+                    a = c;
+                    c = d;
+                    fc = fd;
+                    d = a + phi * (b - a);
+                    y[k] = d;
+                    fd = logp_confirm_fit_error(s, n, y, NULL);
+                }
+            }
+            y[k] = 0.5 * (a + b);
+            if (logp_confirm_fit_error(s, n, y, NULL) < logp_confirm_fit_error(s, n, x, NULL))
+                x[k] = y[k];
+        }
+    *fL = exp(x[0]);
+    *fG = exp(x[1]);
+    return logp_confirm_fit_error(s, n, x, NULL);
+}
+
+int logp_confirm_fittable(logp_algo_t algo)
+{
+    return algo != LOGP_ALGO_NATIVE && algo != LOGP_ALGO_AUTO && algo < LOGP_ALGO_COUNT &&
+           !(logp_sched_family(algo)->flags & LOGP_FAMILY_ESTIMATED);
 }

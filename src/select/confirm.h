@@ -66,29 +66,51 @@ int logp_confirm_drifted(double ref, const double *samples, int n);
 /* Median of v[0 .. n-1] (n <= 16; the mean of the middle two if n is even). */
 double logp_confirm_median(const double *v, int n);
 
-/* Learning the machine: a measured time that the model misses by more
- * than a factor LOGP_CONFIRM_REFIT (either way) moves the parameter that
- * dominates the prediction, L or G, to the value that explains it; the
- * shim then decides every class again with it (at most
- * LOGP_CONFIRM_REFITS times per communicator and run).  Per-algorithm
- * factors cannot do this: the shape of the LogP-optimal trees, the
- * segment sizes and the crossovers depend on the parameters themselves. */
-#define LOGP_CONFIRM_REFIT 2.0
+/* Learning the machine: when the model misses the trials' measured
+ * times (of our exactly priced candidates, the latest LOGP_FIT_SAMPLES)
+ * by more than a factor LOGP_CONFIRM_REFIT in rms of log time, and
+ * moving L and G together (logp_confirm_fit_joint) at least halves that
+ * error, they move; the shim then decides every class again with them
+ * (at most LOGP_CONFIRM_REFITS times per communicator and run).
+ * Per-algorithm factors cannot do this: the shape of the LogP-optimal
+ * trees, the segment sizes and the crossovers depend on the parameters
+ * themselves. */
+#define LOGP_CONFIRM_REFIT 1.25
 #define LOGP_CONFIRM_REFITS 3
 
-typedef enum { LOGP_FIT_L = 0, LOGP_FIT_G = 1 } logp_fit_param_t;
+typedef enum { LOGP_FIT_L = 0, LOGP_FIT_G = 1 } logp_fit_param_t; /* the two factors of a refit */
 
-/* Which parameter dominates `algo`'s predicted time for q: LOGP_FIT_G if
- * the per-byte terms (G, gamma) make at least half of it, else LOGP_FIT_L. */
-logp_fit_param_t logp_confirm_dominant(const logp_select_query_t *q, logp_algo_t algo);
+/* Nonzero if a measured time of `algo` can move the parameters: the
+ * model prices it exactly (closed form or simulation), not by a design
+ * formula (LOGP_FAMILY_ESTIMATED: two-tree's misses by up to 18% at the
+ * right parameters, and a fit would blame them for it: the right file in
+ * SMPI, P = 64, moved L x 0.16 from one two-tree trial), and it is not
+ * the library's own (native: a model of someone else's code). */
+int logp_confirm_fittable(logp_algo_t algo);
 
-/* The factor s by which to multiply `which` (in every pair class of
- * q->topo) so that `algo` (its schedule built for the scaled parameters)
- * is predicted to take `measured` seconds: a bisection in log s over
- * [1/64, 64], where the prediction grows with s.  0 if there is no such s
- * in the range (the model cannot explain the time by that parameter) or
- * the algorithm cannot be priced. */
-double logp_confirm_fit(const logp_select_query_t *q, logp_algo_t algo, logp_fit_param_t which, double measured);
+/* Learning L and G together: a trial's measured time of one of our
+ * fittable algorithms for one query.  The query's topo is the
+ * communicator's current machine. */
+typedef struct logp_fit_sample {
+    logp_select_query_t q;
+    logp_algo_t algo;
+    double measured; /* s */
+} logp_fit_sample_t;
+
+#define LOGP_FIT_SAMPLES 8 /* the shim keeps the latest this many */
+
+/* The factors *fL, *fG in [1/64, 64] by which to multiply L and G (in
+ * every pair class) so that the samples' predictions fit their measured
+ * times best in least squares of log time: coordinate descent, each
+ * coordinate by golden-section search in log s (2 x 3 rounds of 20
+ * predictions per sample), with a small pull towards (1, 1) so that
+ * a parameter the samples do not constrain stays.  Small messages pin L,
+ * large ones G (fitting only the parameter that dominates one trial's
+ * prediction, as the shim did before, blamed L for G's error when an
+ * 8-byte trial came first, SMPI P = 64, wrong file).  Returns the rms log
+ * error at the factors, *before at (1, 1); < 0 if no sample can be
+ * priced. */
+double logp_confirm_fit_joint(const logp_fit_sample_t *s, int n, double *fL, double *fG, double *before);
 
 /* Agreement across ranks: one MPI_MAX reduction of LOGP_AGREE_LEN doubles
  * at points of a communicator's call count that every rank computes alike

@@ -252,46 +252,33 @@ static int logp_confirm_progress(logp_comm_state_t *st)
     return any;
 }
 
-/* Learning the machine (select/confirm.h): from the trials settled at one
- * point, by how much L and G must move to explain the fastest of our
- * measured candidates (our own schedules: the native model is coarser);
- * when either is off by more than LOGP_CONFIRM_REFIT, the communicator's
- * parameters move, the corrections learned against the old ones are
- * dropped and every auto class is decided again (new trials).  Every rank
- * computes the same from the same agreed times. */
+/* Learning the machine (select/confirm.h): the trials settled at one
+ * point add their measured candidates (our exactly priced ones) to the
+ * communicator's samples; when L and G fitted to all of them explain the
+ * times far better than the current ones, the communicator's parameters
+ * move, the corrections learned against the old ones are dropped and
+ * every auto class is decided again (new trials).  Every rank computes
+ * the same from the same agreed times.  (A sample's time is that of the
+ * schedule built for the parameters of its trial; the fit prices the
+ * schedule built for the scaled ones, which may differ in shape: later
+ * trials then measure the new shapes, and the next refit corrects.) */
 static void logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *settled, int n)
 {
-    double sum[2] = {0.0, 0.0};
-    int cnt[2] = {0, 0};
-    if (st->confirm < 2 || st->refits >= LOGP_CONFIRM_REFITS) /* PMPI_LOGP_CONFIRM=2 only (README) */
+    if (st->confirm < 2) /* PMPI_LOGP_CONFIRM=2 only (README) */
         return;
     for (int i = 0; i < n; i++) {
         const logp_trial_t *t = &settled[i]->trial;
-        int best = -1;
         for (int c = 0; !t->disagreed && c < t->plan.n; c++)
-            if (t->plan.algo[c] != LOGP_ALGO_NATIVE && c != t->previous && t->verdict.median[c] > 0.0 &&
-                (best < 0 || t->verdict.median[c] < t->verdict.median[best]))
-                best = c;
-        if (best < 0)
-            continue;
-        logp_select_query_t q = logp_state_query(st, settled[i]);
-        logp_fit_param_t which = logp_confirm_dominant(&q, t->plan.algo[best]);
-        double f = logp_confirm_fit(&q, t->plan.algo[best], which, t->verdict.median[best]);
-        if (f > 0.0) {
-            sum[which] += log(f);
-            cnt[which]++;
-        }
+            if (logp_confirm_fittable(t->plan.algo[c]) && c != t->previous && t->verdict.median[c] > 0.0)
+                st->fit[st->nfit++ % LOGP_FIT_SAMPLES] =
+                    (logp_fit_sample_t){logp_state_query(st, settled[i]), t->plan.algo[c], t->verdict.median[c]};
     }
-    double f[2];
-    int move = 0;
-    for (int k = 0; k < 2; k++) {
-        f[k] = cnt[k] ? exp(sum[k] / cnt[k]) : 1.0;
-        if (f[k] > LOGP_CONFIRM_REFIT || f[k] * LOGP_CONFIRM_REFIT < 1.0)
-            move = 1;
-        else
-            f[k] = 1.0;
-    }
-    if (!move)
+    if (st->refits >= LOGP_CONFIRM_REFITS || n == 0)
+        return;
+    double f[2], before;
+    int m = st->nfit < LOGP_FIT_SAMPLES ? st->nfit : LOGP_FIT_SAMPLES;
+    double after = logp_confirm_fit_joint(st->fit, m, &f[LOGP_FIT_L], &f[LOGP_FIT_G], &before);
+    if (after < 0.0 || before <= log(LOGP_CONFIRM_REFIT) || after > 0.5 * before)
         return;
     st->refits++;
     logp_params_t *p[2] = {&st->topo.intra, &st->topo.inter};
@@ -306,8 +293,9 @@ static void logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *se
     }
     st->wait_head = st->wait_tail = NULL;
     if (logp_state_env()->verbose >= 1 && st->rank == 0)
-        fprintf(stderr, "pmpi-logp: %s (P=%d): the trials' times say L x %.3g, G x %.3g: L=%.3gus G=%.3gns/B now; "
-                        "deciding every class again\n", st->name, st->size, f[LOGP_FIT_L], f[LOGP_FIT_G],
+        fprintf(stderr, "pmpi-logp: %s (P=%d): the trials' times say L x %.3g, G x %.3g (%d samples, rms error "
+                        "%.2fx -> %.2fx): L=%.3gus G=%.3gns/B now; deciding every class again\n",
+                st->name, st->size, f[LOGP_FIT_L], f[LOGP_FIT_G], m, exp(before), exp(after),
                 logp_topo_rep(&st->topo)->L * 1e6, logp_topo_rep(&st->topo)->G * 1e9);
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
@@ -360,12 +348,13 @@ static void logp_confirm_agree(logp_comm_state_t *st)
     }
 }
 
-void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double start, double seconds)
+void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, int origin, double start,
+                        double seconds)
 {
     logp_trial_t *t = &d->trial;
     if (timed && t->phase == LOGP_TRIAL_RUNNING) {
         seconds = seconds > 0.0 ? seconds : 1e-9;
-        t->start[t->calls] = st->clock_global ? start : 0.0;
+        t->start[t->calls] = st->clock_global && origin ? start : 0.0;
         t->local[t->calls++] = st->clock_global ? start + seconds : seconds;
         if (t->calls == logp_confirm_calls(&t->plan)) {
             t->phase = LOGP_TRIAL_WAITING;

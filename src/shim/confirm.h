@@ -77,11 +77,17 @@ static inline int logp_confirm_barrier(logp_comm_state_t *st, logp_decision_t **
 
 /* After every call that reached the communicator's state: records the
  * call's start (MPI_Wtime) and duration in seconds, if it was timed, and
- * counts the call; at the
+ * counts the call.  With a global clock a call takes from the latest
+ * start of a rank that is an `origin` to the latest end: a bcast's root
+ * only (the others' data comes from it; measured from the last rank's
+ * start, a late leaf whose data was already waiting made a P = 64 tree
+ * look 2.6x faster than another run of the same tree, SMPI), every rank
+ * of a reduce or all-to-all.  At the
  * agreement points (logp_confirm_agree_next) every rank takes part in one
  * MPI_Allreduce on the application's communicator, then applies the
  * agreed verdicts alike. */
-void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, double start, double seconds);
+void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, int origin, double start,
+                        double seconds);
 
 /* One line (no newline) on d's trial for the verbose output and the run
  * report: candidates, their times on the slowest rank, the winner, the

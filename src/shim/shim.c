@@ -265,7 +265,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     else
         rc = LOGP_NEXT_AS(logp_native_bcast_t, next->bcast)(buffer, count, datatype, root, comm);
     logp_shim_test_slow(st, LOGP_COLL_BCAST, algo);
-    logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
+    logp_confirm_after(st, d, timed, st->rank == root, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_BCAST, d, algo, bytes, t0);
     return ours ? logp_shim_error(st, rc) : rc; /* last: a handler may not return, or free the communicator */
 }
@@ -312,7 +312,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     else
         rc = LOGP_NEXT_AS(logp_native_reduce_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
     logp_shim_test_slow(st, LOGP_COLL_REDUCE, algo);
-    logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
+    logp_confirm_after(st, d, timed, 1, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_REDUCE, d, algo, bytes, t0);
     return ours ? logp_shim_error(st, rc) : rc; /* last: a handler may not return, or free the communicator */
 }
@@ -370,7 +370,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     else
         rc = LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     logp_shim_test_slow(st, LOGP_COLL_ALLTOALL, algo);
-    logp_confirm_after(st, d, timed, tc, timed ? PMPI_Wtime() - tc : 0.0);
+    logp_confirm_after(st, d, timed, 1, tc, timed ? PMPI_Wtime() - tc : 0.0);
     logp_shim_account(st, LOGP_COLL_ALLTOALL, d, algo, bytes, t0);
     return ours ? logp_shim_error(st, rc) : rc; /* last: a handler may not return, or free the communicator */
 }

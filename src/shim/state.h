@@ -117,6 +117,8 @@ typedef struct logp_comm_state {
     unsigned char learned_rule[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* those of the learned file alone */
     logp_learn_t learn;       /* corrections: the files', then the trials' */
     int refits;               /* times the trials moved L or G (LOGP_CONFIRM_REFITS at most) */
+    logp_fit_sample_t fit[LOGP_FIT_SAMPLES]; /* the latest trials' measured candidates (a ring) */
+    int nfit;                 /* samples put in fit so far */
     int clock_global;         /* MPI_WTIME_IS_GLOBAL: trial calls are timed start to end across ranks */
     struct logp_comm_state *prev, *next; /* registry of live states */
 } logp_comm_state_t;

@@ -43,7 +43,8 @@ static const char logp_bench_usage[] =
     "  --network loggp|shared             the model's network: LogGP (default) or interfaces that share\n"
     "                                     bandwidth (model/net.h); predictions and auto's pick follow it\n"
     "  --native-only | --transpose | --pingpong | --csv | --dispatch\n"
-    "  --entry                            also time the MPI_* entry point after 128 warm-up calls: under the\n"
+    "  --entry                            also time the MPI_* entry point after warm-up calls at every size\n"
+    "                                     (2 x 32 each, round robin) and 128 at the size: under the\n"
     "                                     shim, auto's steady state (trials done); median / fastest row\n"
     "  --help\n";
 
@@ -152,6 +153,31 @@ static logp_bench_stat_t time_algo(logp_coll_t coll, logp_algo_t algo, const log
     }
     free(all);
     return st;
+}
+
+/* --entry: before any size is timed, calls the entry point at every size
+ * of the list, round robin (2 rounds of 32 calls per size), so that what
+ * the trials of one size teach the shim (a refit of L and G decides every
+ * class again) reaches the sizes timed before it: the entry rows are then
+ * the run's steady state, not the state right after each size's own
+ * trials. */
+static void warm_entry(logp_coll_t coll, const char *sizes, MPI_Comm comm)
+{
+    for (int round = 0; round < 2; round++) {
+        char list[512], *save = NULL;
+        snprintf(list, sizeof list, "%s", sizes);
+        for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            size_t m = 8;
+            logp_units_bytes(t, &m);
+            int count = m / sizeof(double) > 0 ? (int)(m / sizeof(double)) : 1;
+            size_t n = (size_t)count * (coll == LOGP_COLL_ALLTOALL ? (size_t)g_size : 1);
+            double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
+            for (int w = 0; a && b && w < 32; w++)
+                run_once(coll, LOGP_ALGO_AUTO, NULL, a, b, count, MPI_COMM_WORLD, comm);
+            free(a);
+            free(b);
+        }
+    }
 }
 
 static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, const char *label)
@@ -459,6 +485,8 @@ int main(int argc, char **argv)
                 continue;
             char list[512], *save = NULL;
             snprintf(list, sizeof list, "%s", sizes);
+            if (g_entry)
+                warm_entry((logp_coll_t)c, sizes, comm);
             for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
                 size_t m = 8;
                 logp_units_bytes(t, &m); /* checked above */

@@ -219,37 +219,48 @@ START_TEST(test_points)
 END_TEST
 
 /* Learning the machine: a wrong tuning file (L x 4, G / 4) and the times
- * the true machine gives; the fit finds the true L from a small message
- * and the true G from a large one, for trees whose shape depends on them. */
+ * the true machine gives at 8 B, 1 KiB, 64 KiB and 1 MiB: the joint fit
+ * finds L / 4 and G x 4; from 8-byte samples alone it finds L and leaves
+ * G (the pull); design-formula families and native do not fit. */
 START_TEST(test_fit)
 {
     logp_params_t truth = logp_params_default(), wrong = truth;
     wrong.L *= 4.0;
     wrong.G /= 4.0;
     const int Ps[] = {16, 64, 256, 1000};
+    const size_t sizes[] = {8, 1024, 65536, 1048576};
+    const logp_algo_t algos[] = {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_BINOMIAL, LOGP_ALGO_SCATTER_ALLGATHER,
+                                 LOGP_ALGO_PIPELINE};
     for (int i = 0; i < 4; i++) {
         logp_topo_t tt = logp_topo_uniform(Ps[i], &truth), tw = logp_topo_uniform(Ps[i], &wrong);
-        logp_select_query_t qt = {LOGP_COLL_BCAST, 8, 1, 0, 4, &tt, LOGP_NATIVE_MPICH, NULL};
-        logp_select_query_t qw = qt;
-        qw.topo = &tw;
-        double measured = logp_select_predict(LOGP_ALGO_LOGP_TREE, &qt);
-        ck_assert_int_eq(logp_confirm_dominant(&qw, LOGP_ALGO_LOGP_TREE), LOGP_FIT_L);
-        double f = logp_confirm_fit(&qw, LOGP_ALGO_LOGP_TREE, LOGP_FIT_L, measured);
-        ck_assert_msg(fabs(f - 0.25) < 0.25 * 0.02, "P=%d: L factor %g, want 0.25", Ps[i], f);
-        /* G alone wrong (with L wrong too, G absorbs part of L's error: the
-         * shim fits both at one point, each from the classes it dominates) */
-        logp_params_t wrong_g = truth;
-        wrong_g.G /= 4.0;
-        tw = logp_topo_uniform(Ps[i], &wrong_g);
-        qt.bytes = qw.bytes = (size_t)4 << 20;
-        measured = logp_select_predict(LOGP_ALGO_SCATTER_ALLGATHER, &qt);
-        ck_assert_int_eq(logp_confirm_dominant(&qw, LOGP_ALGO_SCATTER_ALLGATHER), LOGP_FIT_G);
-        f = logp_confirm_fit(&qw, LOGP_ALGO_SCATTER_ALLGATHER, LOGP_FIT_G, measured);
-        ck_assert_msg(fabs(f - 4.0) < 4.0 * 0.05, "P=%d: G factor %g, want 4", Ps[i], f);
-        /* times the model cannot reach by that parameter: no fit */
-        ck_assert(logp_confirm_fit(&qw, LOGP_ALGO_SCATTER_ALLGATHER, LOGP_FIT_G, measured * 1e6) == 0.0);
-        ck_assert(logp_confirm_fit(&qw, LOGP_ALGO_SCATTER_ALLGATHER, LOGP_FIT_G, 0.0) == 0.0);
+        logp_fit_sample_t s[LOGP_FIT_SAMPLES];
+        int n = 0;
+        for (int z = 0; z < 4; z++)
+            for (int a = 0; a < 2; a++) {
+                logp_select_query_t qt = {LOGP_COLL_BCAST, sizes[z], 1, 0, 4, &tt, LOGP_NATIVE_MPICH, NULL};
+                logp_algo_t algo = algos[z < 2 ? a : 2 + a];
+                s[n] = (logp_fit_sample_t){qt, algo, logp_select_predict(algo, &qt)};
+                s[n++].q.topo = &tw;
+            }
+        double fL, fG, before, after = logp_confirm_fit_joint(s, n, &fL, &fG, &before);
+        ck_assert_msg(fabs(fL - 0.25) < 0.25 * 0.05 && fabs(fG - 4.0) < 4.0 * 0.05,
+                      "P=%d: factors L %g G %g, want 0.25 and 4", Ps[i], fL, fG);
+        ck_assert(before > log(LOGP_CONFIRM_REFIT) && after < 0.1 * before);
+        /* 8-byte samples alone: L found, G left where it was */
+        after = logp_confirm_fit_joint(s, 2, &fL, &fG, &before);
+        ck_assert_msg(fabs(fL - 0.25) < 0.25 * 0.05 && fabs(fG - 1.0) < 0.05, "P=%d: 8 B only: L %g G %g", Ps[i],
+                      fL, fG);
+        /* times the model already explains: no change */
+        for (int k = 0; k < n; k++)
+            s[k].measured = logp_select_predict(s[k].algo, &s[k].q);
+        after = logp_confirm_fit_joint(s, n, &fL, &fG, &before);
+        ck_assert(before < 1e-9 && fabs(fL - 1.0) < 0.01 && fabs(fG - 1.0) < 0.01);
+        /* nothing to price */
+        ck_assert(logp_confirm_fit_joint(s, 0, &fL, &fG, &before) < 0.0);
     }
+    ck_assert(!logp_confirm_fittable(LOGP_ALGO_TWO_TREE));
+    ck_assert(!logp_confirm_fittable(LOGP_ALGO_NATIVE));
+    ck_assert(logp_confirm_fittable(LOGP_ALGO_LOGP_TREE));
 }
 END_TEST
 
