@@ -559,17 +559,24 @@ const logp_family_t logp_family_pipeline = {
 /* Parts per new rank: a step's exchange with each partner is cut into up
  * to this many chunks (logp_rsag_chunks), so that combining one overlaps
  * the transfer of the next. */
-#define LOGP_RSAG_CHUNKS 8
+#define LOGP_RSAG_CHUNKS 4
+
+static double logp_rsag_estimate(const logp_sched_t *s, int root, int commutative);
 
 static double logp_rsag_time(const logp_sched_t *s, int root, int commutative);
 static double logp_rsag_estimate(const logp_sched_t *s, int root, int commutative);
+static int logp_rsag_scatter_ops(const logp_sched_t *s);
+
+/* Replay steps the radix choice may spend on exact times (about 0.1 ms:
+ * P = 64 at any size, P = 1024 for 8 B); beyond, the estimate. */
+#define LOGP_RSAG_EXACT_BUILD 8192L
 
 /* The radix (s->k): 4 (half the steps, three partners a step) unless 2 is
- * priced lower: by the exact time on LogGP, which injects a rank's
- * messages one at a time, so that base 4 pays its three partners' bytes
- * in a row and loses from about 256 KiB (P = 64, default parameters); by
- * the estimate on a shared network, where the three transfers share the
- * link and base 4 saves its steps' latency at every size. */
+ * priced lower: by the exact time on LogGP while it is cheap (a rank
+ * injects its three partners' bytes one after another there, so that base
+ * 4 loses from about 256 KiB at P = 64, default parameters), else by the
+ * estimate (on a shared network, where the three transfers share the link
+ * and base 4 saves its steps' latency at every size, and at large P). */
 static logp_status_t logp_rsag_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
     (void)o;
@@ -578,7 +585,8 @@ static logp_status_t logp_rsag_build(logp_sched_t *s, const logp_sched_opts_t *o
     double t[2];
     for (int i = 0; i < 2; i++) {
         s->k = i ? 2 : 4;
-        t[i] = s->topo.shared ? -1.0 : logp_rsag_time(s, 0, 1);
+        int cheap = (long)logp_rsag_scatter_ops(s) * P2 <= LOGP_RSAG_EXACT_BUILD;
+        t[i] = s->topo.shared || !cheap ? -1.0 : logp_rsag_time(s, 0, 1);
         if (t[i] < 0.0)
             t[i] = logp_rsag_estimate(s, 0, 1);
     }
@@ -622,7 +630,9 @@ static void logp_rsag_digit(const logp_sched_t *s, int k, int *b, int *r)
  * cut into q chunks of c bytes (uniform parameters p): the first chunk
  * arrives after p2p(c) - o, the others a gap(c) apart; the receiver, done
  * with its sends (o each), takes each (o) and combines it (c gamma), the
- * last one once it has arrived and the others are combined. */
+ * last one once it has arrived and the others are combined.  (It leaves
+ * out LogGP's one injection at a time, which makes a rank's three
+ * partners' sends cost it their gaps: the exact time has it.) */
 static double logp_rsag_step(const logp_params_t *p, size_t h, int q, int r)
 {
     size_t c = (h + (size_t)q - 1) / (size_t)q;
