@@ -561,8 +561,6 @@ const logp_family_t logp_family_pipeline = {
  * the transfer of the next. */
 #define LOGP_RSAG_CHUNKS 4
 
-static double logp_rsag_estimate(const logp_sched_t *s, int root, int commutative);
-
 static double logp_rsag_time(const logp_sched_t *s, int root, int commutative);
 static double logp_rsag_estimate(const logp_sched_t *s, int root, int commutative);
 static int logp_rsag_scatter_ops(const logp_sched_t *s);
@@ -601,7 +599,8 @@ static long logp_rsag_p2(const logp_sched_t *s)
 }
 
 /* Parts per new-rank block: LOGP_RSAG_CHUNKS, or 1 where P' times that
- * exceeds INT_MAX (then parts = P' <= P; else parts = 8 P' > P). */
+ * exceeds INT_MAX (then parts = P' <= P; else parts = LOGP_RSAG_CHUNKS P'
+ * > P, since P < 2 P'). */
 static long logp_rsag_q(const logp_sched_t *s)
 {
     return s->parts > s->P ? LOGP_RSAG_CHUNKS : 1;
