@@ -165,7 +165,8 @@ static double logp_confirm_scaled2(const logp_select_query_t *q, logp_algo_t alg
 }
 
 /* The rms log error of the samples at factors exp(x[0]), exp(x[1]); the
- * samples that cannot be priced are left out (*used: how many were not).
+ * samples that cannot be priced are left out (*used: how many were not;
+ * none: infinite).
  * Plus a small pull towards (1, 1), so that a parameter the samples do
  * not constrain (G, from 8-byte trials alone) stays where it was: 0.01 in
  * log error per factor e of its own. */
@@ -185,7 +186,7 @@ static double logp_confirm_fit_error(const logp_fit_sample_t *s, int n, const do
     if (used)
         *used = m;
     double pull = LOGP_FIT_PULL * LOGP_FIT_PULL * (x[0] * x[0] + x[1] * x[1]);
-    return m ? sqrt(sum / m + pull) : -1.0;
+    return m ? sqrt(sum / m + pull) : INFINITY; /* nothing priced: never a better fit */
 }
 
 double logp_confirm_fit_joint(const logp_fit_sample_t *s, int n, double *fL, double *fG, double *before)
