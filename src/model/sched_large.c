@@ -560,10 +560,21 @@ const logp_family_t logp_family_pipeline = {
  * to this many chunks (logp_rsag_chunks), so that combining one overlaps
  * the transfer of the next. */
 #define LOGP_RSAG_CHUNKS 4
+#define LOGP_RSAG_RADIX 4 /* the larger radix (the other is 2) */
+
+/* What build decides once, so that a rank's operations cost O(1) each
+ * (the executor asks for them on every call): the steps and their chunk
+ * counts for the radix s->k, and the operations they make. */
+typedef struct {
+    int bits;                 /* of the new ranks: log2 P' */
+    int steps;
+    int scatter_ops;          /* 2 per chunk and partner, all steps */
+    unsigned char chunks[32]; /* per reduce-scatter step (at most 30 of them) */
+} logp_rsag_data_t;
 
 static double logp_rsag_time(const logp_sched_t *s, int root, int commutative);
 static double logp_rsag_estimate(const logp_sched_t *s, int root, int commutative);
-static int logp_rsag_scatter_ops(const logp_sched_t *s);
+static void logp_rsag_plan(const logp_sched_t *s, logp_rsag_data_t *d);
 
 /* Replay steps the radix choice may spend on exact times (about 0.1 ms:
  * P = 64 at any size, P = 1024 for 8 B); beyond, the estimate. */
@@ -579,17 +590,31 @@ static logp_status_t logp_rsag_build(logp_sched_t *s, const logp_sched_opts_t *o
 {
     (void)o;
     long P2 = logp_large_pow2_floor(s->P);
+    logp_rsag_data_t *d = malloc(sizeof *d);
+    if (d == NULL)
+        return LOGP_ERR_NOMEM;
+    s->data = d;
     s->parts = (int)(P2 <= INT_MAX / LOGP_RSAG_CHUNKS ? P2 * LOGP_RSAG_CHUNKS : P2);
     double t[2];
     for (int i = 0; i < 2; i++) {
-        s->k = i ? 2 : 4;
-        int cheap = (long)logp_rsag_scatter_ops(s) * P2 <= LOGP_RSAG_EXACT_BUILD;
+        s->k = i ? 2 : LOGP_RSAG_RADIX;
+        logp_rsag_plan(s, d);
+        int cheap = (long)d->scatter_ops * P2 <= LOGP_RSAG_EXACT_BUILD;
         t[i] = s->topo.shared || !cheap ? -1.0 : logp_rsag_time(s, 0, 1);
         if (t[i] < 0.0)
             t[i] = logp_rsag_estimate(s, 0, 1);
     }
-    s->k = t[1] < t[0] ? 2 : 4;
+    if (t[1] >= t[0]) {
+        s->k = LOGP_RSAG_RADIX;
+        logp_rsag_plan(s, d);
+    }
     return LOGP_OK;
+}
+
+static void logp_rsag_release(logp_sched_t *s)
+{
+    free(s->data);
+    s->data = NULL;
 }
 
 /* The new ranks: the largest power of two <= P. */
@@ -608,11 +633,10 @@ static long logp_rsag_q(const logp_sched_t *s)
 
 /* Steps of the reduce-scatter (and of the gather): one per digit of the
  * new ranks in the schedule's radix s->k (2 or 4; with 4, one base-2
- * step for an odd number of bits). */
+ * step for an odd number of bits; logp_rsag_plan counts them). */
 static int logp_rsag_steps(const logp_sched_t *s)
 {
-    int K = logp_butterfly_steps((int)logp_rsag_p2(s));
-    return s->k == 4 ? K / 2 + K % 2 : K;
+    return ((const logp_rsag_data_t *)s->data)->steps;
 }
 
 /* Reduce-scatter step k (0 first): its digit's lowest bit *b and its
@@ -620,9 +644,9 @@ static int logp_rsag_steps(const logp_sched_t *s)
  * reverse order. */
 static void logp_rsag_digit(const logp_sched_t *s, int k, int *b, int *r)
 {
-    int K = logp_butterfly_steps((int)logp_rsag_p2(s));
-    *r = s->k == 4 && 2 * k + 2 <= K ? 4 : 2;
-    *b = s->k == 4 ? K - 2 * k - (*r == 4 ? 2 : 1) : K - 1 - k;
+    int K = ((const logp_rsag_data_t *)s->data)->bits;
+    *r = s->k == LOGP_RSAG_RADIX && 2 * k + 2 <= K ? LOGP_RSAG_RADIX : 2;
+    *b = s->k == LOGP_RSAG_RADIX ? K - 2 * k - (*r == LOGP_RSAG_RADIX ? 2 : 1) : K - 1 - k;
 }
 
 /* One step's time for a sub-range of h bytes per partner (r - 1 of them)
@@ -645,7 +669,7 @@ static double logp_rsag_step(const logp_params_t *p, size_t h, int q, int r)
  * of least logp_rsag_step (a larger q only if 1% faster: each chunk
  * costs two overheads the formula may underrate).  q divides the sub-
  * range's 2^b LOGP_RSAG_CHUNKS parts. */
-static int logp_rsag_chunks(const logp_sched_t *s, int k)
+static int logp_rsag_choose_chunks(const logp_sched_t *s, int k)
 {
     int b, r, best = 1;
     logp_rsag_digit(s, k, &b, &r);
@@ -659,6 +683,12 @@ static int logp_rsag_chunks(const logp_sched_t *s, int k)
         }
     }
     return best;
+}
+
+/* The chunks of step k, as planned. */
+static int logp_rsag_chunks(const logp_sched_t *s, int k)
+{
+    return ((const logp_rsag_data_t *)s->data)->chunks[k];
 }
 
 /* Chunk level t (0 <= t < 2q) of a step in q chunks: the first two
@@ -705,16 +735,24 @@ static long logp_rsag_partner(long n, int b, int r, int k)
     return n + (y - x) * d;
 }
 
-/* Operations of the reduce-scatter (2 per chunk and partner). */
-static int logp_rsag_scatter_ops(const logp_sched_t *s)
+/* Plans the radix s->k: its steps, each step's chunks and the
+ * reduce-scatter's operations (2 per chunk and partner). */
+static void logp_rsag_plan(const logp_sched_t *s, logp_rsag_data_t *d)
 {
-    int ops = 0;
-    for (int k = 0; k < logp_rsag_steps(s); k++) {
+    int K = d->bits = logp_butterfly_steps((int)logp_rsag_p2(s));
+    d->steps = s->k == LOGP_RSAG_RADIX ? K / 2 + K % 2 : K;
+    d->scatter_ops = 0;
+    for (int k = 0; k < d->steps; k++) {
         int b, r;
         logp_rsag_digit(s, k, &b, &r);
-        ops += 2 * logp_rsag_chunks(s, k) * (r - 1);
+        d->chunks[k] = (unsigned char)logp_rsag_choose_chunks(s, k);
+        d->scatter_ops += 2 * d->chunks[k] * (r - 1);
     }
-    return ops;
+}
+
+static int logp_rsag_scatter_ops(const logp_sched_t *s)
+{
+    return ((const logp_rsag_data_t *)s->data)->scatter_ops;
 }
 
 /* Gather receives of new rank n: r - 1 per gather step up to the digit
@@ -834,8 +872,8 @@ static double logp_rsag_time(const logp_sched_t *s, int root, int commutative)
     if ((long)logp_rsag_scatter_ops(s) * P2 + 8 * P > LOGP_LARGE_EXACT_STEPS)
         return -1.0;
     logp_large_clock_t *c = calloc((size_t)P, sizeof(*c));
-    double *arrive = malloc(sizeof(double) * (size_t)(P2 * 4 * LOGP_RSAG_CHUNKS)), total = 0.0; /* (receiver,
-                                                                     sender digit, chunk) */
+    /* arrivals by (receiver, sender's digit, chunk) */
+    double *arrive = malloc(sizeof(double) * (size_t)(P2 * LOGP_RSAG_RADIX * LOGP_RSAG_CHUNKS)), total = 0.0;
     if (c == NULL || arrive == NULL) {
         free(c);
         free(arrive);
@@ -858,9 +896,10 @@ static double logp_rsag_time(const logp_sched_t *s, int root, int commutative)
                     size_t bytes = logp_sched_part_bytes(s->bytes, s->parts, (int)(sub * Q + j * per), (int)per);
                     logp_large_clock_t *me = &c[logp_rsag_rel(n, extra)];
                     if (send) /* concurrent sends: no serial rule */
-                        arrive[(peer * 4 + (n >> b) % r) * LOGP_RSAG_CHUNKS + j] = logp_params_post(p, bytes, &me->cpu, &me->nsend);
+                        arrive[(peer * LOGP_RSAG_RADIX + (n >> b) % r) * LOGP_RSAG_CHUNKS + j] =
+                            logp_params_post(p, bytes, &me->cpu, &me->nsend);
                     else
-                        logp_large_recv(p, bytes, 1, arrive[(n * 4 + (peer >> b) % r) * LOGP_RSAG_CHUNKS + j], me);
+                        logp_large_recv(p, bytes, 1, arrive[(n * LOGP_RSAG_RADIX + (peer >> b) % r) * LOGP_RSAG_CHUNKS + j], me);
                 }
         }
     }
@@ -892,6 +931,7 @@ static long logp_rsag_count(const logp_sched_t *s)
 
 const logp_family_t logp_family_rsag = {
     .build = logp_rsag_build,
+    .release = logp_rsag_release,
     .nops = logp_rsag_nops,
     .op = logp_rsag_op,
     .time = logp_rsag_time,
