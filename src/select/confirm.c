@@ -194,7 +194,7 @@ double logp_confirm_fit_joint(const logp_fit_sample_t *s, int n, double *fL, dou
     double x[2] = {0.0, 0.0}, lim = log(64.0), phi = 0.5 * (sqrt(5.0) - 1.0);
     int used = 0;
     *fL = *fG = 1.0;
-    *before = logp_confirm_fit_error(s, n, x, &used);
+    double fx = *before = logp_confirm_fit_error(s, n, x, &used); /* the error at x */
     if (used == 0)
         return -1.0;
     for (int round = 0; round < 3; round++)
@@ -223,12 +223,15 @@ double logp_confirm_fit_joint(const logp_fit_sample_t *s, int n, double *fL, dou
                 }
             }
             y[k] = 0.5 * (a + b);
-            if (logp_confirm_fit_error(s, n, y, NULL) < logp_confirm_fit_error(s, n, x, NULL))
+            double fy = logp_confirm_fit_error(s, n, y, NULL);
+            if (fy < fx) {
                 x[k] = y[k];
+                fx = fy;
+            }
         }
     *fL = exp(x[0]);
     *fG = exp(x[1]);
-    return logp_confirm_fit_error(s, n, x, NULL);
+    return fx;
 }
 
 int logp_confirm_fittable(logp_algo_t algo)
