@@ -155,6 +155,19 @@ static logp_bench_stat_t time_algo(logp_coll_t coll, logp_algo_t algo, const log
     return st;
 }
 
+/* A case's buffers for `bytes` per call (all-to-all: per block), the
+ * send buffer filled; returns the count of doubles per call. */
+static int bench_buffers(logp_coll_t coll, size_t bytes, double **a, double **b)
+{
+    int count = bytes / sizeof(double) > 0 ? (int)(bytes / sizeof(double)) : 1;
+    size_t n = (size_t)count * (coll == LOGP_COLL_ALLTOALL ? (size_t)g_size : 1);
+    *a = malloc(n * sizeof(double));
+    *b = malloc(n * sizeof(double));
+    for (size_t i = 0; *a && i < n; i++)
+        (*a)[i] = (double)(g_rank + i % 7);
+    return count;
+}
+
 /* --entry: before any size is timed, calls the entry point at every size
  * of the list, round robin (2 rounds of 32 calls per size), so that what
  * the trials of one size teach the shim (a refit of L and G decides every
@@ -169,9 +182,8 @@ static void warm_entry(logp_coll_t coll, const char *sizes, MPI_Comm comm)
         for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             size_t m = 8;
             logp_units_bytes(t, &m);
-            int count = m / sizeof(double) > 0 ? (int)(m / sizeof(double)) : 1;
-            size_t n = (size_t)count * (coll == LOGP_COLL_ALLTOALL ? (size_t)g_size : 1);
-            double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double));
+            double *a, *b;
+            int count = bench_buffers(coll, m, &a, &b);
             for (int w = 0; a && b && w < 32; w++)
                 run_once(coll, LOGP_ALGO_AUTO, NULL, a, b, count, MPI_COMM_WORLD, comm);
             free(a);
@@ -182,13 +194,8 @@ static void warm_entry(logp_coll_t coll, const char *sizes, MPI_Comm comm)
 
 static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, const char *label)
 {
-    int count = (int)(bytes / sizeof(double));
-    if (count < 1)
-        count = 1;
-    size_t n = (size_t)count * (coll == LOGP_COLL_ALLTOALL ? (size_t)g_size : 1);
-    double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
-    for (size_t i = 0; i < n; i++)
-        a[i] = (double)(g_rank + i % 7);
+    double *a, *b;
+    int count = bench_buffers(coll, bytes, &a, &b);
     double native = 0, times[LOGP_ALGO_COUNT];
     logp_bench_stat_t stats[LOGP_ALGO_COUNT];
     logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo, logp_native_lib_default(), NULL};
