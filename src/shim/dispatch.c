@@ -13,7 +13,8 @@
 #define LOGP_DISPATCH_SAMPLES 65536
 
 typedef struct {
-    double *sample;
+    double *sample;  /* the call's work, as it ran */
+    double *warm;    /* the same lookups again at once (see dispatch.h) */
     long n;          /* calls recorded (samples: the first LOGP_DISPATCH_SAMPLES) */
     int P;           /* largest communicator seen */
     double decision; /* slowest decision, s */
@@ -37,7 +38,8 @@ void logp_dispatch_enable(void)
     if (logp_dispatch_enabled)
         return;
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
-        if ((logp_dispatch[c].sample = malloc(sizeof(double) * LOGP_DISPATCH_SAMPLES)) == NULL)
+        if ((logp_dispatch[c].sample = malloc(sizeof(double) * LOGP_DISPATCH_SAMPLES)) == NULL ||
+            (logp_dispatch[c].warm = malloc(sizeof(double) * LOGP_DISPATCH_SAMPLES)) == NULL)
             return; /* no memory: no timing, nothing else changes */
     logp_dispatch_enabled = 1;
 }
@@ -62,7 +64,7 @@ void logp_dispatch_decided(logp_coll_t coll, double seconds)
         d->decision = seconds;
 }
 
-void logp_dispatch_call(logp_coll_t coll, int P, double seconds)
+void logp_dispatch_call(logp_coll_t coll, int P, double seconds, double warm)
 {
     logp_dispatch_stat_t *d = &logp_dispatch[coll];
     if (logp_dispatch_deciding) {
@@ -70,8 +72,10 @@ void logp_dispatch_call(logp_coll_t coll, int P, double seconds)
         return;
     }
     long i = __atomic_fetch_add(&d->n, 1, __ATOMIC_RELAXED);
-    if (i < LOGP_DISPATCH_SAMPLES)
+    if (i < LOGP_DISPATCH_SAMPLES) {
         d->sample[i] = seconds;
+        d->warm[i] = warm;
+    }
     if (P > d->P)
         d->P = P;
 }
@@ -90,9 +94,11 @@ void logp_dispatch_print(void)
         if (n == 0 && d->decision == 0.0)
             continue;
         qsort(d->sample, (size_t)n, sizeof(double), logp_dispatch_cmp);
+        qsort(d->warm, (size_t)n, sizeof(double), logp_dispatch_cmp);
         double median = n ? d->sample[n / 2] : 0.0, p99 = n ? d->sample[(long)(0.99 * (double)(n - 1))] : 0.0;
-        printf("dispatch coll=%s P=%d calls=%ld median_us=%.3f p99_us=%.3f first_ms=%.3f\n",
-               logp_coll_name((logp_coll_t)c), d->P, d->n, median * 1e6, p99 * 1e6, d->decision * 1e3);
+        double warm = n ? d->warm[n / 2] : 0.0;
+        printf("dispatch coll=%s P=%d calls=%ld median_us=%.3f p99_us=%.3f first_ms=%.3f warm_median_us=%.3f\n",
+               logp_coll_name((logp_coll_t)c), d->P, d->n, median * 1e6, p99 * 1e6, d->decision * 1e3, warm * 1e6);
     }
     fflush(stdout);
 }
