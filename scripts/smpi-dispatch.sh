@@ -2,9 +2,9 @@
 # The shim's own work per call at scale: pmpi-logp-bench --dispatch with
 # the shim linked in, run in SimGrid SMPI on P simulated ranks (one host
 # each, the project's LogGP platform).  Prints the shim's lines
-#   dispatch coll=... P=... calls=... median_us=... p99_us=... first_ms=...
+#   dispatch coll=... P=... calls=... median_us=... p99_us=... first_ms=... warm_median_us=...
 # (wall-clock time of the host for the shim's code: SMPI charges nothing
-# for it, see src/shim/dispatch.h).
+# for it; warm_median_us: the lookups again at once, see src/shim/dispatch.h).
 #   sh scripts/smpi-dispatch.sh [P] [ROUNDS] [COLL]  (default 1024 ranks, 1 round, all)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -41,6 +41,17 @@ env -u PMPI_LOGP_VERBOSE LD_PRELOAD="$lib" timeout 300 $MPIEXEC -n 3 "$b/tests/m
 if [ "$(cat "$out" "$err")" = "test_confirm: all results correct (0 wrong values)" ]; then
     pass=$((pass + 1)); echo "ok: silent at the default verbosity (auto, trials and agreement on, n=3)"
 else fail=$((fail + 1)); echo "FAIL: output at the default verbosity"; head -5 "$err"; fi
+# the dispatch benchmark (issue 12's line, README "The shim's own cost"):
+# one line per collective from rank 0, every call but the decisions
+# counted (256 sizes: 256 - classes > 200), times positive and, warm
+# lookups included, bounded (a call that planned would take milliseconds)
+env LD_PRELOAD="$lib" timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-bench" --dispatch --iters 1 >"$out" 2>"$err"
+if [ "$(awk '/^dispatch coll=(bcast|reduce|alltoall) P=2 calls=/ { for (i = 4; i <= NF; i++) { split($i, kv, "=")
+        v[kv[1]] = kv[2] + 0 }
+        if (v["calls"] > 200 && v["median_us"] > 0 && v["median_us"] < 100 && v["warm_median_us"] > 0 &&
+            v["warm_median_us"] < 100 && ("first_ms" in v)) ok++; delete v } END { print ok + 0 }' "$out")" -eq 3 ]; then
+    pass=$((pass + 1)); echo "ok: pmpi-logp-bench --dispatch (n=2): $(grep -c '^dispatch coll' "$out") lines"
+else fail=$((fail + 1)); echo "FAIL: pmpi-logp-bench --dispatch"; cat "$out"; head -5 "$err"; fi
 
 $MPICC_ -pthread -o "$tmp/test_threads" "$s/tests/mpi/test_threads.c" || exit 1
 for n in 2 3; do
