@@ -70,6 +70,8 @@ typedef struct logp_view logp_view_t;
 typedef struct logp_sched_opts {
     int chain_k;    /* k of `chain` (<= 0: 4) */
     int long_first; /* chain: long chains first (comparisons in tests only) */
+    int window;     /* linear: destinations per window (<= 0: the model's choice); a library's
+                       fixed window when its all-to-all is priced (select/native.c) */
 } logp_sched_opts_t;
 
 /* A rank's place in a tree: its parent and its number of children, plus a

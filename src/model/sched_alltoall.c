@@ -194,8 +194,11 @@ int logp_linear_window(const logp_params_t *p, int P, size_t m)
 
 static logp_status_t logp_linear_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
-    (void)o;
-    s->k = logp_linear_window(&s->p, s->P, s->bytes);
+    int most = s->P - 1 < LOGP_LINEAR_WINDOW_MAX ? s->P - 1 : LOGP_LINEAR_WINDOW_MAX;
+    if (o->window > 0)
+        s->k = o->window < most ? o->window : most > 0 ? most : 1;
+    else
+        s->k = logp_linear_window(&s->p, s->P, s->bytes);
     return LOGP_OK;
 }
 

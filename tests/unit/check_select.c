@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../../src/model/algo.h"
+#include "../../src/model/sched_alltoall.h"
 #include "../../src/model/sim.h"
 #include "../../src/model/topo.h"
 #include "../../src/select/native.h"
@@ -57,7 +58,7 @@ START_TEST(test_auto_is_cheapest)
                         double tb = logp_select_predict((logp_algo_t)b, &q);
                         if (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_ESTIMATED) {
                             logp_sched_t sb; /* auto compares its estimate (sim.h) */
-                            logp_sched_opts_t o = {4, 0};
+                            logp_sched_opts_t o = {4, 0, 0};
                             ck_assert_int_eq(logp_sched_build(&sb, (logp_coll_t)coll, (logp_algo_t)b, sizes[s], &topo, &o),
                                              LOGP_OK);
                             tb = logp_sim_price(&sb, 0, commute, 1);
@@ -139,6 +140,27 @@ START_TEST(test_native_openmpi)
     ck_assert_str_eq(logp_native_algo(LOGP_NATIVE_SMPI, LOGP_COLL_BCAST, 64, 1 << 20, 1), "binomial");
     ck_assert_str_eq(logp_native_algo(LOGP_NATIVE_SMPI, LOGP_COLL_REDUCE, 64, 1 << 20, 1), "reduce-scatter-gather");
     ck_assert_int_eq(logp_native_lib_lookup("smpi"), LOGP_NATIVE_SMPI);
+    /* its medium all-to-all is MVAPICH2's scatter-dest (4 destinations at
+     * a time), priced as our linear in windows of 4; MPICH's own posts 32 */
+    ck_assert_str_eq(logp_native_algo(LOGP_NATIVE_SMPI, LOGP_COLL_ALLTOALL, 16, 1024, 1), "scatter-dest");
+    ck_assert_str_eq(logp_native_algo(LOGP_NATIVE_SMPI, LOGP_COLL_ALLTOALL, 4, 8, 1), "scatter-dest");
+    ck_assert_str_eq(logp_native_algo(LOGP_NATIVE_SMPI, LOGP_COLL_ALLTOALL, 16, 8, 1), "bruck");
+    ck_assert_str_eq(logp_native_algo(LOGP_NATIVE_SMPI, LOGP_COLL_ALLTOALL, 16, 65536, 1), "pairwise");
+    ck_assert_str_eq(logp_native_algo(M, LOGP_COLL_ALLTOALL, 16, 1024, 1), "linear");
+    {
+        logp_params_t p = logp_params_default();
+        for (int P = 2; P <= 70; P += 17)
+            for (size_t m = 256; m < 32768; m *= 4) {
+                logp_topo_t t = logp_topo_uniform(P, &p);
+                int w = P - 1 < 4 ? P - 1 : 4;
+                ck_assert_double_eq_tol(logp_native_predict(LOGP_NATIVE_SMPI, LOGP_COLL_ALLTOALL, m, 1, &t, 1),
+                                        logp_linear_time(&p, P, m, w), 1e-12);
+                /* four at a time waits for more round trips than all at once */
+                if (P > 5)
+                    ck_assert(logp_native_predict(LOGP_NATIVE_SMPI, LOGP_COLL_ALLTOALL, m, 1, &t, 1) >
+                              logp_native_predict(M, LOGP_COLL_ALLTOALL, m, 1, &t, 1));
+            }
+    }
     for (int P = 2; P <= 9000; P += P < 70 ? 1 : 37)
         for (size_t m = 1; m <= ((size_t)1 << 26); m *= 2)
             for (int c = 0; c < LOGP_COLL_COUNT; c++)
