@@ -106,8 +106,9 @@ typedef struct logp_tnode {
  * injection): the schedule's order is deadlock-free only with sends that
  * wait for nothing but a full window (say why in the family). */
 #define LOGP_FAMILY_CONCURRENT 64u
-/* Decisions price it by its estimate, never by simulation (no closed form,
- * and simulating it costs too much per decision: say how much). */
+/* Decisions price it by its estimate, by simulation only while it is
+ * small (LOGP_SIM_ESTIMATED_OPS, sim.h): no closed form, and simulating it
+ * costs too much per decision at scale (say how much). */
 #define LOGP_FAMILY_ESTIMATED 128u
 
 /* What an algorithm's family provides.  Tree families (bcast, reduce) give

@@ -106,13 +106,16 @@
  *   + D m G / k with large segments, minimal near k* = sqrt(D m G / o);
  *   segments stay within LOGP_TWOTREE_MAX_SEGMENT (sched_large.h).  The
  *   simulator prices it exactly (no closed form: the order interleaves
- *   both trees); decisions use T(k).  On a shared network (topo.shared)
- *   T(k) misses the children's sends sharing the rank's interface: there
- *   the count is the best of T(k)'s, half, twice and four times it by a
- *   simulated proxy on at most 32 ranks (logp_twotree_proxy), whose time
- *   is then the estimate.  Predicted at P = 64 (default
- *   parameters): bcast 1 MiB 188 us against binary-pipeline's 275 and the
- *   bound (m - 1)G + T* = 114; reduce 1 MiB 488 us. */
+ *   both trees); decisions use T(k), or the simulator while the
+ *   schedule has at most LOGP_SIM_ESTIMATED_OPS operations (T(k) is
+ *   10 - 38% high at P = 2 - 8, 7% low at P = 64, 1 MiB).  On a shared
+ *   network (topo.shared) T(k) misses the children's sends sharing the
+ *   rank's interface: there the count is the best of T(k)'s, half, twice
+ *   and four times it by a simulated proxy on at most 32 ranks
+ *   (logp_twotree_proxy), whose time is then the estimate.  Predicted at
+ *   P = 64 (default parameters): bcast 1 MiB 188 us against
+ *   binary-pipeline's 275 and the bound (m - 1)G + T* = 114; reduce 1 MiB
+ *   488 us. */
 #include "sched_large.h"
 
 #include <limits.h>

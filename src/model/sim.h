@@ -31,11 +31,21 @@ double logp_sim_predict(const logp_sched_t *s, int root, int commutative);
  * machine; a P = 65,536 tree is 130,000 to 200,000 of them). */
 #define LOGP_SIM_BUDGET 200000L
 
+/* Operations of a LOGP_FAMILY_ESTIMATED schedule that a decision still
+ * simulates (at most a few tenths of a millisecond): its estimate misses
+ * most at small P (two-tree, P = 2 - 8: 10 - 38% above the simulator). */
+#define LOGP_SIM_ESTIMATED_OPS 4096L
+
+/* Nonzero if a decision may simulate s (within `budget` operations for
+ * the other families). */
+int logp_sim_affordable(const logp_sched_t *s, long budget);
+
 /* logp_sim_predict when `exact`, else logp_sched_estimate for a layout
  * that is not uniform (closed forms stay exact).  A family flagged
- * LOGP_FAMILY_ESTIMATED is always priced by its estimate here, and so is
- * a schedule whose simulation on a shared network (topo.shared) would
- * recompute more than LOGP_SIM_BUDGET flow rates (net.h). */
+ * LOGP_FAMILY_ESTIMATED is priced by its estimate here unless it has at
+ * most LOGP_SIM_ESTIMATED_OPS operations, and so is a schedule whose
+ * simulation on a shared network (topo.shared) would recompute more than
+ * LOGP_SIM_BUDGET flow rates (net.h). */
 double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exact);
 
 #endif

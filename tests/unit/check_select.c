@@ -100,6 +100,37 @@ START_TEST(test_forced_kept)
 }
 END_TEST
 
+/* A family without a closed form (two-tree) is priced by the simulator
+ * while it is small (LOGP_SIM_ESTIMATED_OPS), by its estimate beyond:
+ * at P = 2 - 8 the estimate is 10 - 38% high, enough to rank it last. */
+START_TEST(test_estimated_small_simulated)
+{
+    logp_params_t p = logp_params_default();
+    for (int coll = 0; coll < 2; coll++)
+        for (int P = 2; P <= 1024; P *= 4)
+            for (size_t m = 4096; m <= ((size_t)1 << 20); m *= 16) {
+                logp_topo_t topo = logp_topo_uniform(P, &p);
+                logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL};
+                logp_sched_t s;
+                ck_assert_int_eq(logp_sched_build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, m, &topo, NULL), LOGP_OK);
+                double t[LOGP_ALGO_COUNT], sim = -1.0, est = logp_sched_estimate(&s, 0, 1);
+                logp_sim_run(&s, 0, 1, NULL, NULL, &sim);
+                int small = logp_sched_ops(&s) <= LOGP_SIM_ESTIMATED_OPS;
+                ck_assert_int_eq(logp_sim_affordable(&s, 0), small);
+                logp_select_prices(&q, t);
+                ck_assert_msg(t[LOGP_ALGO_TWO_TREE] == (small ? sim : est), "coll %d P=%d m=%zu: %.9g (sim %.9g, est %.9g)",
+                              coll, P, m, t[LOGP_ALGO_TWO_TREE], sim, est);
+                if (P <= 8)
+                    ck_assert(small);
+                if (coll == LOGP_COLL_REDUCE && P == 2 && m == 65536) /* what the simulation corrects */
+                    ck_assert_msg(est > 1.2 * sim, "est %.9g sim %.9g", est, sim);
+                if (P == 1024 && m == ((size_t)1 << 20))
+                    ck_assert(!small); /* 132,096 operations: the estimate */
+                logp_sched_free(&s);
+            }
+}
+END_TEST
+
 /* The native model follows MPICH 4.0.2's switch points. */
 START_TEST(test_native_model)
 {
@@ -187,6 +218,7 @@ int main(void)
         test_registry,
         test_auto_is_cheapest,
         test_forced_kept,
+        test_estimated_small_simulated,
         test_native_model,
         test_native_openmpi,
     };
