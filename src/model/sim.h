@@ -34,7 +34,7 @@ double logp_sim_predict(const logp_sched_t *s, int root, int commutative);
 /* Operations of a LOGP_FAMILY_ESTIMATED schedule that a decision still
  * simulates (at most a few tenths of a millisecond): its estimate misses
  * most at small P (two-tree, P = 2 - 8: 10 - 38% above the simulator). */
-#define LOGP_SIM_ESTIMATED_OPS 4096L
+#define LOGP_SIM_ESTIMATED_OPS 2048L
 
 /* Nonzero if a decision may simulate s (within `budget` operations for
  * the other families). */
