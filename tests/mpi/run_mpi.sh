@@ -3,7 +3,8 @@
 # under LD_PRELOAD for every algorithm of every collective, for many
 # communicator sizes.  Each run forces one algorithm per collective and
 # checks, from PMPI_LOGP_VERBOSE=1, that the shim really ran it.
-# LOGP_TEST_NS overrides the sizes (default "1 2 3 4 5 7 8").
+# LOGP_TEST_NS overrides the sizes (default "1 2 3 4 5 7 8"; the native
+# set only to 5 unless LOGP_TEST_NS is given).
 : "${MPIEXEC:=mpiexec}"
 b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
@@ -84,6 +85,10 @@ run_case() {
 }
 for n in $NS; do
     for s in $SETS; do
+        # the library's own collectives at 7 and 8 ranks on two cores (40 s
+        # of CI) test MPICH more than the shim, whose pass-through the
+        # native runs at 1 - 5 ranks cover (a LOGP_TEST_NS list runs them)
+        [ "$s" = native:native:native ] && [ "$n" -ge 7 ] && [ -z "${LOGP_TEST_NS:-}" ] && continue
         run_case "$n" "$s"
     done
 done
