@@ -490,10 +490,9 @@ double logp_sim_predict(const logp_sched_t *s, int root, int commutative)
     return logp_sim_run(s, root, commutative, NULL, NULL, &t) == LOGP_OK ? t : -1.0;
 }
 
-int logp_sim_affordable(const logp_sched_t *s, long budget)
+int logp_sim_affordable(const logp_sched_t *s)
 {
-    long cap = s->fam->flags & LOGP_FAMILY_ESTIMATED ? LOGP_SIM_ESTIMATED_OPS : budget;
-    return logp_sched_ops(s) <= cap;
+    return !(s->fam->flags & LOGP_FAMILY_ESTIMATED) || logp_sched_ops(s) <= LOGP_SIM_ESTIMATED_OPS;
 }
 
 double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exact)
@@ -501,7 +500,7 @@ double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exac
     double t = logp_sched_time(s, root, commutative);
     if (t >= 0.0)
         return t;
-    if ((s->fam->flags & LOGP_FAMILY_ESTIMATED) && !logp_sim_affordable(s, 0))
+    if (!logp_sim_affordable(s))
         exact = 0;
     if (!exact)
         return logp_sched_estimate(s, root, commutative);

@@ -36,9 +36,11 @@ double logp_sim_predict(const logp_sched_t *s, int root, int commutative);
  * most at small P (two-tree, P = 2 - 8: 10 - 38% above the simulator). */
 #define LOGP_SIM_ESTIMATED_OPS 2048L
 
-/* Nonzero if a decision may simulate s (within `budget` operations for
- * the other families). */
-int logp_sim_affordable(const logp_sched_t *s, long budget);
+/* Nonzero if a decision may simulate s as far as its family goes: any
+ * family with a closed form or none flagged LOGP_FAMILY_ESTIMATED, an
+ * estimated one only within LOGP_SIM_ESTIMATED_OPS operations (the
+ * decision's LOGP_SIM_BUDGET still bounds them all). */
+int logp_sim_affordable(const logp_sched_t *s);
 
 /* logp_sim_predict when `exact`, else logp_sched_estimate for a layout
  * that is not uniform (closed forms stay exact).  A family flagged

@@ -150,7 +150,7 @@ unsigned long logp_confirm_agree_next(unsigned long n, int busy)
 }
 
 /* The prediction of algo for q with L times fL and G times fG. */
-static double logp_confirm_scaled2(const logp_select_query_t *q, logp_algo_t algo, double fL, double fG)
+static double logp_confirm_scaled(const logp_select_query_t *q, logp_algo_t algo, double fL, double fG)
 {
     logp_topo_t topo = *q->topo;
     logp_params_t *p[2] = {&topo.intra, &topo.inter};
@@ -176,7 +176,7 @@ static double logp_confirm_fit_error(const logp_fit_sample_t *s, int n, const do
     double sum = 0.0;
     int m = 0;
     for (int i = 0; i < n; i++) {
-        double t = logp_confirm_scaled2(&s[i].q, s[i].algo, exp(x[0]), exp(x[1]));
+        double t = logp_confirm_scaled(&s[i].q, s[i].algo, exp(x[0]), exp(x[1]));
         if (t > 0.0 && s[i].measured > 0.0) {
             double e = log(t / s[i].measured);
             sum += e * e;

@@ -52,7 +52,7 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
             continue;
         if (logp_select_build((logp_algo_t)a, q, &all[a]) == LOGP_OK) {
             have[a] = 1;
-            if (!(all[a].fam->flags & LOGP_FAMILY_ESTIMATED) || logp_sim_affordable(&all[a], 0))
+            if (logp_sim_affordable(&all[a]))
                 work += logp_sched_ops(&all[a]); /* what the simulation below would cost */
         }
     }
