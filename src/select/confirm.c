@@ -17,14 +17,24 @@ int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan
         plan->predicted[plan->n++] = t[LOGP_ALGO_NATIVE];
     }
     /* against native, our best within SPAN (the model is least sure about
-     * the library it does not run); else a runner-up within NEAR */
+     * the library it does not run); else up to two runners-up within NEAR */
     double span = best == LOGP_ALGO_NATIVE ? LOGP_CONFIRM_SPAN : LOGP_CONFIRM_NEAR;
-    int runner = -1;
-    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
-        if (a != (int)best && a != LOGP_ALGO_NATIVE && a != LOGP_ALGO_AUTO && t[a] >= 0.0 && t[a] <= span * t[best] &&
-            (runner < 0 || t[a] < t[runner]))
-            runner = a;
-    if (runner >= 0) {
+    for (int round = 0; round < 2; round++) {
+        int runner = -1;
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+            if (a == LOGP_ALGO_NATIVE || a == LOGP_ALGO_AUTO || !(t[a] >= 0.0) || t[a] > span * t[best] ||
+                (runner >= 0 && t[a] >= t[runner]))
+                continue;
+            int fresh = 1; /* priced apart from our candidates: not the same schedule again (native's
+                              code is another, whatever its model says) */
+            for (int c = 0; c < plan->n && fresh; c++)
+                fresh = plan->algo[c] == LOGP_ALGO_NATIVE ||
+                        fabs(t[a] - plan->predicted[c]) > LOGP_CONFIRM_DISTINCT * plan->predicted[c];
+            if (fresh)
+                runner = a;
+        }
+        if (runner < 0)
+            break;
         plan->algo[plan->n] = (logp_algo_t)runner;
         plan->predicted[plan->n++] = t[runner];
     }

@@ -9,12 +9,13 @@
 #include "../model/algo.h"
 #include "select.h"
 
-#define LOGP_CONFIRM_MAX 4      /* candidates: the model's pick, native, our runner-up, and after a
-                                   refit of L or G the decision from before it */
+#define LOGP_CONFIRM_MAX 5      /* candidates: the model's pick, native, our two runners-up, and
+                                   after a refit of L or G the decision from before it */
 #define LOGP_CONFIRM_ROUNDS 3   /* calls per candidate: the median of 3 drops one outlier (a first call) */
 #define LOGP_CONFIRM_CALLS (LOGP_CONFIRM_MAX * LOGP_CONFIRM_ROUNDS)
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
-#define LOGP_CONFIRM_NEAR 2.0   /* our runner-up is tried if predicted within 2x of the best */
+#define LOGP_CONFIRM_NEAR 2.0   /* our runners-up are tried if predicted within 2x of the best */
+#define LOGP_CONFIRM_DISTINCT 0.001 /* a second runner-up must be priced > 0.1% away from the others */
 #define LOGP_CONFIRM_MARGIN 0.05 /* a challenger overturns the model only if >= 5% faster */
 #define LOGP_CONFIRM_DRIFT 3.0  /* a decision re-opens if its calls got 3x slower or faster */
 #define LOGP_CONFIRM_REOPENS 2  /* at most this many re-openings per decision and run */
@@ -31,7 +32,17 @@ typedef struct logp_trial_plan {
  * the cheapest other algorithm within LOGP_CONFIRM_NEAR (within
  * LOGP_CONFIRM_SPAN when best is native: the model knows least about the
  * library it does not run, and corrections extrapolated from other
- * classes can make native look cheap).  Where the model's
+ * classes can make native look cheap), then the next cheapest in the same
+ * span.  A runner-up must be priced more than LOGP_CONFIRM_DISTINCT
+ * (relative) away from each of our candidates before it: equal prices are
+ * mostly one schedule under two names (every tree at P = 2; hetero-tree on
+ * a uniform layout is logp-tree), and trying it twice tells nothing
+ * (native is exempt: its code is the library's, whatever its model says).  The
+ * second runner-up is there because the model's order among our near
+ * candidates is what it knows least: on MPICH at n = 2, a 32 KiB reduce,
+ * two-tree measured 7.7 us against the pick's 10 - 13 but was priced
+ * fourth, 0.9% behind the runner-up, so a trial of one runner-up never
+ * saw it.  Where the model's
  * margin is overwhelming nobody else qualifies and plan->n is 1.
  * Returns plan->n. */
 int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan);

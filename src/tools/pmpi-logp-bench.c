@@ -121,7 +121,7 @@ static logp_bench_stat_t time_algo(logp_coll_t coll, logp_algo_t algo, const log
     double sum = 0, *all = malloc(sizeof(double) * (size_t)iters);
     logp_bench_stat_t st = {0, 0, 0, 0};
     /* warm-up; through the entry point, enough calls for the shim's trial
-     * (at most 12 calls), its agreement point (at most 32 later), and a
+     * (at most 15 calls), its agreement point (at most 32 later), and a
      * second trial after a refit of L or G */
     for (int w = 0; w < (algo == LOGP_ALGO_AUTO ? 128 : 1); w++)
         run_once(coll, algo, v, a, b, count, MPI_COMM_WORLD, comm);
