@@ -16,12 +16,15 @@ if ! command -v mpicc.openmpi >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         update-alternatives --set mpi /usr/bin/mpicc.mpich >/dev/null 2>&1 &&
         update-alternatives --set mpirun /usr/bin/mpirun.mpich >/dev/null 2>&1
 fi
-# A third-party suite under the shim: OpenCoarrays' tests, built by Debian
-# against MPICH (tests/mpi/run_coarrays.sh; skipped if not installed).
-if ! dpkg -s libcoarrays-mpich-dev >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcoarrays-mpich-dev >/dev/null 2>&1 ||
-        echo "note: libcoarrays-mpich-dev not installed: the OpenCoarrays suite is skipped"
-fi
+# Third-party code under the shim, Debian's builds against MPICH:
+# OpenCoarrays' test suite (tests/mpi/run_coarrays.sh) and parallel HDF5
+# (tests/mpi/run_hdf5.sh); each is skipped if its package is missing.
+for p in libcoarrays-mpich-dev libhdf5-mpich-dev; do
+    if ! dpkg -s $p >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $p >/dev/null 2>&1 ||
+            echo "note: $p not installed: its tests are skipped"
+    fi
+done
 cd "$top/build"
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
@@ -29,7 +32,7 @@ units=$(make -s print-unit-tests)
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
 for t in $units tests/check_layering.sh tests/check_symbols.sh tests/check_cli.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
          tests/mpi/run_tuning.sh tests/mpi/run_errors.sh tests/mpi/run_confirm.sh tests/mpi/run_coarrays.sh \
-         tests/check_install.sh; do
+         tests/mpi/run_hdf5.sh tests/check_install.sh; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
 done
@@ -148,9 +151,11 @@ ins=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/ch
 con=$(sed -n 's/^confirm: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_confirm.sh.log)
 caf=$(sed -n 's/^OpenCoarrays under the shim: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' tests/mpi/run_coarrays.sh.log)
 grep -q '^SKIP' tests/mpi/run_coarrays.sh.log 2>/dev/null && caf="0 0" # not installed: said above
-set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + san_pass + ompi_pass ))
-failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + san_fail + ompi_fail ))
+h5=$(sed -n 's/^hdf5: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_hdf5.sh.log)
+grep -q '^SKIP' tests/mpi/run_hdf5.sh.log 2>/dev/null && h5="0 0"
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1} ${h5:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + ${19} + san_pass + ompi_pass ))
+failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + ${20} + san_fail + ompi_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]
