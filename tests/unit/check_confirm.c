@@ -116,11 +116,12 @@ START_TEST(test_plan)
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert_int_eq(p.algo[3], LOGP_ALGO_TWO_TREE);
-    /* without two-tree, the trees' one price joins once (> 0.1% from pipeline's) */
+    /* without two-tree, the trees' one price joins once (> 0.5% from pipeline's) */
     t[LOGP_ALGO_TWO_TREE] = -1.0;
     ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
     ck_assert(p.predicted[3] == 15.51e-6);
-    /* a second runner-up priced within 0.1% of the first is the same schedule: not tried */
+    /* a second runner-up priced within 0.5% of the first is the same schedule: not tried (flat and
+     * binomial at P = 2 were priced 0.12% apart after a refit) */
     t[LOGP_ALGO_PIPELINE] = 15.505e-6;
     ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 3);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
