@@ -4,7 +4,8 @@
 # communicator sizes.  Each run forces one algorithm per collective and
 # checks, from PMPI_LOGP_VERBOSE=1, that the shim really ran it.
 # LOGP_TEST_NS overrides the sizes (default "1 2 3 4 5 7 8"; the native
-# set only to 5 unless LOGP_TEST_NS is given).
+# set only to 5 unless LOGP_TEST_NS is given).  Then tests/mpi/test_types:
+# every predefined operator and datatype (LOGP_TEST_TYPE_NS, _TYPE_SETS).
 : "${MPIEXEC:=mpiexec}"
 b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
@@ -95,6 +96,38 @@ done
 for l in $LAYOUTS; do
     for s in $LAYOUT_SETS; do
         run_case "${l%%:*}" "$s" "${l#*:}"
+    done
+done
+# Every predefined operator on every predefined datatype it is defined on,
+# bcast and all-to-all of each (tests/mpi/test_types.c: the shim against
+# PMPI on the same inputs), with auto and sets that cover each algorithm
+# family's combining and staging: whole messages, chains, segments,
+# reduce-scatter; 2 ranks, and 3 with two of the sets (about 3 s a run).
+types="$b/tests/mpi/test_types"
+TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterfly two-tree:two-tree:ring pipeline:reduce-scatter-gather:linear}"
+for n in ${LOGP_TEST_TYPE_NS:-2 3}; do
+    for s in $TYPE_SETS; do
+        # 3 ranks (slow on two cores): auto and the segmented set only
+        [ "$n" -ge 3 ] && [ -z "${LOGP_TEST_TYPE_SETS:-}" ] && case $s in binomial:* | two-tree:*) continue ;; esac
+        bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; aa=${rest#*:}
+        env LD_PRELOAD="$lib" PMPI_LOGP_BCAST="$bc" PMPI_LOGP_REDUCE="$rd" PMPI_LOGP_ALLTOALL="$aa" \
+            PMPI_LOGP_OVERSUBSCRIBED=model PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n "$n" "$types" >"$log" 2>"$err"
+        rc=$?
+        line=$(grep '^test_types:' "$log")
+        p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed/\1/p')
+        f=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed/\2/p')
+        [ -n "$p" ] || { p=0; f=1; }
+        pass=$((pass + p)); fail=$((fail + f))
+        status=ok
+        [ $rc -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ] || status=FAIL
+        for pair in "bcast:$bc" "reduce:$rd" "alltoall:$aa"; do # the shim ran what was asked
+            c=${pair%%:*}; a=${pair#*:}
+            [ "$a" = auto ] && a='[a-z-]* .*configured auto'
+            grep -Eq "^pmpi-logp: .*\): $c .* -> $a" "$err" || { status=FAIL; echo "  no '$c -> $a' decision"; }
+        done
+        [ $status = ok ] || bad=$((bad + 1))
+        echo "types n=$n bcast=$bc reduce=$rd alltoall=$aa: $p passed, $f failed $status"
+        [ $status = ok ] || { grep -v '^test_types:' "$log" | head -10; grep -v '^pmpi-logp' "$err" | tail -5; }
     done
 done
 echo "MPI matrix: $pass cases passed, $fail failed, $bad bad runs"
