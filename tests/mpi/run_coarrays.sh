@@ -8,8 +8,10 @@
 # at n = 2 and 3 under LD_PRELOAD, with auto and with forced algorithms
 # (n = 3: one forced set); it must pass wherever it passes without the
 # shim (a failure is run again without it: some tests need a number of
-# images that divides their data, and are skipped at such n), and every
-# run must show the shim's decision (the forced algorithm, or auto's).  Skipped (77) where the suite is not installed.
+# images that divides their data, and are skipped at such n; if it passes
+# there, the shim's run is repeated once, since a few of the suite's tests
+# fail now and then on a loaded machine, shim or not), and every run must
+# show the shim's decision (the forced algorithm, or auto's).  Skipped (77) where the suite is not installed.
 : "${MPIEXEC:=mpiexec}"
 b="$(cd "${top_builddir:-.}" && pwd)"
 lib="$b/.libs/libpmpi-logp.so"
@@ -37,18 +39,23 @@ sets3="logp-tree:chain-adaptive"
 plain_ok() { # the test without the shim (asked only when it failed under it)
     timeout 60 $MPIEXEC -n $1 "$dir/$2" >/dev/null 2>&1
 }
+shim_ok() { # n test bcast reduce: passes under the shim, which decided
+    env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 PMPI_LOGP_OVERSUBSCRIBED=model PMPI_LOGP_BCAST=$3 \
+        PMPI_LOGP_REDUCE=$4 timeout 60 $MPIEXEC -n $1 "$dir/$2" >"$out" 2>"$err" &&
+        grep -Eq "^pmpi-logp: .*: (bcast .* -> $3|reduce .* -> $4|(bcast|reduce) .* -> .*configured auto)" "$err"
+}
 for n in 2 3; do
     eval "sets=\$sets$n"
     for t in $tests; do
         [ -x "$dir/$t" ] || { skip=$((skip + 1)); echo "skip: $t not in $dir"; continue; }
         for s in $sets; do
             bc=${s%%:*}; rd=${s##*:}
-            if env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 PMPI_LOGP_OVERSUBSCRIBED=model PMPI_LOGP_BCAST=$bc \
-                PMPI_LOGP_REDUCE=$rd timeout 60 $MPIEXEC -n $n "$dir/$t" >"$out" 2>"$err" &&
-                grep -Eq "^pmpi-logp: .*: (bcast .* -> $bc|reduce .* -> $rd|(bcast|reduce) .* -> .*configured auto)" "$err"; then
+            if shim_ok $n $t $bc $rd; then
                 pass=$((pass + 1))
             elif ! plain_ok $n $t; then
                 skip=$((skip + 1)); echo "skip: $t fails at n=$n without the shim too"; break
+            elif shim_ok $n $t $bc $rd; then # some of the suite's tests fail now and then, shim or not
+                pass=$((pass + 1)); echo "note: $t, n=$n, bcast=$bc reduce=$rd passed when run again"
             else
                 fail=$((fail + 1)); echo "FAIL: $t, n=$n, bcast=$bc reduce=$rd"
                 tail -5 "$out"; grep -v '^\[' "$err" | tail -5

@@ -38,6 +38,8 @@ run_case() {
     n=$1; s=$2; rpn=$3
     bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; aa=${rest#*:}
     big=""; [ "$n" -le 4 ] && big="--big"
+    # 7 and 8 ranks on two cores: roots 0, 1, P/2, P-1 (every root up to 5 ranks)
+    [ "$n" -ge 7 ] && big="--few-roots"
     start=$(date +%s)
     if [ -n "$rpn" ]; then
         set -- PMPI_LOGP_RANKS_PER_NODE="$rpn" PMPI_LOGP_TUNING="$hetero"
