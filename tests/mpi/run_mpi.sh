@@ -33,6 +33,15 @@ fi
 pass=0; fail=0; bad=0
 log=$(mktemp); err=$(mktemp)
 trap 'rm -f "$log" "$err" "$err.dec"' EXIT
+# tally PATTERN: the program's "...: N passed, M failed" line in $log (the
+# first matching PATTERN) into p and f, added to pass and fail (no line: one failure)
+tally() {
+    line=$(grep "$1" "$log")
+    p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed/\1/p')
+    f=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed/\2/p')
+    [ -n "$p" ] || { p=0; f=1; }
+    pass=$((pass + p)); fail=$((fail + f))
+}
 # run_case N SET [RANKS_PER_NODE]
 run_case() {
     n=$1; s=$2; rpn=$3
@@ -49,11 +58,7 @@ run_case() {
     env LD_PRELOAD="$lib" PMPI_LOGP_BCAST="$bc" PMPI_LOGP_REDUCE="$rd" PMPI_LOGP_ALLTOALL="$aa" \
         PMPI_LOGP_VERBOSE=1 "$@" timeout 600 $MPIEXEC -n "$n" "$prog" $big >"$log" 2>"$err"
     rc=$?
-    line=$(grep 'test_coll:' "$log")
-    p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed/\1/p')
-    f=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed/\2/p')
-    [ -n "$p" ] || { p=0; f=1; }
-    pass=$((pass + p)); fail=$((fail + f))
+    tally 'test_coll:'
     status=ok
     [ $rc -eq 0 ] && [ "$f" -eq 0 ] || status=FAIL
     # the shim must have run what was forced.  The decision lines, whole:
@@ -115,11 +120,7 @@ for n in ${LOGP_TEST_TYPE_NS:-2 3}; do
         env LD_PRELOAD="$lib" PMPI_LOGP_BCAST="$bc" PMPI_LOGP_REDUCE="$rd" PMPI_LOGP_ALLTOALL="$aa" \
             PMPI_LOGP_OVERSUBSCRIBED=model PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n "$n" "$types" >"$log" 2>"$err"
         rc=$?
-        line=$(grep '^test_types:' "$log")
-        p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed/\1/p')
-        f=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed, \([0-9]*\) failed/\2/p')
-        [ -n "$p" ] || { p=0; f=1; }
-        pass=$((pass + p)); fail=$((fail + f))
+        tally '^test_types:'
         status=ok
         [ $rc -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ] || status=FAIL
         for pair in "bcast:$bc" "reduce:$rd" "alltoall:$aa"; do # the shim ran what was asked
