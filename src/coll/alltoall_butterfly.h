@@ -1,4 +1,5 @@
-/* Butterfly all-to-all executor with packed blocks (seed 004). */
+/* Bruck-kind all-to-all executor with packed blocks: seed 004's butterfly
+ * and Bruck's algorithm in any radix. */
 #ifndef LOGP_COLL_ALLTOALL_BUTTERFLY_H
 #define LOGP_COLL_ALLTOALL_BUTTERFLY_H
 
@@ -9,9 +10,10 @@
 
 /* MPI_Alltoall semantics on the private communicator `comm` for any P
  * (sendbuf may be MPI_IN_PLACE), running this rank's operations `v` of a
- * LOGP_FAMILY_A2A_BRUCK schedule.  Staging memory: P blocks of packed data
- * plus two buffers of ceil(P/2) blocks for one step's send and receive,
- * about twice the receive buffer; never O(P^2) blocks.  Returns an MPI
+ * LOGP_FAMILY_A2A_BRUCK schedule (radix v->s->k).  Staging memory: P
+ * blocks of packed data plus two areas for one digit's sends and receives
+ * (ceil(P/2) blocks each in radix 2, fewer than P in any radix), two to
+ * three times the receive buffer; never O(P^2) blocks.  Returns an MPI
  * error code. */
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                                  MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v,

@@ -10,7 +10,11 @@
  *   exchange": one message per destination per phase).  For any n we use
  *   Bruck's index steps: ceil(log2 n) phases, phase s moving the blocks whose
  *   rotated index has bit s set to rank i + 2^s.  Per phase one message of
- *   about n/2 blocks: ceil(log2 n) (2o + L + (nm/2 - 1)G). */
+ *   about n/2 blocks: ceil(log2 n) (2o + L + (nm/2 - 1)G).
+ * bruck: the same index steps in radix r (Bruck, Ho, Kipnis, Upfal,
+ *   Weathersby, "Efficient algorithms for all-to-all communications in
+ *   multiport message-passing systems", IEEE TPDS 8(11), 1997):
+ *   ceil(log_r n) digits of r - 1 messages of about n/r blocks each. */
 #include "alltoall.h"
 
 int logp_ring_send_peer(int P, int r, int k)
@@ -33,10 +37,28 @@ int logp_butterfly_steps(int P)
 
 int logp_butterfly_nblocks(int P, int step)
 {
-    /* count j in [0, P) with bit `step` set */
-    int period = 1 << (step + 1), half = 1 << step;
-    int full = P / period, rest = P % period;
-    return full * half + (rest > half ? rest - half : 0);
+    return logp_bruck_nblocks(P, 1L << step, 2, 1); /* j in [0, P) with bit `step` set */
+}
+
+int logp_bruck_digits(int P, int r)
+{
+    int s = 0;
+    for (long w = 1; w < P; w *= r)
+        s++;
+    return s;
+}
+
+int logp_bruck_values(int P, int r, long w)
+{
+    long n = ((long)P - 1) / w;
+    return (int)(n < r - 1 ? n : r - 1);
+}
+
+int logp_bruck_nblocks(int P, long w, int r, int d)
+{
+    /* j = q r w + d w + e (0 <= e < w): w per full period, then the tail */
+    long period = (long)r * w, full = P / period, rest = P % period - (long)d * w;
+    return (int)(full * w + (rest <= 0 ? 0 : rest < w ? rest : w));
 }
 
 static double logp_a2a_seed_step(const logp_params_t *p)

@@ -72,6 +72,7 @@ typedef struct logp_sched_opts {
     int long_first; /* chain: long chains first (comparisons in tests only) */
     int window;     /* linear: destinations per window (<= 0: the model's choice); a library's
                        fixed window when its all-to-all is priced (select/native.c) */
+    int radix;      /* bruck: the radix, 2 .. LOGP_BRUCK_RADIX_MAX (<= 1: the model's choice) */
 } logp_sched_opts_t;
 
 /* A rank's place in a tree: its parent and its number of children, plus a
@@ -89,9 +90,11 @@ typedef struct logp_tnode {
 /* How an all-to-all schedule's messages carry blocks (src/coll picks the
  * executor by it, so a new schedule of a known kind needs no new code):
  * DIRECT, each message is the one block of its peer, and operations with
- * the same arg (phase) may be in flight together; BRUCK, message `arg` =
- * s carries the blocks whose rotated index has bit s set (seed 004's
- * butterfly, Bruck's steps); NODES, node aggregation (gather to the
+ * the same arg (phase) may be in flight together; BRUCK, Bruck's index
+ * steps in radix r = s->k: the operations of digit `arg` = s are in flight
+ * together, and the message to the rank d r^s ahead carries the blocks
+ * whose rotated index has digit s equal to d (alltoall.h; seed 004's
+ * butterfly is r = 2); NODES, node aggregation (gather to the
  * node's leader, leaders exchange per node pair, scatter). */
 #define LOGP_FAMILY_A2A_DIRECT 4u
 #define LOGP_FAMILY_A2A_BRUCK 8u
@@ -158,7 +161,8 @@ struct logp_sched {
     logp_params_t p;           /* logp_topo_rep(&topo): what uniform shapes use */
     int k;                     /* chains: number of chains (informative);
                                   linear all-to-all: the window; two-tree:
-                                  the lag of its order (sched_large.c) */
+                                  the lag of its order (sched_large.c);
+                                  BRUCK all-to-all: the radix */
     int parts;                 /* the message is cut into this many parts
                                   (logp_op_t.part; 1: whole messages only) */
     void *data;                /* family data, owned */

@@ -10,6 +10,20 @@
  *   Bruck's index steps: ceil(log2 n) phases, phase s moving the blocks
  *   whose rotated index has bit s set to rank i + 2^s.  Per phase one
  *   message of about n/2 blocks: ceil(log2 n) (2o + L + (nm/2 - 1)G).
+ * bruck: Bruck's index steps in radix r (not a seed: Bruck, Ho, Kipnis,
+ *   Upfal, Weathersby, IEEE TPDS 8(11), 1997; the butterfly is r = 2):
+ *   D = ceil(log_r n) rounds; in round s (w = r^s) rank i sends, for each
+ *   d = 1 .. r - 1 with d w < n, the blocks whose rotated index has digit
+ *   s equal to d, packed, to i + d w, all of them before it takes the
+ *   round's r - 1 receives.  With o <= g and about n/r blocks of m bytes
+ *   per message, a round costs about
+ *     (r - 2) gap(b) + 2o + L + inj(b) + (r - 2) max(o, gap(b)),  b = n m / r,
+ *   so T ~ D [2o + L + 2(r - 2) g] for small blocks (one latency per round
+ *   where the butterfly pays one per bit) and ~ D (r - 1)/r n m G bytes-
+ *   wise (less than the butterfly's log2 n n m G / 2 from r = 3).  The
+ *   radix is the least of the exact uniform time over r = 2 .. 32
+ *   (logp_bruck_radix): 3 - 5 for small blocks, up to 32 (a linear-like
+ *   exchange) for large ones.
  * linear: every destination at once, as MPICH's "scattered" all-to-all
  *   (32 destinations at a time), Open MPI's linear_sync and SMPI's
  *   basic_linear (all P - 1) do; the large-block schedule of the issue on
@@ -118,11 +132,118 @@ static long logp_butterfly_count(const logp_sched_t *s)
     return 2L * s->P * logp_butterfly_steps(s->P);
 }
 
+/* The executor reads the radix of a BRUCK schedule from s->k. */
+static logp_status_t logp_butterfly_build(logp_sched_t *s, const logp_sched_opts_t *o)
+{
+    (void)o;
+    s->k = 2;
+    return LOGP_OK;
+}
+
 const logp_family_t logp_family_butterfly = {
+    .build = logp_butterfly_build,
     .nops = logp_butterfly_nops,
     .op = logp_butterfly_op,
     .time = logp_butterfly_time,
     .count = logp_butterfly_count,
+    .flags = LOGP_FAMILY_A2A_BRUCK,
+};
+
+/* ---- bruck ------------------------------------------------------------- */
+
+double logp_bruck_time(const logp_params_t *p, int P, size_t m, int r)
+{
+    /* every rank alike: the message that arrives from i - d w left when
+     * this rank sent its own d-th message of the digit */
+    double next_send = 0.0, arrive[LOGP_BRUCK_RADIX_MAX];
+    logp_recv_state_t st = {0.0, 0.0};
+    for (long w = 1; w < P; w *= r) {
+        int n = logp_bruck_values(P, r, w);
+        for (int d = 1; d <= n; d++)
+            arrive[d - 1] = logp_params_post(p, (size_t)logp_bruck_nblocks(P, w, r, d) * m, &st.cpu, &next_send);
+        for (int d = 1; d <= n; d++)
+            logp_params_take(p, (size_t)logp_bruck_nblocks(P, w, r, d) * m, 0, arrive[d - 1], &st);
+    }
+    return st.cpu;
+}
+
+int logp_bruck_radix(const logp_params_t *p, int P, size_t m)
+{
+    int best = 2, hi = P < LOGP_BRUCK_RADIX_MAX ? P : LOGP_BRUCK_RADIX_MAX;
+    double best_t = logp_bruck_time(p, P, m, 2);
+    for (int r = 3; r <= hi; r++) {
+        double t = logp_bruck_time(p, P, m, r);
+        if (t < best_t) {
+            best = r;
+            best_t = t;
+        }
+    }
+    return best;
+}
+
+static logp_status_t logp_bruck_build(logp_sched_t *s, const logp_sched_opts_t *o)
+{
+    if (o->radix > 1)
+        s->k = o->radix < LOGP_BRUCK_RADIX_MAX ? o->radix : LOGP_BRUCK_RADIX_MAX;
+    else
+        s->k = logp_bruck_radix(&s->p, s->P, s->bytes);
+    return LOGP_OK;
+}
+
+/* Operations per digit but the last: r - 1 sends, then r - 1 receives. */
+static int logp_bruck_nops(logp_view_t *v)
+{
+    const logp_sched_t *s = v->s;
+    int D = logp_bruck_digits(s->P, s->k);
+    if (D == 0)
+        return 0;
+    long w = 1;
+    for (int i = 1; i < D; i++)
+        w *= s->k;
+    v->node.c[0] = w; /* the last digit's weight and values */
+    v->node.c[1] = logp_bruck_values(s->P, s->k, w);
+    return 2 * ((D - 1) * (s->k - 1) + (int)v->node.c[1]);
+}
+
+static logp_op_t logp_bruck_op(const logp_view_t *v, int i)
+{
+    const logp_sched_t *s = v->s;
+    int r = s->k, P = s->P, digit = i / (2 * (r - 1)), n = r - 1;
+    long w = 1, before = 2L * (r - 1) * (logp_bruck_digits(P, r) - 1);
+    if (i >= before) { /* the last digit: its weight and values from the cursor */
+        digit = logp_bruck_digits(P, r) - 1;
+        w = v->node.c[0];
+        n = (int)v->node.c[1];
+    } else {
+        for (int k = 0; k < digit; k++)
+            w *= r;
+    }
+    i -= 2 * digit * (r - 1);
+    int send = i < n, d = send ? i + 1 : i - n + 1;
+    long dist = d * w; /* < P */
+    size_t bytes = (size_t)logp_bruck_nblocks(P, w, r, d) * s->bytes;
+    return logp_op_whole(send ? LOGP_OP_SEND : LOGP_OP_RECV, (int)(send ? (v->rank + dist) % P : (v->rank - dist + P) % P),
+                         digit, bytes);
+}
+
+static double logp_bruck_sched_time(const logp_sched_t *s, int root, int commutative)
+{
+    (void)root;
+    (void)commutative;
+    return logp_bruck_time(&s->p, s->P, s->bytes, s->k);
+}
+
+static long logp_bruck_count(const logp_sched_t *s)
+{
+    return 2L * s->P * (s->k - 1) * logp_bruck_digits(s->P, s->k);
+}
+
+const logp_family_t logp_family_bruck = {
+    .build = logp_bruck_build,
+    .nops = logp_bruck_nops,
+    .op = logp_bruck_op,
+    .time = logp_bruck_sched_time,
+    .count = logp_bruck_count,
     .flags = LOGP_FAMILY_A2A_BRUCK,
 };
 

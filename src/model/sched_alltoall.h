@@ -1,5 +1,5 @@
-/* The all-to-all schedules of seed 004 (ring, butterfly) and the linear
- * exchange, one rank at a time (sched.h).  The patterns themselves are
+/* The all-to-all schedules of seed 004 (ring, butterfly), Bruck's in any
+ * radix and the linear exchange, one rank at a time (sched.h).  The patterns themselves are
  * alltoall.h. */
 #ifndef LOGP_MODEL_SCHED_ALLTOALL_H
 #define LOGP_MODEL_SCHED_ALLTOALL_H
@@ -9,6 +9,20 @@
 extern const logp_family_t logp_family_ring;
 extern const logp_family_t logp_family_butterfly;
 extern const logp_family_t logp_family_linear;
+extern const logp_family_t logp_family_bruck;
+
+/* Largest radix of the bruck all-to-all: r - 1 messages of a digit are in
+ * flight together (two requests each). */
+#define LOGP_BRUCK_RADIX_MAX 32
+
+/* Uniform-model time of Bruck's all-to-all of m-byte blocks on P ranks in
+ * radix r (2 <= r <= LOGP_BRUCK_RADIX_MAX): the simulator's rules applied
+ * to one rank (all alike), O(r log_r P). */
+double logp_bruck_time(const logp_params_t *p, int P, size_t m, int r);
+
+/* The radix the bruck all-to-all uses: the least logp_bruck_time over
+ * 2 .. min(P, LOGP_BRUCK_RADIX_MAX), the smaller on a tie (O(P) at most). */
+int logp_bruck_radix(const logp_params_t *p, int P, size_t m);
 
 /* Largest window of the linear exchange: destinations whose send and
  * receive are in flight together (two requests each; the direct

@@ -11,7 +11,7 @@ b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
 prog="$b/tests/mpi/test_coll"
 NS="${LOGP_TEST_NS:-1 2 3 4 5 7 8}"
-SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:butterfly logp-tree:logp-tree:butterfly auto:chain:ring auto:chain-opt:auto auto:chain-adaptive:auto scatter-allgather:pipeline:linear pipeline:reduce-scatter-gather:auto binary-pipeline:binary-pipeline:linear two-tree:two-tree:ring}"
+SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:bruck logp-tree:logp-tree:butterfly auto:chain:ring auto:chain-opt:auto auto:chain-adaptive:auto scatter-allgather:pipeline:linear pipeline:reduce-scatter-gather:auto binary-pipeline:binary-pipeline:linear two-tree:two-tree:ring}"
 [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
 # Layout runs: PMPI_LOGP_RANKS_PER_NODE makes one machine several "nodes"
 # (tests/data/hetero.conf gives them fast and slow pairs and speeds), so
@@ -111,7 +111,7 @@ done
 # family's combining and staging: whole messages, chains, segments,
 # reduce-scatter; 2 ranks, and 3 with two of the sets (about 3 s a run).
 types="$b/tests/mpi/test_types"
-TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterfly two-tree:two-tree:ring pipeline:reduce-scatter-gather:linear}"
+TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterfly two-tree:two-tree:linear pipeline:reduce-scatter-gather:bruck}"
 for n in ${LOGP_TEST_TYPE_NS:-2 3}; do
     for s in $TYPE_SETS; do
         # 3 ranks (slow on two cores): auto and the segmented set only

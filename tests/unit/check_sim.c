@@ -27,7 +27,7 @@ static int schedulable(int a, int coll)
 
 static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t m, const logp_topo_t *t, int k)
 {
-    logp_sched_opts_t o = {k, 0};
+    logp_sched_opts_t o = {k, 0, 0, 0};
     LOGP_CHECK(logp_sched_build(s, coll, algo, m, t, &o) == LOGP_OK);
 }
 
@@ -90,9 +90,100 @@ static int receives_in_phase(const logp_sched_t *s, int q, int r, int arg)
     return 0;
 }
 
+/* A Bruck-kind schedule (radix s.k) moves every block home: slots[r][j]
+ * holds (source, destination); each digit's messages (the operations
+ * with its arg, in flight together) carry, from rank r to the rank d r^s
+ * ahead, the slots whose digit s is d (alltoall.h), as the executor
+ * packs them; each message's size is its slots'; every rank ends with
+ * slot j from (r - j) mod P, each block exactly once. */
+static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
+{
+    int P = t->P;
+    logp_sched_t s;
+    logp_view_t v, w;
+    logp_sched_opts_t o = {0, 0, 0, radix};
+    LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_ALLTOALL, algo, 8, t, &o) == LOGP_OK);
+    LOGP_CHECK(s.k >= 2 && (radix < 2 || s.k == radix));
+    int *src = malloc(sizeof(int) * (size_t)P * P), *dst = malloc(sizeof(int) * (size_t)P * P);
+    int *nsrc = malloc(sizeof(int) * (size_t)P * P), *ndst = malloc(sizeof(int) * (size_t)P * P);
+    for (int r = 0; r < P; r++)
+        for (int j = 0; j < P; j++) {
+            src[r * P + j] = r;
+            dst[r * P + j] = (r + j) % P;
+        }
+    logp_view_init(&v, &s, 0, 0, 1);
+    long weight = 1;
+    int digits = 0;
+    for (int i = 0; i < v.nops; weight *= s.k, digits++) {
+        int end = i;
+        while (end < v.nops && logp_view_op(&v, end).arg == logp_view_op(&v, i).arg)
+            end++;
+        LOGP_CHECK(logp_view_op(&v, i).arg == digits && end - i <= 2 * (s.k - 1) && end > i);
+        for (int x = 0; x < P * P; x++) {
+            nsrc[x] = src[x];
+            ndst[x] = dst[x];
+        }
+        for (int r = 0; r < P; r++) {
+            logp_view_init(&w, &s, 0, r, 1);
+            LOGP_CHECK(w.nops == v.nops);
+            int sends = 0, recvs = 0;
+            for (int k = i; k < end; k++) {
+                logp_op_t op = logp_view_op(&w, k);
+                LOGP_CHECK(op.arg == digits);
+                long dist = op.kind == LOGP_OP_SEND ? (op.peer - r + P) % P : (r - op.peer + P) % P;
+                LOGP_CHECK(dist > 0 && dist % weight == 0);
+                int d = (int)(dist / weight), nb = 0;
+                LOGP_CHECK(d >= 1 && d < s.k);
+                if (op.kind != LOGP_OP_SEND) {
+                    recvs++;
+                    continue;
+                }
+                sends++;
+                for (int j = 0; j < P; j++)
+                    if ((j / weight) % s.k == d) {
+                        nsrc[op.peer * P + j] = src[r * P + j];
+                        ndst[op.peer * P + j] = dst[r * P + j];
+                        nb++;
+                    }
+                LOGP_CHECK((size_t)nb * 8 == op.bytes && nb > 0);
+            }
+            LOGP_CHECK(sends == recvs);
+        }
+        int *x = src;
+        src = nsrc;
+        nsrc = x;
+        x = dst;
+        dst = ndst;
+        ndst = x;
+        i = end;
+    }
+    long reach = 1;
+    int want = 0;
+    for (; reach < P; reach *= s.k)
+        want++; /* ceil(log_r P) */
+    LOGP_CHECK(digits == want);
+    double closed = logp_sched_time(&s, 0, 1), sim = -1.0; /* the closed form in this radix too */
+    LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK && fabs(closed - sim) <= 1e-9 * (sim > 0 ? sim : 1));
+    char *seen = calloc((size_t)P * P, 1);
+    for (int r = 0; r < P; r++)
+        for (int j = 0; j < P; j++) {
+            LOGP_CHECK(dst[r * P + j] == r);
+            LOGP_CHECK(src[r * P + j] == (r - j + P) % P);
+            seen[src[r * P + j] * P + r]++;
+        }
+    for (int i = 0; i < P * P; i++)
+        LOGP_CHECK(seen[i] == 1);
+    free(seen);
+    free(src);
+    free(dst);
+    free(nsrc);
+    free(ndst);
+    logp_sched_free(&s);
+}
+
 /* Follow the data of every direct exchange (ring, linear) and of the
- * butterfly: every block (i -> j) arrives exactly once, for P = 1..130
- * (the butterfly's packed steps included); a direct exchange's receive is
+ * Bruck kind (butterfly, bruck): every block (i -> j) arrives exactly
+ * once, for P = 1..130 (the packed steps included); a direct exchange's receive is
  * in the phase of its send (the executor keeps a phase in flight and
  * waits at its end: a receive in a later phase would wait forever), and a
  * phase fits the executor's requests. */
@@ -130,56 +221,12 @@ START_TEST(test_alltoall_delivery)
                 logp_sched_free(&s);
             }
 
-        /* butterfly: slots[r][j] holds (source, destination) */
-        build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BUTTERFLY, 8, &t, 0);
-        int *src = malloc(sizeof(int) * (size_t)P * P), *dst = malloc(sizeof(int) * (size_t)P * P);
-        int *nsrc = malloc(sizeof(int) * (size_t)P * P), *ndst = malloc(sizeof(int) * (size_t)P * P);
-        for (int r = 0; r < P; r++)
-            for (int j = 0; j < P; j++) {
-                src[r * P + j] = r;
-                dst[r * P + j] = (r + j) % P;
-            }
-        logp_view_init(&v, &s, 0, 0, 1);
-        for (int i = 0; i < v.nops; i += 2) {
-            for (int x = 0; x < P * P; x++) {
-                nsrc[x] = src[x];
-                ndst[x] = dst[x];
-            }
-            for (int r = 0; r < P; r++) {
-                logp_view_t w;
-                logp_view_init(&w, &s, 0, r, 1);
-                logp_op_t snd = logp_view_op(&w, i);
-                int bit = 1 << snd.arg, nb = 0;
-                for (int j = 0; j < P; j++)
-                    if (j & bit) {
-                        nsrc[snd.peer * P + j] = src[r * P + j];
-                        ndst[snd.peer * P + j] = dst[r * P + j];
-                        nb++;
-                    }
-                LOGP_CHECK((size_t)nb * 8 == snd.bytes);
-            }
-            int *x = src;
-            src = nsrc;
-            nsrc = x;
-            x = dst;
-            dst = ndst;
-            ndst = x;
-        }
-        char *seen = calloc((size_t)P * P, 1);
-        for (int r = 0; r < P; r++)
-            for (int j = 0; j < P; j++) {
-                LOGP_CHECK(dst[r * P + j] == r);
-                LOGP_CHECK(src[r * P + j] == (r - j + P) % P);
-                seen[src[r * P + j] * P + r]++;
-            }
-        for (int i = 0; i < P * P; i++)
-            LOGP_CHECK(seen[i] == 1);
-        free(seen);
-        free(src);
-        free(dst);
-        free(nsrc);
-        free(ndst);
-        logp_sched_free(&s);
+        /* Bruck kind: the butterfly, bruck in the model's radix and in
+         * every radix 2 .. 9 forced */
+        bruck_delivers(LOGP_ALGO_BUTTERFLY, 0, &t);
+        bruck_delivers(LOGP_ALGO_BRUCK, 0, &t);
+        for (int radix = 2; radix <= 9 && radix <= P; radix++)
+            bruck_delivers(LOGP_ALGO_BRUCK, radix, &t);
     }
 }
 END_TEST
@@ -229,6 +276,21 @@ START_TEST(test_sim_hand_forms)
         double bin = k * logp_params_p2p(&q, m);
         ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &sim), LOGP_OK);
         ck_assert(fabs(sim - bin) <= 1e-9 * bin);
+        logp_sched_free(&s);
+    }
+    /* bruck in radix 4 at P = 4, 8-byte blocks: three 8-byte sends g
+     * apart (g > o), the three messages arrive o + L + 7G after their
+     * sends, each taken for o as it arrives (g apart, after the sends'
+     * CPU time): 2g + o + L + 7G + o */
+    {
+        logp_sched_t s;
+        double sim;
+        logp_topo_t t4 = logp_topo_uniform(4, &P0);
+        logp_sched_opts_t o4 = {0, 0, 0, 4};
+        LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BRUCK, 8, &t4, &o4) == LOGP_OK);
+        LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK);
+        double want = 2 * P0.g + P0.o + P0.L + 7 * P0.G + P0.o;
+        ck_assert_msg(fabs(sim - want) <= 1e-9 * want, "bruck r=4 P=4: %g, want %g", sim, want);
         logp_sched_free(&s);
     }
 }
