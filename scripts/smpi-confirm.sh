@@ -12,6 +12,8 @@
 #   sh scripts/smpi-confirm.sh         env: PS="64 256" OUT=docs/smpi-confirm ITERS=5
 #        BIG=1 (0: leave out 4 MiB, whose P = 64 bcast run alone takes
 #        over 16 min of host time with two-tree's 256 segments a call)
+#        COLLS="bcast reduce alltoall", SIZES (bcast, reduce) and A2A_SIZES
+#        (comma lists) replace the default sizes
 # Writes $OUT/results.csv (P,coll,bytes,variant,median_us) and $OUT/summary.md.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,11 +40,13 @@ cd "$work"
 csv="$OUT/results.csv"
 echo "P,coll,bytes,variant,median_us" >"$csv"
 for P in $PS; do
-    for coll in bcast reduce alltoall; do
+    for coll in ${COLLS:-bcast reduce alltoall}; do
         sizes=8,1024,65536,1048576,4194304
         { [ "$P" -ge 256 ] || [ "$BIG" = 0 ]; } && sizes=8,1024,65536,1048576
         [ "$coll" = alltoall ] && sizes=8,1024,16384
         [ "$coll" = alltoall ] && [ "$P" -ge 256 ] && sizes=8,1024
+        [ "$coll" != alltoall ] && [ -n "${SIZES:-}" ] && sizes=$SIZES
+        [ "$coll" = alltoall ] && [ -n "${A2A_SIZES:-}" ] && sizes=$A2A_SIZES
         start=$(date +%s)
         for v in right wrong wrong-model; do
             file=$right confirm=2 # trials with refits of L and G
