@@ -45,6 +45,11 @@ bad "bad value for --native: 'lam'" predict --P 4 --native lam
     ok "predict --native openmpi | mpich" || { ko "predict --native"; cat "$out"; }
 "$cli" tree --P=8 --bytes=64K >"$out" 2>"$err" && grep -q 'P=8, root 0, 65536 B' "$out" &&
     ok "--opt=VALUE and --bytes 64K = 65536" || ko "--opt=VALUE and --bytes 64K"
+# tree --alltoall: a Bruck schedule shows its radix (4 for 8-byte blocks at P = 16, default
+# parameters: two rounds of three sends) and its operations
+"$cli" tree --alltoall bruck --P 16 --bytes 8 --rank 5 >"$out" 2>"$err" && grep -q 'bruck, P=16, 8 B per block, radix 4' "$out" &&
+    grep -q 'rank 5: 12 operations' "$out" && grep -q 'send to *9  32 B' "$out" && ! "$cli" tree --alltoall two-tree --P 4 2>/dev/null &&
+    ok "tree --alltoall bruck: radix and operations" || { ko "tree --alltoall"; cat "$out" "$err"; }
 "$cli" predict --P 4 --bytes 1MiB >"$out" 2>"$err" && grep -q '1048576' "$out" && ok "--bytes 1MiB = 1048576" ||
     { ko "--bytes 1MiB"; cat "$out" "$err"; }
 # check: every error and the warnings, exit 1; warnings alone are valid

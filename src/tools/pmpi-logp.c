@@ -1,5 +1,5 @@
 /* pmpi-logp: the model from the command line (no MPI needed).
- *   pmpi-logp tree [--bcast|--reduce ALGO] --P N [--rank R] [params] [layout] [--dot]
+ *   pmpi-logp tree [--bcast|--reduce|--alltoall ALGO] --P N [--rank R] [params] [layout] [--dot]
  *   pmpi-logp predict --P N --bytes M [params] [layout]
  *   pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g   (integers, seed 000)
  *   pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]
@@ -109,7 +109,7 @@ static int make_layout(logp_cli_t *c, int P_given)
 enum {
     OPT_P = 1, OPT_N, OPT_ROOT, OPT_RANK, OPT_CHAIN_K, OPT_BYTES, OPT_L, OPT_O, OPT_G_GAP, OPT_G_BYTE, OPT_GAMMA,
     OPT_NODES, OPT_RPN, OPT_SPEEDS, OPT_INTRA_L, OPT_INTRA_O, OPT_INTRA_G, OPT_INTRA_GB, OPT_BCAST, OPT_REDUCE,
-    OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_HELP
+    OPT_ALLTOALL, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_HELP
 };
 #define OPT(o) (1u << (o))
 #define OPTS_PARAMS (OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP) | OPT(OPT_G_BYTE) | OPT(OPT_GAMMA) | OPT(OPT_ROOT) | \
@@ -128,6 +128,7 @@ static const struct option logp_cli_options[] = {
     {"intra-L", required_argument, NULL, OPT_INTRA_L}, {"intra-o", required_argument, NULL, OPT_INTRA_O},
     {"intra-g", required_argument, NULL, OPT_INTRA_G}, {"intra-G", required_argument, NULL, OPT_INTRA_GB},
     {"bcast", required_argument, NULL, OPT_BCAST},   {"reduce", required_argument, NULL, OPT_REDUCE},
+    {"alltoall", required_argument, NULL, OPT_ALLTOALL},
     {"dot", no_argument, NULL, OPT_DOT},             {"name", required_argument, NULL, OPT_NAME},
     {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"native", required_argument, NULL, OPT_NATIVE},
     {"network", required_argument, NULL, OPT_NETWORK},
@@ -159,10 +160,11 @@ typedef struct logp_cli_cmd {
 } logp_cli_cmd_t;
 
 static const logp_cli_cmd_t logp_cli_cmds[] = {
-    {"tree", OPT(OPT_P) | OPT(OPT_RANK) | OPT(OPT_BCAST) | OPT(OPT_REDUCE) | OPT(OPT_BYTES) | OPT(OPT_DOT) |
-                 OPTS_PARAMS | OPTS_LAYOUT, 0,
-     "tree [--bcast ALGO | --reduce ALGO] --P N [--rank R] [--bytes M] [params] [layout] [--dot]",
-     "a schedule as a tree with receive times; --rank R: that rank's parent and children only (any P)"},
+    {"tree", OPT(OPT_P) | OPT(OPT_RANK) | OPT(OPT_BCAST) | OPT(OPT_REDUCE) | OPT(OPT_ALLTOALL) | OPT(OPT_BYTES) |
+                 OPT(OPT_DOT) | OPTS_PARAMS | OPTS_LAYOUT, 0,
+     "tree [--bcast ALGO | --reduce ALGO | --alltoall ALGO] --P N [--rank R] [--bytes M] [params] [layout] [--dot]",
+     "a schedule as a tree with receive times; --rank R: that rank's parent and children only (any P); "
+     "a schedule that is not a tree (large-message parts, all-to-all): its operations"},
     {"predict", OPT(OPT_P) | OPT(OPT_BYTES) | OPTS_PARAMS | OPTS_LAYOUT, 0,
      "predict --P N --bytes M [params] [layout]", "predicted time of every algorithm, per collective"},
     {"decide", OPT(OPT_P) | OPT(OPT_BYTES) | OPTS_PARAMS | OPTS_LAYOUT, 0,
@@ -250,7 +252,8 @@ static int parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int opt, const 
         return logp_units_per_byte(v, &c->intra.G);
     case OPT_BCAST:
     case OPT_REDUCE:
-        c->coll = opt == OPT_BCAST ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE;
+    case OPT_ALLTOALL:
+        c->coll = opt == OPT_BCAST ? LOGP_COLL_BCAST : opt == OPT_REDUCE ? LOGP_COLL_REDUCE : LOGP_COLL_ALLTOALL;
         c->algo = logp_algo_lookup(c->coll, v);
         return c->algo == LOGP_ALGO_COUNT || c->algo == LOGP_ALGO_NATIVE || c->algo == LOGP_ALGO_AUTO ? -1 : 0;
     case OPT_NAME:
@@ -422,8 +425,13 @@ static void print_ops(const logp_sched_t *s, int root, int rank, int max)
 /* tree for a schedule that is not a tree: its parts and operations. */
 static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
 {
-    printf("%s %s, P=%d, root %d, %zu B, %d part%s, ", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P, c->root,
-           c->bytes, s->parts, s->parts == 1 ? "" : "s");
+    if (c->coll != LOGP_COLL_ALLTOALL)
+        printf("%s %s, P=%d, root %d, %zu B, %d part%s, ", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P,
+               c->root, c->bytes, s->parts, s->parts == 1 ? "" : "s");
+    else if (s->fam->flags & LOGP_FAMILY_A2A_BRUCK)
+        printf("alltoall %s, P=%d, %zu B per block, radix %d, ", logp_algo_name(s->algo), c->P, c->bytes, s->k);
+    else
+        printf("alltoall %s, P=%d, %zu B per block, ", logp_algo_name(s->algo), c->P, c->bytes);
     print_model(c);
     if (c->rank >= 0) {
         print_ops(s, c->root, c->rank, 64);
