@@ -20,9 +20,15 @@ extern const logp_family_t logp_family_bruck;
  * to one rank (all alike), O(r log_r P). */
 double logp_bruck_time(const logp_params_t *p, int P, size_t m, int r);
 
-/* The radix the bruck all-to-all uses: the least logp_bruck_time over
- * 2 .. min(P, LOGP_BRUCK_RADIX_MAX), the smaller on a tie (O(P) at most). */
-int logp_bruck_radix(const logp_params_t *p, int P, size_t m);
+/* The same on a shared network (net.h) of ranks alike: a round's
+ * transfers share each interface equally while in flight; equal to the
+ * simulator's shared network for one uniform node, O(r^2 log_r P). */
+double logp_bruck_time_shared(const logp_params_t *p, int P, size_t m, int r);
+
+/* The radix the bruck all-to-all uses: the least logp_bruck_time (or, if
+ * `shared`, logp_bruck_time_shared) over 2 .. min(P, LOGP_BRUCK_RADIX_MAX),
+ * the smaller on a tie. */
+int logp_bruck_radix(const logp_params_t *p, int P, size_t m, int shared);
 
 /* Largest window of the linear exchange: destinations whose send and
  * receive are in flight together (two requests each; the direct

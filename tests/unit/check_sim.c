@@ -164,6 +164,20 @@ static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
     LOGP_CHECK(digits == want);
     double closed = logp_sched_time(&s, 0, 1), sim = -1.0; /* the closed form in this radix too */
     LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK && fabs(closed - sim) <= 1e-9 * (sim > 0 ? sim : 1));
+    if (algo == LOGP_ALGO_BRUCK) { /* and the shared network's replay, at sizes where sharing matters */
+        logp_topo_t ts = *t;
+        ts.shared = 1;
+        for (size_t m = 8; m <= 65536; m *= 32) {
+            logp_sched_t sh;
+            logp_sched_opts_t os = {0, 0, 0, s.k};
+            LOGP_CHECK(logp_sched_build(&sh, LOGP_COLL_ALLTOALL, algo, m, &ts, &os) == LOGP_OK);
+            double est = logp_sched_estimate(&sh, 0, 1);
+            LOGP_CHECK(logp_sim_run(&sh, 0, 1, NULL, NULL, &sim) == LOGP_OK);
+            if (!(fabs(est - sim) <= 1e-9 * (sim > 0 ? sim : 1)))
+                ck_abort_msg("bruck shared P=%d r=%d m=%zu: replay %.17g, simulator %.17g", P, sh.k, m, est, sim);
+            logp_sched_free(&sh);
+        }
+    }
     char *seen = calloc((size_t)P * P, 1);
     for (int r = 0; r < P; r++)
         for (int j = 0; j < P; j++) {
