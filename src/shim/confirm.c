@@ -258,10 +258,14 @@ static int logp_confirm_progress(logp_comm_state_t *st)
  * times far better than the current ones, the communicator's parameters
  * move, the corrections learned against the old ones are dropped and
  * every auto class is decided again (new trials).  Every rank computes
- * the same from the same agreed times.  (A sample's time is that of the
- * schedule built for the parameters of its trial; the fit prices the
- * schedule built for the scaled ones, which may differ in shape: later
- * trials then measure the new shapes, and the next refit corrects.) */
+ * the same from the same agreed times.  A sample's time is that of the
+ * schedule built for the parameters of its trial, and the fit prices the
+ * schedule built for the scaled ones, which may differ in shape (the
+ * LogP-optimal trees): so a refit drops the samples, and the next one
+ * fits the new shapes' times alone (kept, the old samples held L where
+ * the first refit put it: SMPI, P = 256, wrong file, 8-byte bcast L x
+ * 0.625, then the re-shaped tree 13.8 us against 18.6 predicted and no
+ * second refit; 12.0 us with the right file). */
 static void logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *settled, int n)
 {
     if (st->confirm < 2) /* PMPI_LOGP_CONFIRM=2 only (README) */
@@ -287,6 +291,7 @@ static void logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *se
         p[k]->G *= f[LOGP_FIT_G];
     }
     memset(&st->learn, 0, sizeof st->learn);
+    st->nfit = 0; /* measured on shapes built for the old parameters (below) */
     for (logp_decision_t *d = st->wait_head, *next; d; d = next) { /* re-decided below */
         next = d->trial.next;
         d->trial.next = NULL;
