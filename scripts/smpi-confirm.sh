@@ -15,6 +15,8 @@
 #        COLLS="bcast reduce alltoall", SIZES (bcast, reduce) and A2A_SIZES
 #        (comma lists) replace the default sizes
 # Writes $OUT/results.csv (P,coll,bytes,variant,median_us) and $OUT/summary.md.
+#        SUMMARY_ONLY=1: no runs, $OUT/summary.md anew from $OUT/results.csv
+#        (rows of several runs put together)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/smpi-common.sh"
@@ -22,6 +24,8 @@ PS=${PS:-64 256}
 OUT=${OUT:-$top/docs/smpi-confirm}
 ITERS=${ITERS:-5}
 BIG=${BIG:-1}
+csv="$OUT/results.csv"
+if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
 smpi_need
 "$top/scripts/setup.sh" >/dev/null
 mkdir -p "$OUT"
@@ -37,7 +41,6 @@ FLAGS=$(smpi_flags "$osim")
     -o "$work/bench" src/tools/pmpi-logp-bench.c src/shim/*.c src/coll/*.c src/model/*.c src/config/*.c \
     src/select/*.c -lm -lpthread 2>"$work/cc.log") || { cat "$work/cc.log"; exit 1; }
 cd "$work"
-csv="$OUT/results.csv"
 echo "P,coll,bytes,variant,median_us" >"$csv"
 for P in $PS; do
     for coll in ${COLLS:-bcast reduce alltoall}; do
@@ -61,6 +64,7 @@ for P in $PS; do
         echo "smpi-confirm: P=$P $coll done ($(( $(date +%s) - start ))s)"
     done
 done
+fi
 gawk -F, 'NR > 1 { kk = sprintf("%05d,%s,%012d", $1, $2, $3); t[kk "," $4] = $5; k[kk] = 1 }
 END {
     print "# Auto with a wrong tuning file (L x 4, G / 4), SMPI, steady state (median of the slowest rank per call)\n"

@@ -108,14 +108,18 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
                 at[send] += nb;
                 len[n] = logp_bruck_unit(nb, blk, block, &unit[n]);
                 dval[n] = send ? -d : d;
+                int x = MPI_SUCCESS;
                 if (send) {
                     logp_bruck_copy(slots, area[n], P, w, r, d, blk, 1);
-                    rc = rc != MPI_SUCCESS ? rc : PMPI_Isend(area[n], len[n], unit[n], o.peer, tag, comm, &req[n]);
-                    if (rc != MPI_SUCCESS) /* an empty message tells the receiver */
-                        PMPI_Isend(area[n], 0, unit[n], o.peer, tag, comm, &req[n]);
-                } else if (PMPI_Irecv(area[n], len[n], unit[n], o.peer, tag, comm, &req[n]) != MPI_SUCCESS) {
-                    req[n] = MPI_REQUEST_NULL; /* its wait reports a short message */
+                    x = rc == MPI_SUCCESS ? PMPI_Isend(area[n], len[n], unit[n], o.peer, tag, comm, &req[n]) : rc;
+                    rc = rc == MPI_SUCCESS ? x : rc;
+                    if (x != MPI_SUCCESS) /* an empty message tells the receiver */
+                        x = PMPI_Isend(area[n], 0, unit[n], o.peer, tag, comm, &req[n]);
+                } else {
+                    x = PMPI_Irecv(area[n], len[n], unit[n], o.peer, tag, comm, &req[n]);
                 }
+                if (x != MPI_SUCCESS) /* nothing to wait for: a receive's wait reports a short message */
+                    req[n] = MPI_REQUEST_NULL;
                 n++;
             }
         for (int k = 0; k < n; k++) {
