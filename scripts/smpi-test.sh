@@ -41,7 +41,7 @@ cd "$work"
 pass=0; fail=0
 for case in 5:native:native:native 5:auto:auto:auto 5:logp-tree:chain-adaptive:butterfly 5:flat:chain:ring \
             5:scatter-allgather:pipeline:linear 16:pipeline:reduce-scatter-gather:linear \
-            16:logp-tree:chain-adaptive:butterfly 16:two-tree:chain-opt:ring 16:flat:logp-tree:butterfly \
+            16:logp-tree:chain-adaptive:butterfly 16:two-tree:chain-opt:ring 16:flat:logp-tree:bruck \
             16:binary-pipeline:binary-pipeline:linear \
             16:two-level:hetero-tree:node-aggregate:multi 16:hetero-tree:two-level:node-aggregate:multi; do
     IFS=: read -r np b r a hosts <<EOT
