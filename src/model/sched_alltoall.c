@@ -21,9 +21,11 @@
  *   so T ~ D [2o + L + 2(r - 2) g] for small blocks (one latency per round
  *   where the butterfly pays one per bit) and ~ D (r - 1)/r n m G bytes-
  *   wise (less than the butterfly's log2 n n m G / 2 from r = 3).  The
- *   radix is the least of the exact uniform time over r = 2 .. 32
- *   (logp_bruck_radix): 3 - 5 for small blocks, up to 32 (a linear-like
- *   exchange) for large ones.
+ *   radix is the least of the exact time over r = 2 .. 32
+ *   (logp_bruck_radix): on LogGP 3 - 5 for small blocks, on a shared
+ *   network (the round's transfers sharing the link) 4 - 16; up to 32 (a
+ *   linear-like exchange) for large blocks.  The butterfly runs as bruck
+ *   in radix 2.
  * linear: every destination at once, as MPICH's "scattered" all-to-all
  *   (32 destinations at a time), Open MPI's linear_sync and SMPI's
  *   basic_linear (all P - 1) do; the large-block schedule of the issue on
@@ -97,56 +99,6 @@ const logp_family_t logp_family_ring = {
     .time = logp_ring_time,
     .count = logp_ring_count,
     .flags = LOGP_FAMILY_A2A_DIRECT,
-};
-
-static int logp_butterfly_nops(logp_view_t *v)
-{
-    return 2 * logp_butterfly_steps(v->s->P);
-}
-
-static logp_op_t logp_butterfly_op(const logp_view_t *v, int i)
-{
-    const logp_sched_t *s = v->s;
-    int rank = v->rank;
-    int step = i / 2, send = i % 2 == 0, P = s->P, dist = (int)((1L << step) % P);
-    size_t nb = (size_t)logp_butterfly_nblocks(P, step);
-    return logp_op_whole(send ? LOGP_OP_SEND : LOGP_OP_RECV, send ? (rank + dist) % P : (rank - dist + P) % P, step,
-                       nb * s->bytes);
-}
-
-static size_t logp_butterfly_bytes(const void *ctx, int step)
-{
-    const logp_sched_t *s = ctx;
-    return (size_t)logp_butterfly_nblocks(s->P, step) * s->bytes;
-}
-
-static double logp_butterfly_time(const logp_sched_t *s, int root, int commutative)
-{
-    (void)root;
-    (void)commutative;
-    return logp_sched_exchange_time(&s->p, logp_butterfly_steps(s->P), logp_butterfly_bytes, s);
-}
-
-static long logp_butterfly_count(const logp_sched_t *s)
-{
-    return 2L * s->P * logp_butterfly_steps(s->P);
-}
-
-/* The executor reads the radix of a BRUCK schedule from s->k. */
-static logp_status_t logp_butterfly_build(logp_sched_t *s, const logp_sched_opts_t *o)
-{
-    (void)o;
-    s->k = 2;
-    return LOGP_OK;
-}
-
-const logp_family_t logp_family_butterfly = {
-    .build = logp_butterfly_build,
-    .nops = logp_butterfly_nops,
-    .op = logp_butterfly_op,
-    .time = logp_butterfly_time,
-    .count = logp_butterfly_count,
-    .flags = LOGP_FAMILY_A2A_BRUCK,
 };
 
 /* ---- bruck ------------------------------------------------------------- */
@@ -238,7 +190,8 @@ int logp_bruck_radix(const logp_params_t *p, int P, size_t m, int shared)
 /* The radix: forced, or the least time for the machine's network (on a
  * shared one the r - 1 transfers of a round share the link: larger radices
  * than LogGP's one injection at a time would pick; SMPI, P = 256, 1 KiB
- * blocks: radix 3 (LogGP's choice) 101 us, 8 (the shared network's) 71). */
+ * blocks: radix 3 (LogGP's choice) 101.2 us, 16 (the shared network's)
+ * 58.7). */
 static logp_status_t logp_bruck_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
     if (o->radix > 1)
@@ -258,18 +211,19 @@ static int logp_bruck_nops(logp_view_t *v)
     long w = 1;
     for (int i = 1; i < D; i++)
         w *= s->k;
-    v->node.c[0] = w; /* the last digit's weight and values */
+    v->node.c[0] = w; /* the last digit's weight and values, and the digits */
     v->node.c[1] = logp_bruck_values(s->P, s->k, w);
+    v->node.c[2] = D;
     return 2 * ((D - 1) * (s->k - 1) + (int)v->node.c[1]);
 }
 
 static logp_op_t logp_bruck_op(const logp_view_t *v, int i)
 {
     const logp_sched_t *s = v->s;
-    int r = s->k, P = s->P, digit = i / (2 * (r - 1)), n = r - 1;
-    long w = 1, before = 2L * (r - 1) * (logp_bruck_digits(P, r) - 1);
-    if (i >= before) { /* the last digit: its weight and values from the cursor */
-        digit = logp_bruck_digits(P, r) - 1;
+    int r = s->k, P = s->P, digit = i / (2 * (r - 1)), n = r - 1, last = (int)v->node.c[2] - 1;
+    long w = 1;
+    if (digit >= last) { /* the last digit: its weight and values from the cursor */
+        digit = last;
         w = v->node.c[0];
         n = (int)v->node.c[1];
     } else {
@@ -313,6 +267,24 @@ const logp_family_t logp_family_bruck = {
     .op = logp_bruck_op,
     .time = logp_bruck_sched_time,
     .estimate = logp_bruck_estimate,
+    .count = logp_bruck_count,
+    .flags = LOGP_FAMILY_A2A_BRUCK,
+};
+
+/* Seed 004's butterfly is bruck in radix 2: the same operations, times and
+ * executor (one message of about n/2 blocks per bit). */
+static logp_status_t logp_butterfly_build(logp_sched_t *s, const logp_sched_opts_t *o)
+{
+    (void)o;
+    s->k = 2;
+    return LOGP_OK;
+}
+
+const logp_family_t logp_family_butterfly = {
+    .build = logp_butterfly_build,
+    .nops = logp_bruck_nops,
+    .op = logp_bruck_op,
+    .time = logp_bruck_sched_time,
     .count = logp_bruck_count,
     .flags = LOGP_FAMILY_A2A_BRUCK,
 };

@@ -46,7 +46,7 @@ int logp_linear_window(const logp_params_t *p, int P, size_t m);
 
 /* The uniform-model time of `steps` exchanges in which every rank sends
  * one message of bytes[i] and receives one of the same size, all ranks
- * alike (ring, butterfly, and the MPI library's pairwise exchange): the
+ * alike (ring, and the MPI library's pairwise exchange): the
  * simulator's rules applied to one rank. */
 double logp_sched_exchange_time(const logp_params_t *p, int steps, size_t (*bytes)(const void *ctx, int step),
                                 const void *ctx);
