@@ -50,6 +50,12 @@ bad "bad value for --native: 'lam'" predict --P 4 --native lam
 "$cli" tree --alltoall bruck --P 16 --bytes 8 --rank 5 >"$out" 2>"$err" && grep -q 'bruck, P=16, 8 B per block, radix 4' "$out" &&
     grep -q 'rank 5: 12 operations' "$out" && grep -q 'send to *9  32 B' "$out" && ! "$cli" tree --alltoall two-tree --P 4 2>/dev/null &&
     ok "tree --alltoall bruck: radix and operations" || { ko "tree --alltoall"; cat "$out" "$err"; }
+# a two-tree bcast on a shared network is paced (sched.h: window = its lag + 3), on LogGP and as a reduce not
+"$cli" tree --bcast two-tree --P 64 --bytes 1M --network shared --rank 1 >"$out" 2>"$err" &&
+    grep -q 'parts, paced (synchronous sends, at most [0-9]* in flight)' "$out" &&
+    "$cli" tree --bcast two-tree --P 64 --bytes 1M --rank 1 >"$out" 2>"$err" && ! grep -q paced "$out" &&
+    "$cli" tree --reduce two-tree --P 64 --bytes 1M --network shared --rank 1 >"$out" 2>"$err" && ! grep -q paced "$out" &&
+    ok "tree: two-tree's bcast paced on a shared network" || { ko "tree: paced two-tree"; cat "$out" "$err"; }
 "$cli" predict --P 4 --bytes 1MiB >"$out" 2>"$err" && grep -q '1048576' "$out" && ok "--bytes 1MiB = 1048576" ||
     { ko "--bytes 1MiB"; cat "$out" "$err"; }
 # check: every error and the warnings, exit 1; warnings alone are valid

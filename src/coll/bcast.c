@@ -87,7 +87,7 @@ static int logp_bcast_run(char *buf, MPI_Aint extent, int tsize, int count, MPI_
     logp_recvq_t rq;
     logp_bcast_look_t look;
     look.scan = 0;
-    logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0);
+    logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0, v->s->window);
     logp_recvq_init(&rq);
     for (int i = 0; i < v->nops; i++) {
         logp_op_t op = i < look.scan ? look.seen[i % LOGP_BCAST_LOOK] : logp_view_op(v, i);

@@ -175,10 +175,12 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
     *len = (int)(hi - lo);
 }
 
-void logp_sendq_init(logp_sendq_t *q, int concurrent)
+void logp_sendq_init(logp_sendq_t *q, int concurrent, int window)
 {
     q->n = 0;
     q->serial = !concurrent;
+    q->paced = window > 0;
+    q->window = window > 0 && window < LOGP_SENDQ_WINDOW ? window : LOGP_SENDQ_WINDOW;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
         q->req[i] = MPI_REQUEST_NULL;
 }
@@ -193,7 +195,7 @@ static int logp_sendq_complete(logp_sendq_t *q, int slot)
 int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first, int len, size_t bytes,
                     MPI_Datatype dt, int peer, int tag, MPI_Comm comm)
 {
-    int slot = q->n % LOGP_SENDQ_WINDOW, large = bytes > LOGP_SENDQ_SERIAL, rc = MPI_SUCCESS;
+    int slot = q->n % q->window, large = bytes > LOGP_SENDQ_SERIAL, rc = MPI_SUCCESS;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++) /* a large send is alone beside other peers */
         if (q->serial && q->req[i] != MPI_REQUEST_NULL && q->peer[i] != peer && (large || q->large[i])) {
             int w = logp_sendq_complete(q, i);
@@ -201,10 +203,12 @@ int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first
         }
     int w = logp_sendq_complete(q, slot); /* the oldest frees its slot */
     rc = rc == MPI_SUCCESS ? w : rc;
-    /* synchronous: a large send is complete when it has been received, not
-     * when a library that buffers (or a simulator that detaches) took it */
-    int s = (large ? PMPI_Issend : PMPI_Isend)((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm,
-                                               &q->req[slot]);
+    /* synchronous: a large (or paced) send is complete when it has been
+     * received, not when a library that buffers (or a simulator that
+     * detaches) took it */
+    int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *) =
+        large || q->paced ? PMPI_Issend : PMPI_Isend;
+    int s = isend((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm, &q->req[slot]);
     if (s != MPI_SUCCESS)
         q->req[slot] = MPI_REQUEST_NULL;
     q->buf[slot] = buf;

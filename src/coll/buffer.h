@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "../model/params.h"
+#include "../model/sched.h" /* LOGP_SCHED_WINDOW_MAX, LOGP_SCHED_RECV_AHEAD */
 
 /* Tags of our traffic.  A private communicator serves every application
  * communicator of the same group, each with a tag of its own from
@@ -119,21 +120,28 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
  * measured 3.4x in SMPI, P = 64).  Small sends overlap freely, and so do
  * sends to one peer (the pieces of one exchange: waiting there could close
  * a cycle of ranks each waiting for the next to post its receive). */
-#define LOGP_SENDQ_WINDOW 32
+#define LOGP_SENDQ_WINDOW LOGP_SCHED_WINDOW_MAX
 #define LOGP_SENDQ_SERIAL LOGP_PARAMS_SERIAL_BYTES /* the model prices the rule (params.h) */
 typedef struct logp_sendq {
     MPI_Request req[LOGP_SENDQ_WINDOW];
     const void *buf[LOGP_SENDQ_WINDOW];
     int lo[LOGP_SENDQ_WINDOW], hi[LOGP_SENDQ_WINDOW], peer[LOGP_SENDQ_WINDOW];
     int large[LOGP_SENDQ_WINDOW]; /* over LOGP_SENDQ_SERIAL bytes */
-    int n; /* sends posted; slot n % LOGP_SENDQ_WINDOW is the next */
+    int n; /* sends posted; slot n % window is the next */
     int serial; /* large sends alone (1, the default), or all concurrent (0) */
+    int window; /* sends in flight at most (<= LOGP_SENDQ_WINDOW) */
+    int paced;  /* every send synchronous (a schedule's window, sched.h) */
 } logp_sendq_t;
 
 /* An empty queue; `concurrent` nonzero lets large sends be in flight
  * beside sends to other peers (schedules whose order relies on it:
- * LOGP_FAMILY_CONCURRENT, sched.h; they stay synchronous). */
-void logp_sendq_init(logp_sendq_t *q, int concurrent);
+ * LOGP_FAMILY_CONCURRENT, sched.h; they stay synchronous).  `window` is
+ * the schedule's (logp_sched_t.window): 0 keeps up to LOGP_SENDQ_WINDOW
+ * sends in flight; w > 0 keeps at most w and sends every message
+ * synchronously, so a rank's next send waits until its w-th last one has
+ * been received (a network that shares the interface between a rank's
+ * transfers otherwise slows every one of them: SMPI, two-tree bcast). */
+void logp_sendq_init(logp_sendq_t *q, int concurrent, int window);
 
 /* Posts a send of elements [first, first + len) of the buffer `buf` (whose
  * element 0 is at buf; extent `extent`; `bytes` of data).  Returns an MPI
@@ -156,7 +164,7 @@ int logp_sendq_reads(const logp_sendq_t *q, const void *buf, int first, int len)
  * (measured in bcast.c).  Matching is
  * unchanged: receives from one peer are posted in the order they were
  * taken before. */
-#define LOGP_RECVQ_AHEAD 8
+#define LOGP_RECVQ_AHEAD LOGP_SCHED_RECV_AHEAD /* the simulator follows it (sched.h) */
 typedef struct logp_recvq {
     MPI_Request req[LOGP_RECVQ_AHEAD];
     int len[LOGP_RECVQ_AHEAD]; /* elements expected */

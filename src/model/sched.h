@@ -165,8 +165,21 @@ struct logp_sched {
                                   BRUCK all-to-all: the radix */
     int parts;                 /* the message is cut into this many parts
                                   (logp_op_t.part; 1: whole messages only) */
+    int window;                /* 0: the executors' default, up to 32 sends of a
+                                  rank in flight and only large ones synchronous;
+                                  w > 0 (paced): every send synchronous and at
+                                  most w in flight, so that the transfers of a
+                                  rank do not share its interface many ways
+                                  (two-tree's bcast on a shared network) */
     void *data;                /* family data, owned */
 };
+
+/* Receives the executors post ahead of their turn in a part-wise bcast
+ * (coll/buffer.h), which the simulator follows for a paced schedule. */
+#define LOGP_SCHED_RECV_AHEAD 8
+
+/* Most sends a paced schedule keeps in flight (coll/buffer.h's queue). */
+#define LOGP_SCHED_WINDOW_MAX 32
 
 /* Builds the schedule of `algo` for `coll` on P = topo->P ranks for
  * messages of `bytes` (the shape a size class runs).  `topo` is the

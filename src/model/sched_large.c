@@ -112,10 +112,13 @@
  *   network (topo.shared) T(k) misses the children's sends sharing the
  *   rank's interface: there the count is the best of T(k)'s, half, twice
  *   and four times it by a simulated proxy on at most 32 ranks
- *   (logp_twotree_proxy), whose time is then the estimate.  Predicted at
- *   P = 64 (default parameters): bcast 1 MiB 188 us against
- *   binary-pipeline's 275 and the bound (m - 1)G + T* = 114; reduce 1 MiB
- *   488 us. */
+ *   (logp_twotree_proxy), whose time is then the estimate, and a bcast
+ *   is paced: every segment synchronous, at most lag + 3 of a rank's in
+ *   flight (logp_twotree_window), since a rank's many transfers in flight
+ *   would share its interface and each cross a level slower.  Predicted
+ *   at P = 64 (default parameters, shared network): bcast 1 MiB 144 us
+ *   (SMPI 141; unpaced 164, SMPI 177) against binary-pipeline's 460 and
+ *   the bound (m - 1)G + T* = 114; reduce 1 MiB 461 us. */
 #include "sched_large.h"
 
 #include <limits.h>
@@ -1269,6 +1272,20 @@ static int logp_twotree_lag(const logp_params_t *p, size_t m, int k, int combine
  * within 10% of its times (at most 2 x 4,128 operations per candidate,
  * about 2-9 ms; independent of P).  -1 if the proxy cannot run. */
 #define LOGP_TWOTREE_PROXY_P 32
+/* A bcast on a shared network is paced (sched.h: window): every segment
+ * synchronous, a rank's next send waiting until its (lag + 3)-th last one
+ * is received.  Unpaced, a rank's up to 32 sends in flight share its
+ * interface, each crossing a level up to 32 times slower than alone, and
+ * the pipeline stalls (the simulator, SMPI's parameters L 1.2 us, o = g =
+ * 0.6 us, P = 64, 4 MiB in 16 KiB segments: 688 us unpaced, 492 paced; 8
+ * KiB, unpaced, the best before: 638; SMPI measured 638).  lag + 3 keeps
+ * the deadlock argument below.  A reduce stays unpaced: its receives are
+ * posted one ahead only (coll/reduce.c), and a synchronous send would
+ * wait for them. */
+static int logp_twotree_window(const logp_sched_t *s, int lag)
+{
+    return s->topo.shared && s->coll == LOGP_COLL_BCAST ? lag + 3 : 0;
+}
 #define LOGP_TWOTREE_PROXY_K 64
 static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
 {
@@ -1279,6 +1296,7 @@ static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
     x.topo = logp_topo_uniform(x.P, &s->p);
     x.topo.shared = 1;
     x.k = lag;
+    x.window = logp_twotree_window(s, lag);
     double t[2];
     int ks[2] = {k < LOGP_TWOTREE_PROXY_K ? k : LOGP_TWOTREE_PROXY_K / 2, LOGP_TWOTREE_PROXY_K};
     for (int i = 0; i < (k > LOGP_TWOTREE_PROXY_K ? 2 : 1); i++) {
@@ -1306,13 +1324,16 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
     int reduce = s->coll == LOGP_COLL_REDUCE;
     s->parts = logp_twotree_segments(&s->p, s->bytes, s->P, reduce);
     s->k = logp_twotree_lag(&s->p, s->bytes, s->parts, reduce);
+    s->window = logp_twotree_window(s, s->k);
     if (!logp_twotree_proxied(s))
         return LOGP_OK;
-    /* candidates around T(k)'s count: segments 2x and 4x smaller, 2x larger */
+    /* candidates around T(k)'s count: segments 2x and 4x smaller, 2x
+     * larger, and 1.25x, 1.5x smaller (paced, a 1 MiB bcast at P = 64 is
+     * fastest in 13 KiB segments: 147 us, 16 KiB 156) */
     int k0 = s->parts, kmax = s->bytes < LOGP_PIPELINE_MAX_SEGMENTS ? (int)s->bytes : LOGP_PIPELINE_MAX_SEGMENTS;
-    int cand[4] = {k0, k0 / 2, 2 * k0, 4 * k0};
+    int cand[6] = {k0, k0 / 2, 2 * k0, 4 * k0, k0 + k0 / 4, k0 + k0 / 2};
     double best = logp_twotree_proxy(s, k0, s->k);
-    for (int i = 1; i < 4 && best >= 0.0; i++) {
+    for (int i = 1; i < 6 && best >= 0.0; i++) {
         int k = cand[i], lag;
         if (k < 1 || k > kmax)
             continue;
@@ -1322,6 +1343,7 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
             best = t;
             s->parts = k;
             s->k = lag;
+            s->window = logp_twotree_window(s, lag);
         }
     }
     return LOGP_OK;
@@ -1341,9 +1363,10 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
  * (receiver's key, j, child order).  A rank reaches its receive of message
  * E after receives that come before E in that order and after posting
  * sends; posting waits only for the rank's oldest send when LOGP_SENDQ_
- * WINDOW (32) are in flight, and at most lag + 2 of a rank's sends can come
- * after E in the order (they follow receives within one lag of E's key),
- * so with lag <= LOGP_TWOTREE_MAX_LAG the oldest comes before E; E's
+ * WINDOW (32) are in flight (paced: lag + 3), and at most lag + 2 of a
+ * rank's sends can come after E in the order (they follow receives within
+ * one lag of E's key), so with lag <= LOGP_TWOTREE_MAX_LAG the oldest
+ * comes before E; E's
  * sender posted it right after a receive one lag earlier.  By induction
  * every message completes.  This needs the executor not to hold a large
  * send until the sends to other peers are received (buffer.h): the family

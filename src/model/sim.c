@@ -148,6 +148,9 @@ typedef struct {
     int serial_peer;          /* -1: none */
     long pc, end;             /* next operation and the end of its operations in the array */
     int waiting;              /* blocked on a receive whose send has not started */
+    long *sent;               /* paced schedule (sched.h: window): its last `window` sends, */
+    long nsent;               /* by count (sent[nsent % window] is the oldest once full) */
+    long paced_op;            /* the send whose arrival its next send waits for (-1: none) */
 } logp_sim_rank_t;
 
 /* The parameters a rank pays with: CPU terms divided by its speed; a
@@ -164,12 +167,23 @@ static logp_params_t logp_sim_scaled(const logp_topo_t *t, const logp_params_t *
 
 /* Earliest start of a rank's next operation, or -1 if it waits for a
  * message that has not been sent yet.  A send to another peer than the
- * last large one's waits until that one has arrived. */
-static double logp_sim_next(logp_sim_rank_t *st, const logp_op_t *op, const long *match, const double *arrive)
+ * last large one's waits until that one has arrived, and a paced
+ * schedule's send until the rank's `window`-th last send has. */
+static double logp_sim_next(logp_sim_rank_t *st, const logp_op_t *op, const long *match, const double *arrive,
+                            int window)
 {
     const logp_op_t *o = &op[st->pc];
     if (o->kind == LOGP_OP_SEND) {
         double t = logp_max(st->cpu, st->nsend);
+        if (window > 0 && st->nsent >= window) {
+            long oldest = st->sent[st->nsent % window];
+            if (arrive[oldest] < 0.0) {
+                st->waiting = 1; /* until that transfer ends */
+                st->paced_op = oldest;
+                return -1.0;
+            }
+            t = logp_max(t, arrive[oldest]);
+        }
         if (st->serial_peer < 0 || o->peer == st->serial_peer)
             return t;
         if (st->serial_op >= 0 && arrive[st->serial_op] < 0.0) {
@@ -199,6 +213,7 @@ typedef struct {
     double *posted; /* receive op: when posted (-1: not yet) */
     double *leave;  /* large send op: when its bytes are ready, waiting for the receive (-1: not waiting) */
     int rendezvous; /* large sends wait for their receive */
+    int paced;      /* every send waits for its receive, LOGP_SCHED_RECV_AHEAD posted ahead */
 } logp_sim_shared_t;
 
 /* Rank r's host on a shared network: itself on the uniform model, its
@@ -247,12 +262,17 @@ static int logp_sim_is_recv(const logp_op_t *o)
 
 /* A rank reaches op pc at t (its CPU free): a receive is posted then,
  * and so is the receive after it (one ahead); at its start (`first`) a
- * rank posts its first receive. */
+ * rank posts its first receive.  A paced schedule's rank keeps
+ * LOGP_SCHED_RECV_AHEAD receives posted from its start (the bcast
+ * executor's receives ahead). */
 static logp_status_t logp_sim_reach(logp_sim_shared_t *sh, const logp_topo_t *topo, const logp_op_t *op,
                                     const int *owner, const long *match, long pc, long end, double t, int first)
 {
     logp_status_t rc = LOGP_OK;
-    int posts = logp_sim_is_recv(&op[pc]) ? 2 : first ? 1 : 0;
+    int posts = sh->paced && (first || logp_sim_is_recv(&op[pc])) ? LOGP_SCHED_RECV_AHEAD
+              : logp_sim_is_recv(&op[pc])                         ? 2
+              : first                                              ? 1
+                                                                   : 0;
     for (long k = pc; k < end && posts > 0 && rc == LOGP_OK; k++)
         if (logp_sim_is_recv(&op[k])) {
             rc = logp_sim_post(sh, topo, op, owner, match, k, t);
@@ -283,6 +303,10 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
     int shared = topo->shared;
     logp_sim_shared_t sh = {0};
     if (shared && logp_net_init(&sh.net, topo->node ? N : P) != LOGP_OK)
+        rc = LOGP_ERR_NOMEM;
+    int window = s->window > 0 ? (s->window < LOGP_SCHED_WINDOW_MAX ? s->window : LOGP_SCHED_WINDOW_MAX) : 0;
+    long *sent = window > 0 ? malloc(sizeof(long) * (size_t)P * (size_t)window) : NULL;
+    if (window > 0 && !sent)
         rc = LOGP_ERR_NOMEM;
     sh.net.effort_max = effort;
     if (!st || !nic_out || !nic_in || !heap) {
@@ -330,8 +354,11 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
     for (int r = 0; st && r < P; r++) {
         st[r].serial_peer = -1;
         st[r].serial_op = -1;
+        st[r].paced_op = -1;
+        st[r].sent = sent ? sent + (size_t)r * (size_t)window : NULL;
     }
     sh.rendezvous = s->coll != LOGP_COLL_ALLTOALL; /* the all-to-all executors' sends are standard ones */
+    sh.paced = window > 0;
     for (int r = 0; shared && rc == LOGP_OK && r < P; r++)
         if (st[r].pc < st[r].end)
             rc = logp_sim_reach(&sh, topo, op, owner, match, st[r].pc, st[r].end, 0.0, 1);
@@ -341,7 +368,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
         got[r] = -1.0;
     int nheap = 0, done = 0;
     for (int r = 0; r < P; r++) {
-        double t0 = st[r].pc < st[r].end ? logp_sim_next(&st[r], op, match, arrive) : -1.0;
+        double t0 = st[r].pc < st[r].end ? logp_sim_next(&st[r], op, match, arrive, window) : -1.0;
         if (t0 >= 0.0)
             logp_sim_push(heap, &nheap, (logp_sim_event_t){t0, r});
         else if (st[r].pc == st[r].end)
@@ -362,11 +389,13 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
             logp_sim_rank_t *to = &st[op[f].peer], *from = &st[owner[f]];
             if (to->waiting && to->pc == match[f]) { /* wake the receiver */
                 to->waiting = 0;
-                logp_sim_push(heap, &nheap, (logp_sim_event_t){logp_sim_next(to, op, match, arrive), op[f].peer});
+                double t1 = logp_sim_next(to, op, match, arrive, window);
+                logp_sim_push(heap, &nheap, (logp_sim_event_t){t1, op[f].peer});
             }
-            if (from->waiting && from->serial_op == f) { /* and a sender that waits for it */
+            if (from->waiting && (from->serial_op == f || from->paced_op == f)) { /* and a sender that waits for it */
                 from->waiting = 0;
-                logp_sim_push(heap, &nheap, (logp_sim_event_t){logp_sim_next(from, op, match, arrive), owner[f]});
+                double t1 = logp_sim_next(from, op, match, arrive, window);
+                logp_sim_push(heap, &nheap, (logp_sim_event_t){t1, owner[f]});
             }
             continue;
         }
@@ -374,7 +403,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
             break;
         int r = logp_sim_pop(heap, &nheap).rank;
         logp_sim_rank_t *me = &st[r];
-        double start = logp_sim_next(me, op, match, arrive);
+        double start = logp_sim_next(me, op, match, arrive, window);
         if (start < 0.0)
             continue; /* parked until its message is sent */
         me->waiting = 0;
@@ -384,12 +413,15 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
             double inj = logp_params_inj(&q, o->bytes);
             me->cpu = start + q.o;
             me->nsend = start + logp_params_gap(&q, o->bytes);
+            if (window > 0)
+                me->sent[me->nsent++ % window] = me->pc;
             double at = start + q.o + inj + q.L;
             int sn = logp_topo_node(topo, r), dn = logp_topo_node(topo, o->peer);
             if (logp_sim_networked(topo, r, o->peer)) {
                 /* the bytes are the network's: the CPU sends every max(g, o) */
                 me->nsend = start + logp_max(q.g, q.o);
-                double posted = sh.rendezvous && o->bytes > LOGP_PARAMS_SERIAL_BYTES ? sh.posted[match[me->pc]] : 0.0;
+                int sync = sh.rendezvous && (o->bytes > LOGP_PARAMS_SERIAL_BYTES || sh.paced);
+                double posted = sync ? sh.posted[match[me->pc]] : 0.0;
                 if (posted < 0.0)
                     sh.leave[me->pc] = start + q.o; /* until the receive is posted */
                 else if (logp_sim_flow(&sh, topo, op, owner, me->pc, logp_max(start + q.o, posted)) != LOGP_OK) {
@@ -422,7 +454,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
             logp_sim_rank_t *to = &st[o->peer];
             if (to->waiting && to->pc == j) { /* wake the receiver */
                 to->waiting = 0;
-                logp_sim_push(heap, &nheap, (logp_sim_event_t){logp_sim_next(to, op, match, arrive), o->peer});
+                logp_sim_push(heap, &nheap, (logp_sim_event_t){logp_sim_next(to, op, match, arrive, window), o->peer});
             }
         } else if (o->kind == LOGP_OP_RECV || o->kind == LOGP_OP_RECV_REDUCE) {
             logp_params_t q = logp_sim_scaled(topo, logp_topo_pair(topo, o->peer, r), r);
@@ -444,7 +476,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
         }
         if (shared && (rc = logp_sim_reach(&sh, topo, op, owner, match, me->pc, me->end, me->cpu, 0)) != LOGP_OK)
             break;
-        double t = logp_sim_next(me, op, match, arrive);
+        double t = logp_sim_next(me, op, match, arrive, window);
         if (t >= 0.0)
             logp_sim_push(heap, &nheap, (logp_sim_event_t){t, r});
     }
@@ -464,6 +496,7 @@ out:
     logp_net_free(&sh.net);
     free(sh.posted);
     free(sh.leave);
+    free(sent);
     free(st);
     free(nic_out);
     free(nic_in);

@@ -665,8 +665,8 @@ END_TEST
 /* two-tree's order (bcast and reduce) is deadlock-free with the executors' sends (sched_large.c):
  * every send synchronous (complete once received), receives in order,
  * posting waits for the rank's send of `window` sends ago, no other wait.
- * The window here is the argument's least, LOGP_TWOTREE_MAX_LAG + 3 = 19
- * (the executor has 32); every part reaches every rank, in matching
+ * The windows here are the argument's least, LOGP_TWOTREE_MAX_LAG + 3 = 19
+ * (the executor has 32), and lag + 3 (a paced bcast's); every part reaches every rank, in matching
  * order on every pair. */
 static void twotree_window_case(const logp_sched_t *s, int root, int window)
 {
@@ -750,8 +750,10 @@ START_TEST(test_twotree_window)
                 logp_sched_t s;
                 build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, sizes[z], &t, 0);
                 LOGP_CHECK(s.k >= 1 && s.k <= 16); /* the lag the argument allows */
-                for (int root = 0; root < P; root += P > 2 ? P - 2 : 1)
+                for (int root = 0; root < P; root += P > 2 ? P - 2 : 1) {
                     twotree_window_case(&s, root, 19);
+                    twotree_window_case(&s, root, s.k + 3); /* a paced bcast's (sched_large.c) */
+                }
                 logp_sched_free(&s);
             }
         }
