@@ -428,12 +428,12 @@ static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
     if (c->coll != LOGP_COLL_ALLTOALL)
         printf("%s %s, P=%d, root %d, %zu B, %d part%s, ", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P,
                c->root, c->bytes, s->parts, s->parts == 1 ? "" : "s");
-    if (c->coll != LOGP_COLL_ALLTOALL && s->window > 0) /* sched.h */
-        printf("paced (synchronous sends, at most %d in flight), ", s->window);
     else if (s->fam->flags & LOGP_FAMILY_A2A_BRUCK)
         printf("alltoall %s, P=%d, %zu B per block, radix %d, ", logp_algo_name(s->algo), c->P, c->bytes, s->k);
     else
         printf("alltoall %s, P=%d, %zu B per block, ", logp_algo_name(s->algo), c->P, c->bytes);
+    if (c->coll != LOGP_COLL_ALLTOALL && s->window > 0) /* sched.h */
+        printf("paced (synchronous sends, at most %d in flight), ", s->window);
     print_model(c);
     if (c->rank >= 0) {
         print_ops(s, c->root, c->rank, 64);
