@@ -37,26 +37,34 @@ cat >"$work/multi.xml" <<'EOT'
 </platform>
 EOT
 for h in 0 1 2 3; do for k in 1 2 3 4; do echo "n$h"; done; done >"$work/hostfile"
+# a network that shares bandwidth: two-tree's bcast is paced there (synchronous segments, a window)
+printf '[default]\nnetwork = shared\n' >"$work/shared.conf"
 cd "$work"
 pass=0; fail=0
 for case in 5:native:native:native 5:auto:auto:auto 5:logp-tree:chain-adaptive:butterfly 5:flat:chain:ring \
             5:scatter-allgather:pipeline:linear 16:pipeline:reduce-scatter-gather:linear \
             16:logp-tree:chain-adaptive:butterfly 16:two-tree:chain-opt:ring 16:flat:logp-tree:bruck \
-            16:binary-pipeline:binary-pipeline:linear \
+            16:binary-pipeline:binary-pipeline:linear 16:two-tree:reduce-scatter-gather:bruck:shared \
             16:two-level:hetero-tree:node-aggregate:multi 16:hetero-tree:two-level:node-aggregate:multi; do
     IFS=: read -r np b r a hosts <<EOT
 $case
 EOT
     set -- -platform platform.xml
     [ "$hosts" = multi ] && set -- -platform multi.xml -hostfile hostfile
-    out=$(PMPI_LOGP_BCAST=$b PMPI_LOGP_REDUCE=$r PMPI_LOGP_ALLTOALL=$a PMPI_LOGP_VERBOSE=1 timeout 600 \
+    tenv=""
+    [ "$hosts" = shared ] && tenv="PMPI_LOGP_TUNING=$work/shared.conf"
+    # shellcheck disable=SC2086
+    out=$(env $tenv PMPI_LOGP_BCAST=$b PMPI_LOGP_REDUCE=$r PMPI_LOGP_ALLTOALL=$a PMPI_LOGP_VERBOSE=1 timeout 600 \
         smpirun -np "$np" "$@" --log=root.thres:critical ./test_coll --no-struct 2>&1) || true
     line=$(echo "$out" | grep 'test_coll:' || echo "test_coll: no result")
     if [ "$hosts" = multi ] && ! echo "$out" | grep -q "(P=16, 4 nodes)"; then
         line="test_coll: the layout of 4 hosts x 4 ranks was not found"
     fi
+    if [ "$hosts" = shared ] && ! echo "$out" | grep -q "network=shared"; then
+        line="test_coll: the shared network was not taken"
+    fi
     if echo "$line" | grep -q ' 0 failed' && echo "$out" | grep -q "^pmpi-logp: .*bcast .* -> "; then
-        pass=$((pass + 1)); echo "ok: SMPI P=$np${hosts:+ (4 hosts x 4)} bcast=$b reduce=$r alltoall=$a: $line"
+        pass=$((pass + 1)); echo "ok: SMPI P=$np${hosts:+ ($hosts)} bcast=$b reduce=$r alltoall=$a: $line"
     else
         fail=$((fail + 1)); echo "FAIL: SMPI P=$np bcast=$b reduce=$r alltoall=$a: $line"
         echo "$out" | grep -v '^pmpi-logp' | tail -5

@@ -9,6 +9,9 @@
 #        COLLS="bcast reduce alltoall" APPEND=0 (1: add rows to OUT/results.csv)
 #        NETWORK=shared (the model's network for predictions and auto's
 #        picks: SimGrid's links share bandwidth, model/net.h; loggp: LogGP)
+#        MODEL=platform (the model's parameters for predictions and auto's
+#        picks: the platform's own, smpi-common.sh's model.conf, which has
+#        o = g where TUNING's g > o; file: TUNING's)
 # Cost bounds (2 cores): at P >= 256 the oracle leaves out SMPI algorithms
 # that take minutes of host time there (pipelined and arrival-pattern bcasts,
 # linear all-to-all) and all-to-all stops at 1 KiB blocks; at P = 1024
@@ -48,14 +51,16 @@ trap 'rm -rf "$work"' EXIT
 # parameters and platform from the same resolution the shim uses
 smpi_platform "$top" "$tuning" "$work" || exit 1
 FLAGS=$(smpi_flags "$osim")
-echo "smpi: $tuning: L=${L}us o=${o}us g=${g}us G=${G}ns/B gamma=${gamma}ns/B -> lat=$lat bw=$bw overhead=${osim}us"
+model=$tuning
+[ "${MODEL:-platform}" = platform ] && model=$work/model.conf
+echo "smpi: $tuning: L=${L}us o=${o}us g=${g}us G=${G}ns/B gamma=${gamma}ns/B -> lat=$lat bw=$bw overhead=${osim}us; model: $(grep -v '^[#[]' "$model" | tr '\n' ' ')"
 
 smpi_build_bench "$top" "$work" || exit 1
 cd "$work"
 run() { # P args...
     np=$1; shift
     # shellcheck disable=SC2086
-    timeout "${RUN_LIMIT:-0}" smpirun -np "$np" -platform platform.xml $FLAGS ./bench --tuning "$tuning" --iters "$ITERS" --csv \
+    timeout "${RUN_LIMIT:-0}" smpirun -np "$np" -platform platform.xml $FLAGS ./bench --tuning "$model" --iters "$ITERS" --csv \
         --network "${NETWORK:-shared}" "$@" 2>>"$work/smpi.log"
 }
 echo "smpi: ping-pong check"

@@ -1258,6 +1258,26 @@ static int logp_twotree_lag(const logp_params_t *p, size_t m, int k, int combine
     return lag < 1.0 ? 1 : lag > LOGP_TWOTREE_MAX_LAG ? LOGP_TWOTREE_MAX_LAG : (int)(lag + 0.5);
 }
 
+/* A bcast on a shared network is paced (sched.h: window) once it has
+ * LOGP_TWOTREE_PACED_PARTS segments: every segment synchronous, a rank's
+ * next send waiting until its (lag + 3)-th last one is received.
+ * Unpaced, a rank's up to 32 sends in flight share its interface, each
+ * crossing a level up to 32 times slower than alone, and the pipeline
+ * stalls (the simulator, SMPI's parameters L 1.2 us, o = g = 0.6 us, P =
+ * 64, 4 MiB in 16 KiB segments: 688 us unpaced, 492 paced; 8 KiB,
+ * unpaced, the best before: 638; SMPI measured 638).  With fewer segments
+ * the simulator finds nothing to gain (P = 16, 64 KiB in 9: 23.7 us
+ * either way), and SMPI, which charges no receive overhead for a
+ * synchronous message, would run them faster than any LogGP price (19.9
+ * us measured, paced).  lag + 3 keeps the deadlock argument below.  A
+ * reduce stays unpaced: its receives are posted one ahead only
+ * (coll/reduce.c), and a synchronous send would wait for them. */
+#define LOGP_TWOTREE_PACED_PARTS 32
+static int logp_twotree_window(const logp_sched_t *s, int parts, int lag)
+{
+    return s->topo.shared && s->coll == LOGP_COLL_BCAST && parts >= LOGP_TWOTREE_PACED_PARTS ? lag + 3 : 0;
+}
+
 /* On a shared network (topo.shared) T(k) misprices two-tree: a rank's
  * sends to its two children share its interface, so a segment crosses a
  * level later than LogGP says, and by how much depends on how fast the
@@ -1272,20 +1292,6 @@ static int logp_twotree_lag(const logp_params_t *p, size_t m, int k, int combine
  * within 10% of its times (at most 2 x 4,128 operations per candidate,
  * about 2-9 ms; independent of P).  -1 if the proxy cannot run. */
 #define LOGP_TWOTREE_PROXY_P 32
-/* A bcast on a shared network is paced (sched.h: window): every segment
- * synchronous, a rank's next send waiting until its (lag + 3)-th last one
- * is received.  Unpaced, a rank's up to 32 sends in flight share its
- * interface, each crossing a level up to 32 times slower than alone, and
- * the pipeline stalls (the simulator, SMPI's parameters L 1.2 us, o = g =
- * 0.6 us, P = 64, 4 MiB in 16 KiB segments: 688 us unpaced, 492 paced; 8
- * KiB, unpaced, the best before: 638; SMPI measured 638).  lag + 3 keeps
- * the deadlock argument below.  A reduce stays unpaced: its receives are
- * posted one ahead only (coll/reduce.c), and a synchronous send would
- * wait for them. */
-static int logp_twotree_window(const logp_sched_t *s, int lag)
-{
-    return s->topo.shared && s->coll == LOGP_COLL_BCAST ? lag + 3 : 0;
-}
 #define LOGP_TWOTREE_PROXY_K 64
 static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
 {
@@ -1296,7 +1302,7 @@ static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
     x.topo = logp_topo_uniform(x.P, &s->p);
     x.topo.shared = 1;
     x.k = lag;
-    x.window = logp_twotree_window(s, lag);
+    x.window = logp_twotree_window(s, k, lag);
     double t[2];
     int ks[2] = {k < LOGP_TWOTREE_PROXY_K ? k : LOGP_TWOTREE_PROXY_K / 2, LOGP_TWOTREE_PROXY_K};
     for (int i = 0; i < (k > LOGP_TWOTREE_PROXY_K ? 2 : 1); i++) {
@@ -1324,7 +1330,7 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
     int reduce = s->coll == LOGP_COLL_REDUCE;
     s->parts = logp_twotree_segments(&s->p, s->bytes, s->P, reduce);
     s->k = logp_twotree_lag(&s->p, s->bytes, s->parts, reduce);
-    s->window = logp_twotree_window(s, s->k);
+    s->window = logp_twotree_window(s, s->parts, s->k);
     if (!logp_twotree_proxied(s))
         return LOGP_OK;
     /* candidates around T(k)'s count: segments 2x and 4x smaller, 2x
@@ -1343,7 +1349,7 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
             best = t;
             s->parts = k;
             s->k = lag;
-            s->window = logp_twotree_window(s, lag);
+            s->window = logp_twotree_window(s, k, lag);
         }
     }
     return LOGP_OK;

@@ -276,8 +276,8 @@ END_TEST
  * first has arrived, o + L + inj(m) after the start, so the second
  * receiver ends at 2 p2p(m) - o (unpaced, the two transfers share the
  * root's interface: both end later than the first alone).  two-tree's
- * bcast on a shared network is paced in lag + 3 (sched_large.c), its
- * reduce not; paced, it is faster than unpaced at 1 and 4 MiB (P = 64:
+ * bcast on a shared network is paced in lag + 3 from 32 segments
+ * (sched_large.c), its reduce not; paced, it is faster than unpaced at 1 and 4 MiB (P = 64:
  * 144 against 164 us, 475 against 580). */
 START_TEST(test_shared_paced)
 {
@@ -295,6 +295,11 @@ START_TEST(test_shared_paced)
     s.window = 0;
     ck_assert_int_eq(logp_sim_run(&s, 0, 1, fin, NULL, &x), LOGP_OK);
     ck_assert(fin[1] > p2p * (1 + 1e-9));
+    logp_sched_free(&s);
+    t = logp_topo_uniform(64, &P0);
+    t.shared = 1;
+    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_TWO_TREE, 65536, &t, NULL), LOGP_OK);
+    ck_assert(s.parts < 32 && s.window == 0); /* few segments: unpaced */
     logp_sched_free(&s);
     const size_t sizes[] = {1 << 20, 4 << 20};
     for (int z = 0; z < 2; z++)
