@@ -213,7 +213,8 @@ typedef struct {
     double *posted; /* receive op: when posted (-1: not yet) */
     double *leave;  /* large send op: when its bytes are ready, waiting for the receive (-1: not waiting) */
     int rendezvous; /* large sends wait for their receive */
-    int paced;      /* every send waits for its receive, LOGP_SCHED_RECV_AHEAD posted ahead */
+    int paced;      /* every send waits for its receive */
+    int ahead;      /* receives a rank keeps posted: 1, or LOGP_SCHED_RECV_AHEAD (a part-wise bcast) */
 } logp_sim_shared_t;
 
 /* Rank r's host on a shared network: itself on the uniform model, its
@@ -262,14 +263,16 @@ static int logp_sim_is_recv(const logp_op_t *o)
 
 /* A rank reaches op pc at t (its CPU free): a receive is posted then,
  * and so is the receive after it (one ahead); at its start (`first`) a
- * rank posts its first receive.  A paced schedule's rank keeps
+ * rank posts its first receive.  A part-wise bcast's rank keeps
  * LOGP_SCHED_RECV_AHEAD receives posted from its start (the bcast
- * executor's receives ahead). */
+ * executor's receives ahead: SMPI, pipeline, P = 16, 4 MiB in 99
+ * segments of 42 KiB, synchronous: 713 us; simulated one ahead 616, eight
+ * ahead 705). */
 static logp_status_t logp_sim_reach(logp_sim_shared_t *sh, const logp_topo_t *topo, const logp_op_t *op,
                                     const int *owner, const long *match, long pc, long end, double t, int first)
 {
     logp_status_t rc = LOGP_OK;
-    int posts = sh->paced && (first || logp_sim_is_recv(&op[pc])) ? LOGP_SCHED_RECV_AHEAD
+    int posts = sh->ahead > 1 && (first || logp_sim_is_recv(&op[pc])) ? sh->ahead
               : logp_sim_is_recv(&op[pc])                         ? 2
               : first                                              ? 1
                                                                    : 0;
@@ -359,6 +362,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
     }
     sh.rendezvous = s->coll != LOGP_COLL_ALLTOALL; /* the all-to-all executors' sends are standard ones */
     sh.paced = window > 0;
+    sh.ahead = s->coll == LOGP_COLL_BCAST && s->parts > 1 ? LOGP_SCHED_RECV_AHEAD : 1;
     for (int r = 0; shared && rc == LOGP_OK && r < P; r++)
         if (st[r].pc < st[r].end)
             rc = logp_sim_reach(&sh, topo, op, owner, match, st[r].pc, st[r].end, 0.0, 1);

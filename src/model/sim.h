@@ -14,9 +14,9 @@
  * send (over LOGP_PARAMS_SERIAL_BYTES, synchronous) leaves only once its
  * receive is posted: a rank posts its first receive at its start and the
  * next one when it starts waiting for the current one (the executors'
- * receives ahead).  A paced schedule (sched.h: window w) sends every
- * message so, a rank's send waits until its w-th last send has arrived,
- * and a rank keeps LOGP_SCHED_RECV_AHEAD receives posted.  Writes each rank's finish time (its CPU free
+ * receives ahead; a part-wise bcast's rank keeps LOGP_SCHED_RECV_AHEAD
+ * posted).  A paced schedule (sched.h: window w) sends every message so,
+ * and a rank's send waits until its w-th last send has arrived.  Writes each rank's finish time (its CPU free
  * after its last operation) to finish[0..P-1] and the time its first
  * receive completes (a bcast: when it holds the data; -1 if it receives
  * nothing) to got[0..P-1], each if not NULL, and the latest finish to
