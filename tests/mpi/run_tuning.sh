@@ -76,16 +76,21 @@ env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/shared.conf" PMPI_LOGP_VERBOSE=1 PM
     grep -q 'MPI_COMM_WORLD (P=3): bcast .* -> ' "$tmp/err" && ok "network = shared: decided and correct" ||
     { ko "network = shared"; cat "$tmp/err"; }
 # two-tree chooses its segments there by simulation (up to 32 KiB segments,
-# sent synchronously), reduce-scatter-gather its base-4 steps (three
-# partners at once): the correctness matrix's big cases, forced
-for run in 3:two-tree 4:reduce-scatter-gather; do
-    n=${run%%:*} rd=${run#*:}
-    env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/shared.conf" PMPI_LOGP_BCAST=two-tree PMPI_LOGP_REDUCE="$rd" \
+# sent synchronously) and, with a slow link and small overheads, cuts the
+# big cases into 32 or more segments and paces its bcast (synchronous
+# segments, a window: pmpi-logp tree shows it); reduce-scatter-gather its
+# base-4 steps (three partners at once): the correctness matrix's big
+# cases, forced
+printf '[default]\nnetwork = shared\no = 0.05us\ng = 0.05us\nG = 1ns/B\n' >"$tmp/paced.conf"
+for run in 3:two-tree:shared 4:reduce-scatter-gather:paced; do
+    n=${run%%:*} rd=${run#*:} conf=${run##*:}
+    rd=${rd%:*}
+    env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/$conf.conf" PMPI_LOGP_BCAST=two-tree PMPI_LOGP_REDUCE="$rd" \
         PMPI_LOGP_VERBOSE=1 PMPI_LOGP_OVERSUBSCRIBED=model timeout 600 $MPIEXEC -n "$n" "$b/tests/mpi/test_coll" --big \
         >"$tmp/out" 2>"$tmp/err"
     [ $? -eq 0 ] && grep -q "test_coll: P=$n: [1-9][0-9]* passed, 0 failed" "$tmp/out" &&
-        grep -q "): reduce .* -> $rd (configured $rd" "$tmp/err" && ok "network = shared: n = $n, $rd, big cases correct" ||
-        { ko "network = shared, n = $n, $rd"; grep -v '^pmpi-logp' "$tmp/out" | tail -5; tail -5 "$tmp/err"; }
+        grep -q "): reduce .* -> $rd (configured $rd" "$tmp/err" && ok "network = shared ($conf.conf): n = $n, $rd, big cases correct" ||
+        { ko "network = shared ($conf.conf), n = $n, $rd"; grep -v '^pmpi-logp' "$tmp/out" | tail -5; tail -5 "$tmp/err"; }
 done
 
 printf '[default]\nL = 1us\no = 1 parsec\n' >"$tmp/bad.conf"
