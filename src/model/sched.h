@@ -175,7 +175,7 @@ struct logp_sched {
 };
 
 /* Receives the executors post ahead of their turn in a part-wise bcast
- * (coll/buffer.h), which the simulator follows for a paced schedule. */
+ * (coll/buffer.h), which the simulator follows (sim.h). */
 #define LOGP_SCHED_RECV_AHEAD 8
 
 /* Most sends a paced schedule keeps in flight (coll/buffer.h's queue). */
