@@ -42,7 +42,8 @@ smpi_need() {
 # when g > o the overheads become g and the latency L - 2(g - o) (sets
 # osim, lat, bw), which keeps back-to-back sends g apart and a single
 # message at 2o + L.  DIR/model.conf: the LogGP parameters the platform
-# really has (L - 2(g - o), o = g, G, gamma; TUNING's own when g <= o): with
+# really has (its latency, o = g = its overhead, G, gamma: with no gap,
+# back-to-back sends are its overhead apart): with
 # g > o every receive costs g of CPU, not o, which the file's parameters
 # miss (a flat reduce of 1 KiB at P = 256: 208 us predicted, 260 simulated;
 # with these 259).  Returns 1 if g cannot be emulated so.
@@ -57,7 +58,7 @@ EOT
     bw=$(awk -v G="$G" 'BEGIN { if (G > 0) printf "%.6gBps", 1e9 / G; else print "1000GBps" }')
     lat=$(awk -v l="$Lsim" 'BEGIN { printf "%.6gus", l / 2 }')
     printf '# the LogGP machine of platform.xml (scripts/smpi-common.sh)\n[default]\nL = %sus\no = %sus\ng = %sus\nG = %sns/B\ngamma = %sns/B\n' \
-        "$Lsim" "$osim" "$(awk -v g="$g" -v o="$osim" 'BEGIN { print (g > o ? g : o) }')" "$G" "$gamma" >"$3/model.conf"
+        "$Lsim" "$osim" "$osim" "$G" "$gamma" >"$3/model.conf"
     cat >"$3/platform.xml" <<EOT
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

@@ -82,12 +82,12 @@ static int logp_bcast_ahead(logp_recvq_t *rq, logp_bcast_look_t *look, logp_send
 static int logp_bcast_run(char *buf, MPI_Aint extent, int tsize, int count, MPI_Datatype dt, MPI_Comm comm, int tag,
                           const logp_view_t *v)
 {
-    int rc = MPI_SUCCESS, ahead = v->s->parts > 1;
+    int rc = MPI_SUCCESS, ahead = logp_sched_recv_ahead(v->s) > 1;
     logp_sendq_t q;
     logp_recvq_t rq;
     logp_bcast_look_t look;
     look.scan = 0;
-    logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0, v->s->window);
+    logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0, logp_sched_window(v->s));
     logp_recvq_init(&rq);
     for (int i = 0; i < v->nops; i++) {
         logp_op_t op = i < look.scan ? look.seen[i % LOGP_BCAST_LOOK] : logp_view_op(v, i);

@@ -136,7 +136,7 @@ typedef struct logp_sendq {
 /* An empty queue; `concurrent` nonzero lets large sends be in flight
  * beside sends to other peers (schedules whose order relies on it:
  * LOGP_FAMILY_CONCURRENT, sched.h; they stay synchronous).  `window` is
- * the schedule's (logp_sched_t.window): 0 keeps up to LOGP_SENDQ_WINDOW
+ * the schedule's (logp_sched_window): 0 keeps up to LOGP_SENDQ_WINDOW
  * sends in flight; w > 0 keeps at most w and sends every message
  * synchronously, so a rank's next send waits until its w-th last one has
  * been received (a network that shares the interface between a rank's

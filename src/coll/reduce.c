@@ -168,7 +168,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     a.req[0] = a.req[1] = MPI_REQUEST_NULL;
     a.op[0] = a.op[1] = -1;
     logp_sendq_t q;
-    logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0, v->s->window);
+    logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0, logp_sched_window(v->s));
     rc = MPI_SUCCESS;
     MPI_Request result[LOGP_PIPELINE_MAX_SEGMENTS];
     int after, nresult = logp_reduce_results(v, sendbuf == MPI_IN_PLACE, &after), taken = 0, posted = 0;

@@ -181,6 +181,23 @@ struct logp_sched {
 /* Most sends a paced schedule keeps in flight (coll/buffer.h's queue). */
 #define LOGP_SCHED_WINDOW_MAX 32
 
+/* The sends a rank of s keeps in flight when paced: s->window, at most
+ * LOGP_SCHED_WINDOW_MAX; 0 if s is not paced.  The executors and the
+ * simulator both take it from here. */
+static inline int logp_sched_window(const logp_sched_t *s)
+{
+    return s->window <= 0 ? 0 : s->window < LOGP_SCHED_WINDOW_MAX ? s->window : LOGP_SCHED_WINDOW_MAX;
+}
+
+/* Receives a rank of s keeps posted, the one it waits for included:
+ * LOGP_SCHED_RECV_AHEAD in a part-wise bcast (its executor posts them
+ * ahead), else 1.  The bcast executor and the simulator both take it
+ * from here. */
+static inline int logp_sched_recv_ahead(const logp_sched_t *s)
+{
+    return s->coll == LOGP_COLL_BCAST && s->parts > 1 ? LOGP_SCHED_RECV_AHEAD : 1;
+}
+
 /* Builds the schedule of `algo` for `coll` on P = topo->P ranks for
  * messages of `bytes` (the shape a size class runs).  `topo` is the
  * machine: every parameter comes from it (logp_topo_uniform for one

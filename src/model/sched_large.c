@@ -1341,7 +1341,7 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
     double best = logp_twotree_proxy(s, k0, s->k);
     for (int i = 1; i < 6 && best >= 0.0; i++) {
         int k = cand[i], lag;
-        if (k < 1 || k > kmax)
+        if (k < 1 || k > kmax || k == k0) /* k0 + k0/4 is k0 itself below 4 */
             continue;
         lag = logp_twotree_lag(&s->p, s->bytes, k, reduce);
         double t = logp_twotree_proxy(s, k, lag);

@@ -213,8 +213,7 @@ typedef struct {
     double *posted; /* receive op: when posted (-1: not yet) */
     double *leave;  /* large send op: when its bytes are ready, waiting for the receive (-1: not waiting) */
     int rendezvous; /* large sends wait for their receive */
-    int paced;      /* every send waits for its receive */
-    int ahead;      /* receives a rank keeps posted: 1, or LOGP_SCHED_RECV_AHEAD (a part-wise bcast) */
+    int ahead;      /* receives a rank keeps posted (logp_sched_recv_ahead) */
 } logp_sim_shared_t;
 
 /* Rank r's host on a shared network: itself on the uniform model, its
@@ -272,10 +271,7 @@ static logp_status_t logp_sim_reach(logp_sim_shared_t *sh, const logp_topo_t *to
                                     const int *owner, const long *match, long pc, long end, double t, int first)
 {
     logp_status_t rc = LOGP_OK;
-    int posts = sh->ahead > 1 && (first || logp_sim_is_recv(&op[pc])) ? sh->ahead
-              : logp_sim_is_recv(&op[pc])                         ? 2
-              : first                                              ? 1
-                                                                   : 0;
+    int posts = logp_sim_is_recv(&op[pc]) ? (sh->ahead > 1 ? sh->ahead : 2) : first ? sh->ahead : 0;
     for (long k = pc; k < end && posts > 0 && rc == LOGP_OK; k++)
         if (logp_sim_is_recv(&op[k])) {
             rc = logp_sim_post(sh, topo, op, owner, match, k, t);
@@ -307,7 +303,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
     logp_sim_shared_t sh = {0};
     if (shared && logp_net_init(&sh.net, topo->node ? N : P) != LOGP_OK)
         rc = LOGP_ERR_NOMEM;
-    int window = s->window > 0 ? (s->window < LOGP_SCHED_WINDOW_MAX ? s->window : LOGP_SCHED_WINDOW_MAX) : 0;
+    int window = logp_sched_window(s);
     long *sent = window > 0 ? malloc(sizeof(long) * (size_t)P * (size_t)window) : NULL;
     if (window > 0 && !sent)
         rc = LOGP_ERR_NOMEM;
@@ -361,8 +357,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
         st[r].sent = sent ? sent + (size_t)r * (size_t)window : NULL;
     }
     sh.rendezvous = s->coll != LOGP_COLL_ALLTOALL; /* the all-to-all executors' sends are standard ones */
-    sh.paced = window > 0;
-    sh.ahead = s->coll == LOGP_COLL_BCAST && s->parts > 1 ? LOGP_SCHED_RECV_AHEAD : 1;
+    sh.ahead = logp_sched_recv_ahead(s);
     for (int r = 0; shared && rc == LOGP_OK && r < P; r++)
         if (st[r].pc < st[r].end)
             rc = logp_sim_reach(&sh, topo, op, owner, match, st[r].pc, st[r].end, 0.0, 1);
@@ -424,7 +419,7 @@ static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int c
             if (logp_sim_networked(topo, r, o->peer)) {
                 /* the bytes are the network's: the CPU sends every max(g, o) */
                 me->nsend = start + logp_max(q.g, q.o);
-                int sync = sh.rendezvous && (o->bytes > LOGP_PARAMS_SERIAL_BYTES || sh.paced);
+                int sync = sh.rendezvous && (o->bytes > LOGP_PARAMS_SERIAL_BYTES || window > 0);
                 double posted = sync ? sh.posted[match[me->pc]] : 0.0;
                 if (posted < 0.0)
                     sh.leave[me->pc] = start + q.o; /* until the receive is posted */
