@@ -110,15 +110,16 @@
  *   schedule has at most LOGP_SIM_ESTIMATED_OPS operations (T(k) is
  *   10 - 38% high at P = 2 - 8, 7% low at P = 64, 1 MiB).  On a shared
  *   network (topo.shared) T(k) misses the children's sends sharing the
- *   rank's interface: there the count is the best of T(k)'s, half, twice
- *   and four times it by a simulated proxy on at most 32 ranks
+ *   rank's interface: there the count is the best of T(k)'s and seven
+ *   others around it by a simulated proxy on at most 32 ranks
  *   (logp_twotree_proxy), whose time is then the estimate, and a bcast
  *   is paced: every segment synchronous, at most lag + 3 of a rank's in
  *   flight (logp_twotree_window), since a rank's many transfers in flight
  *   would share its interface and each cross a level slower.  Predicted
- *   at P = 64 (default parameters, shared network): bcast 1 MiB 144 us
- *   (SMPI 141; unpaced 164, SMPI 177) against binary-pipeline's 460 and
- *   the bound (m - 1)G + T* = 114; reduce 1 MiB 461 us. */
+ *   at P = 64 (default parameters, shared network): bcast 1 MiB 134 us in
+ *   160 segments (SMPI, platform parameters: 137) against
+ *   binary-pipeline's 460 and the bound (m - 1)G + T* = 114; reduce 1 MiB
+ *   434 us (SMPI 431). */
 #include "sched_large.h"
 
 #include <limits.h>
@@ -1258,24 +1259,22 @@ static int logp_twotree_lag(const logp_params_t *p, size_t m, int k, int combine
     return lag < 1.0 ? 1 : lag > LOGP_TWOTREE_MAX_LAG ? LOGP_TWOTREE_MAX_LAG : (int)(lag + 0.5);
 }
 
-/* A bcast on a shared network is paced (sched.h: window) once it has
- * LOGP_TWOTREE_PACED_PARTS segments: every segment synchronous, a rank's
- * next send waiting until its (lag + 3)-th last one is received.
- * Unpaced, a rank's up to 32 sends in flight share its interface, each
- * crossing a level up to 32 times slower than alone, and the pipeline
- * stalls (the simulator, SMPI's parameters L 1.2 us, o = g = 0.6 us, P =
- * 64, 4 MiB in 16 KiB segments: 688 us unpaced, 492 paced; 8 KiB,
- * unpaced, the best before: 638; SMPI measured 638).  With fewer segments
- * the simulator finds nothing to gain (P = 16, 64 KiB in 9: 23.7 us
- * either way), and SMPI, which charges no receive overhead for a
- * synchronous message, would run them faster than any LogGP price (19.9
- * us measured, paced).  lag + 3 keeps the deadlock argument below.  A
+/* A bcast on a shared network is paced (sched.h: window): every segment
+ * synchronous, a rank's next send waiting until its (lag + 3)-th last one
+ * is received.  Unpaced, a rank's up to 32 sends in flight share its
+ * interface, each crossing a level up to 32 times slower than alone, and
+ * the pipeline stalls (the simulator, SMPI's parameters L 1.2 us, o = g =
+ * 0.6 us, P = 64, 4 MiB in 16 KiB segments: 688 us unpaced, 492 paced; 8
+ * KiB, unpaced, the best before: 638; SMPI measured 638).  Synchronous
+ * segments land in posted receives, which costs the receiver nothing
+ * (sim.c), so pacing pays with few segments too (SMPI, 64 KiB in 10 - 12
+ * segments: P = 64, 31.4 us unpaced, 24.5 paced; P = 256, 39.1 -> 30.0;
+ * predicted within 0.1%).  lag + 3 keeps the deadlock argument below.  A
  * reduce stays unpaced: its receives are posted one ahead only
  * (coll/reduce.c), and a synchronous send would wait for them. */
-#define LOGP_TWOTREE_PACED_PARTS 32
-static int logp_twotree_window(const logp_sched_t *s, int parts, int lag)
+static int logp_twotree_window(const logp_sched_t *s, int lag)
 {
-    return s->topo.shared && s->coll == LOGP_COLL_BCAST && parts >= LOGP_TWOTREE_PACED_PARTS ? lag + 3 : 0;
+    return s->topo.shared && s->coll == LOGP_COLL_BCAST ? lag + 3 : 0;
 }
 
 /* On a shared network (topo.shared) T(k) misprices two-tree: a rank's
@@ -1302,7 +1301,7 @@ static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
     x.topo = logp_topo_uniform(x.P, &s->p);
     x.topo.shared = 1;
     x.k = lag;
-    x.window = logp_twotree_window(s, k, lag);
+    x.window = logp_twotree_window(s, lag);
     double t[2];
     int ks[2] = {k < LOGP_TWOTREE_PROXY_K ? k : LOGP_TWOTREE_PROXY_K / 2, LOGP_TWOTREE_PROXY_K};
     for (int i = 0; i < (k > LOGP_TWOTREE_PROXY_K ? 2 : 1); i++) {
@@ -1330,18 +1329,27 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
     int reduce = s->coll == LOGP_COLL_REDUCE;
     s->parts = logp_twotree_segments(&s->p, s->bytes, s->P, reduce);
     s->k = logp_twotree_lag(&s->p, s->bytes, s->parts, reduce);
-    s->window = logp_twotree_window(s, s->parts, s->k);
+    s->window = logp_twotree_window(s, s->k);
     if (!logp_twotree_proxied(s))
         return LOGP_OK;
     /* candidates around T(k)'s count: segments 2x and 4x smaller, 2x
-     * larger, and 1.25x, 1.5x smaller (paced, a 1 MiB bcast at P = 64 is
-     * fastest in 13 KiB segments: 147 us, 16 KiB 156) */
+     * larger, and 1.25x, 1.5x smaller; then 1.25x either side of the
+     * best of those (T(k) prices every receive an overhead, which a
+     * rendezvous message does not cost on a shared network: sim.c; paced
+     * in SMPI, a 1 MiB bcast at P = 256 takes 149.5 us in 128 segments,
+     * 145.5 in 160, 151.2 in 192) */
     int k0 = s->parts, kmax = s->bytes < LOGP_PIPELINE_MAX_SEGMENTS ? (int)s->bytes : LOGP_PIPELINE_MAX_SEGMENTS;
-    int cand[6] = {k0, k0 / 2, 2 * k0, 4 * k0, k0 + k0 / 4, k0 + k0 / 2};
+    int cand[8] = {k0, k0 / 2, 2 * k0, 4 * k0, k0 + k0 / 4, k0 + k0 / 2, 0, 0};
     double best = logp_twotree_proxy(s, k0, s->k);
-    for (int i = 1; i < 6 && best >= 0.0; i++) {
-        int k = cand[i], lag;
-        if (k < 1 || k > kmax || k == k0) /* k0 + k0/4 is k0 itself below 4 */
+    for (int i = 1; i < 8 && best >= 0.0; i++) {
+        if (i == 6) { /* then 1.25x either side of the best so far */
+            cand[6] = s->parts + s->parts / 4;
+            cand[7] = s->parts - s->parts / 5;
+        }
+        int k = cand[i], lag, seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= cand[j] == k; /* k0 + k0/4 is k0 itself below 4 */
+        if (k < 1 || k > kmax || seen)
             continue;
         lag = logp_twotree_lag(&s->p, s->bytes, k, reduce);
         double t = logp_twotree_proxy(s, k, lag);
@@ -1349,7 +1357,7 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
             best = t;
             s->parts = k;
             s->k = lag;
-            s->window = logp_twotree_window(s, k, lag);
+            s->window = logp_twotree_window(s, lag);
         }
     }
     return LOGP_OK;

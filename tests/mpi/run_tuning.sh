@@ -75,12 +75,11 @@ env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/shared.conf" PMPI_LOGP_VERBOSE=1 PM
 [ $? -eq 0 ] && grep -q 'all results correct' "$tmp/out" && grep -q 'MPI_COMM_WORLD (P=3.*network=shared; ' "$tmp/err" &&
     grep -q 'MPI_COMM_WORLD (P=3): bcast .* -> ' "$tmp/err" && ok "network = shared: decided and correct" ||
     { ko "network = shared"; cat "$tmp/err"; }
-# two-tree chooses its segments there by simulation (up to 32 KiB segments,
-# sent synchronously) and, with a slow link and small overheads, cuts the
-# big cases into 32 or more segments and paces its bcast (synchronous
-# segments, a window: pmpi-logp tree shows it); reduce-scatter-gather its
-# base-4 steps (three partners at once): the correctness matrix's big
-# cases, forced
+# two-tree chooses its segments there by simulation (up to 32 KiB segments)
+# and paces its bcast (every segment synchronous, a window: pmpi-logp tree
+# shows it), with a slow link and small overheads in 32 or more segments;
+# reduce-scatter-gather its base-4 steps (three partners at once): the
+# correctness matrix's big cases, forced
 printf '[default]\nnetwork = shared\no = 0.05us\ng = 0.05us\nG = 1ns/B\n' >"$tmp/paced.conf"
 for run in 3:two-tree:shared 4:reduce-scatter-gather:paced; do
     n=${run%%:*} rd=${run#*:} conf=${run##*:}

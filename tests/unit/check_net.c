@@ -156,8 +156,9 @@ START_TEST(test_shared_equals_loggp_without_overlap)
             ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, (logp_algo_t)a, m, &t, &o), LOGP_OK);
             ck_assert_int_eq(logp_sched_build(&ss, LOGP_COLL_BCAST, (logp_algo_t)a, m, &ts, &o), LOGP_OK);
             /* a part-wise schedule sends a rank's parts back to back (and
-             * two-tree may choose its parts by simulating the shared network) */
-            if (s.parts > 1 || ss.parts > 1) {
+             * two-tree may choose its parts by simulating the shared
+             * network); a paced one's messages are rendezvous ones */
+            if (s.parts > 1 || ss.parts > 1 || ss.window > 0) {
                 logp_sched_free(&s);
                 logp_sched_free(&ss);
                 continue;
@@ -206,8 +207,8 @@ START_TEST(test_shared_completes)
                             ck_assert_msg(rc == LOGP_OK && x >= 0.0, "%s %s P=%d m=%zu root=%d: rc %d",
                                           logp_coll_name((logp_coll_t)coll), logp_algo_name((logp_algo_t)a), P,
                                           sizes[z], root, rc);
-                            if (P > 1)
-                                ck_assert(x >= logp_params_p2p(&P0, sizes[z] / (size_t)(s.parts > 1 ? s.parts : 1)) *
+                            if (P > 1) /* one message at least: a rendezvous costs its receiver no o */
+                                ck_assert(x >= (logp_params_p2p(&P0, sizes[z] / (size_t)(s.parts > 1 ? s.parts : 1)) - P0.o) *
                                                    (1 - 1e-12));
                         }
                     logp_sched_free(&s);
@@ -270,15 +271,36 @@ START_TEST(test_shared_twotree_segments)
 }
 END_TEST
 
+/* A rendezvous message (a large send, or any send of a paced schedule,
+ * on a shared network) lands in its posted receive: the receiver pays no
+ * overhead for it (sim.c).  Hand form, one message between 2 ranks: p2p(m)
+ * up to LOGP_PARAMS_SERIAL_BYTES (eager), p2p(m) - o beyond. */
+START_TEST(test_shared_rendezvous)
+{
+    logp_topo_t t = logp_topo_uniform(2, &P0);
+    t.shared = 1;
+    const size_t sizes[] = {8, LOGP_PARAMS_SERIAL_BYTES, LOGP_PARAMS_SERIAL_BYTES + 1, 1 << 20};
+    for (int z = 0; z < 4; z++) {
+        logp_sched_t s;
+        ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, sizes[z], &t, NULL), LOGP_OK);
+        double x, want = logp_params_p2p(&P0, sizes[z]) - (sizes[z] > LOGP_PARAMS_SERIAL_BYTES ? P0.o : 0.0);
+        ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &x), LOGP_OK);
+        ck_assert_msg(near(x, want), "%zu B: %g, want %g", sizes[z], x, want);
+        logp_sched_free(&s);
+    }
+}
+END_TEST
+
 /* A paced schedule (sched.h: window): every send waits for its receive
  * and for the arrival of the rank's window-th last send.  Hand form, a
- * flat bcast to 2 ranks in window 1: the second send leaves when the
- * first has arrived, o + L + inj(m) after the start, so the second
- * receiver ends at 2 p2p(m) - o (unpaced, the two transfers share the
- * root's interface: both end later than the first alone).  two-tree's
- * bcast on a shared network is paced in lag + 3 from 32 segments
+ * flat bcast to 2 ranks in window 1: the first message arrives at
+ * o + L + inj(m) = p2p(m) - o (a rendezvous: no receive overhead), the
+ * second send starts then, so the second receiver ends at 2 p2p(m) - 2o
+ * (unpaced, the two transfers share the root's interface: both end later
+ * than the first alone).  two-tree's
+ * bcast on a shared network is paced in lag + 3
  * (sched_large.c), its reduce not; paced, it is faster than unpaced at 1 and 4 MiB (P = 64:
- * 144 against 164 us, 475 against 580). */
+ * 132 against 180 us, 484 against 661). */
 START_TEST(test_shared_paced)
 {
     logp_topo_t t = logp_topo_uniform(3, &P0);
@@ -290,8 +312,8 @@ START_TEST(test_shared_paced)
     double fin[3], x, p2p = logp_params_p2p(&P0, m);
     s.window = 1;
     ck_assert_int_eq(logp_sim_run(&s, 0, 1, fin, NULL, &x), LOGP_OK);
-    ck_assert_msg(near(fin[1], p2p) && near(x, 2.0 * p2p - P0.o), "paced: %g %g, want %g %g", fin[1], x, p2p,
-                  2.0 * p2p - P0.o);
+    ck_assert_msg(near(fin[1], p2p - P0.o) && near(x, 2.0 * p2p - 2.0 * P0.o), "paced: %g %g, want %g %g", fin[1], x,
+                  p2p - P0.o, 2.0 * p2p - 2.0 * P0.o);
     s.window = 0;
     ck_assert_int_eq(logp_sim_run(&s, 0, 1, fin, NULL, &x), LOGP_OK);
     ck_assert(fin[1] > p2p * (1 + 1e-9));
@@ -299,7 +321,7 @@ START_TEST(test_shared_paced)
     t = logp_topo_uniform(64, &P0);
     t.shared = 1;
     ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_TWO_TREE, 65536, &t, NULL), LOGP_OK);
-    ck_assert(s.parts < 32 && s.window == 0); /* few segments: unpaced */
+    ck_assert(s.parts < 32 && s.window == s.k + 3); /* few segments: paced too */
     logp_sched_free(&s);
     const size_t sizes[] = {1 << 20, 4 << 20};
     for (int z = 0; z < 2; z++)
@@ -325,6 +347,6 @@ int main(void)
 {
     const TTest *const tests[] = {test_net_smpi_cases, test_net_random, test_shared_equals_loggp_without_overlap,
                                   test_shared_completes, test_shared_budget, test_shared_twotree_segments,
-                                  test_shared_paced};
+                                  test_shared_paced, test_shared_rendezvous};
     return logp_check_run("model/net", tests, (int)(sizeof tests / sizeof tests[0]));
 }
