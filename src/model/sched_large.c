@@ -1323,6 +1323,13 @@ static int logp_twotree_proxied(const logp_sched_t *s)
     return s->topo.shared && s->P > 2 && logp_sched_alike(s);
 }
 
+/* The proxy's time of the count build chose (its estimate, which a
+ * decision asks for next: one proxy run, 2 - 9 ms, not done twice). */
+typedef struct {
+    int parts, lag;
+    double t;
+} logp_twotree_data_t;
+
 static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
     (void)o;
@@ -1332,19 +1339,20 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
     s->window = logp_twotree_window(s, s->k);
     if (!logp_twotree_proxied(s))
         return LOGP_OK;
-    /* candidates around T(k)'s count: segments 2x and 4x smaller, 2x
-     * larger, and 1.25x, 1.5x smaller; then 1.25x either side of the
-     * best of those (T(k) prices every receive an overhead, which a
-     * rendezvous message does not cost on a shared network: sim.c; paced
-     * in SMPI, a 1 MiB bcast at P = 256 takes 149.5 us in 128 segments,
-     * 145.5 in 160, 151.2 in 192) */
+    /* candidates around T(k)'s count: segments 2x smaller, 2x larger,
+     * and 1.25x, 1.5x smaller; then 1.25x either side of the best of
+     * those (T(k) prices every receive an overhead, which a rendezvous
+     * message does not cost on a shared network: sim.c; paced in SMPI, a
+     * 1 MiB bcast at P = 256 takes 149.5 us in 128 segments, 145.5 in
+     * 160, 151.2 in 192).  4x smaller segments never won (P = 16 - 1024,
+     * 64 KiB - 16 MiB, bcast and reduce): not tried, one proxy run less. */
     int k0 = s->parts, kmax = s->bytes < LOGP_PIPELINE_MAX_SEGMENTS ? (int)s->bytes : LOGP_PIPELINE_MAX_SEGMENTS;
-    int cand[8] = {k0, k0 / 2, 2 * k0, 4 * k0, k0 + k0 / 4, k0 + k0 / 2, 0, 0};
+    int cand[7] = {k0, k0 / 2, 2 * k0, k0 + k0 / 4, k0 + k0 / 2, 0, 0};
     double best = logp_twotree_proxy(s, k0, s->k);
-    for (int i = 1; i < 8 && best >= 0.0; i++) {
-        if (i == 6) { /* then 1.25x either side of the best so far */
-            cand[6] = s->parts + s->parts / 4;
-            cand[7] = s->parts - s->parts / 5;
+    for (int i = 1; i < 7 && best >= 0.0; i++) {
+        if (i == 5) { /* then 1.25x either side of the best so far */
+            cand[5] = s->parts + s->parts / 4;
+            cand[6] = s->parts - s->parts / 5;
         }
         int k = cand[i], lag, seen = 0;
         for (int j = 0; j < i; j++)
@@ -1360,7 +1368,17 @@ static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t
             s->window = logp_twotree_window(s, lag);
         }
     }
+    logp_twotree_data_t *d = best >= 0.0 ? malloc(sizeof *d) : NULL;
+    if (d != NULL) /* else the estimate runs the proxy again */
+        *d = (logp_twotree_data_t){s->parts, s->k, best};
+    s->data = d;
     return LOGP_OK;
+}
+
+static void logp_twotree_release(logp_sched_t *s)
+{
+    free(s->data);
+    s->data = NULL;
 }
 
 /* The order of a rank's operations.  A bcast's segment j of tree t is due
@@ -1521,6 +1539,9 @@ static double logp_twotree_estimate(const logp_sched_t *s, int root, int commuta
     if (s->coll == LOGP_COLL_REDUCE && !commutative)
         return -1.0; /* two trees combine out of rank order */
     if (logp_twotree_proxied(s)) {
+        const logp_twotree_data_t *d = s->data;
+        if (d != NULL && d->parts == s->parts && d->lag == s->k)
+            return d->t;
         double t = logp_twotree_proxy(s, s->parts, s->k);
         if (t >= 0.0)
             return t;
@@ -1535,6 +1556,7 @@ static long logp_twotree_count(const logp_sched_t *s)
 
 const logp_family_t logp_family_two_tree = {
     .build = logp_twotree_build,
+    .release = logp_twotree_release,
     .nops = logp_twotree_nops,
     .op = logp_twotree_op,
     .estimate = logp_twotree_estimate,
