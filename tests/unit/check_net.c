@@ -343,10 +343,41 @@ START_TEST(test_shared_paced)
 }
 END_TEST
 
+/* reduce-scatter-gather on a shared network is paced from 64 KiB (every
+ * send synchronous, window LOGP_SCHED_WINDOW_MAX: sched_large.c), where
+ * the simulator prices it below the unpaced schedule; below 64 KiB, and
+ * on LogGP, not. */
+START_TEST(test_shared_rsag_paced)
+{
+    const int Ps[] = {16, 64};
+    for (int i = 0; i < 2; i++)
+        for (int shared = 0; shared <= 1; shared++) {
+            logp_topo_t t = logp_topo_uniform(Ps[i], &P0);
+            t.shared = shared;
+            const size_t sizes[] = {8192, 65536, 1 << 20};
+            for (int z = 0; z < 3; z++) {
+                logp_sched_t s;
+                ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_REDUCE_SCATTER_GATHER, sizes[z], &t, NULL),
+                                 LOGP_OK);
+                ck_assert_int_eq(s.window, shared && sizes[z] >= 65536 ? LOGP_SCHED_WINDOW_MAX : 0);
+                if (shared && sizes[z] == 65536) {
+                    double paced, unpaced;
+                    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &paced), LOGP_OK);
+                    logp_sched_t u = s;
+                    u.window = 0;
+                    ck_assert_int_eq(logp_sim_run(&u, 0, 1, NULL, NULL, &unpaced), LOGP_OK);
+                    ck_assert_msg(paced < 0.99 * unpaced, "P=%d: paced %g, unpaced %g", Ps[i], paced, unpaced);
+                }
+                logp_sched_free(&s);
+            }
+        }
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {test_net_smpi_cases, test_net_random, test_shared_equals_loggp_without_overlap,
                                   test_shared_completes, test_shared_budget, test_shared_twotree_segments,
-                                  test_shared_paced, test_shared_rendezvous};
+                                  test_shared_paced, test_shared_rendezvous, test_shared_rsag_paced};
     return logp_check_run("model/net", tests, (int)(sizeof tests / sizeof tests[0]));
 }
