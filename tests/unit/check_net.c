@@ -291,6 +291,15 @@ START_TEST(test_shared_rendezvous)
 }
 END_TEST
 
+/* Simulated times of paced schedule s and of the same unpaced. */
+static void paced_and_not(const logp_sched_t *s, double *paced, double *unpaced)
+{
+    logp_sched_t u = *s;
+    u.window = 0;
+    ck_assert_int_eq(logp_sim_run(s, 0, 1, NULL, NULL, paced), LOGP_OK);
+    ck_assert_int_eq(logp_sim_run(&u, 0, 1, NULL, NULL, unpaced), LOGP_OK);
+}
+
 /* A paced schedule (sched.h: window): every send waits for its receive
  * and for the arrival of the rank's window-th last send.  Hand form, a
  * flat bcast to 2 ranks in window 1: the first message arrives at
@@ -331,11 +340,8 @@ START_TEST(test_shared_paced)
             ck_assert_int_eq(logp_sched_build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, sizes[z], &t, NULL), LOGP_OK);
             double paced, unpaced;
             ck_assert_int_eq(s.window, coll == LOGP_COLL_BCAST ? s.k + 3 : 0);
-            ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &paced), LOGP_OK);
             if (coll == LOGP_COLL_BCAST) {
-                logp_sched_t u = s;
-                u.window = 0;
-                ck_assert_int_eq(logp_sim_run(&u, 0, 1, NULL, NULL, &unpaced), LOGP_OK);
+                paced_and_not(&s, &paced, &unpaced);
                 ck_assert_msg(paced < 0.95 * unpaced, "two-tree %zu B: paced %g, unpaced %g", sizes[z], paced, unpaced);
             }
             logp_sched_free(&s);
@@ -362,10 +368,7 @@ START_TEST(test_shared_rsag_paced)
                 ck_assert_int_eq(s.window, shared && sizes[z] >= 65536 ? LOGP_SCHED_WINDOW_MAX : 0);
                 if (shared && sizes[z] == 65536) {
                     double paced, unpaced;
-                    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &paced), LOGP_OK);
-                    logp_sched_t u = s;
-                    u.window = 0;
-                    ck_assert_int_eq(logp_sim_run(&u, 0, 1, NULL, NULL, &unpaced), LOGP_OK);
+                    paced_and_not(&s, &paced, &unpaced);
                     ck_assert_msg(paced < 0.99 * unpaced, "P=%d: paced %g, unpaced %g", Ps[i], paced, unpaced);
                 }
                 logp_sched_free(&s);
