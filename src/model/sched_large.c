@@ -110,7 +110,7 @@
  *   schedule has at most LOGP_SIM_ESTIMATED_OPS operations (T(k) is
  *   10 - 38% high at P = 2 - 8, 7% low at P = 64, 1 MiB).  On a shared
  *   network (topo.shared) T(k) misses the children's sends sharing the
- *   rank's interface: there the count is the best of T(k)'s and seven
+ *   rank's interface: there the count is the best of T(k)'s and six
  *   others around it by a simulated proxy on at most 32 ranks
  *   (logp_twotree_proxy), whose time is then the estimate, and a bcast
  *   is paced: every segment synchronous, at most lag + 3 of a rank's in
