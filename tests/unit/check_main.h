@@ -3,6 +3,18 @@
 #define LOGP_TESTS_CHECK_MAIN_H
 
 #include <check.h>
+#include <stdlib.h>
+
+/* The sampling stride of the long randomized sweeps: 1 (every case) unless
+ * LOGP_TEST_STRIDE says otherwise.  The sanitizer pass of scripts/test.sh
+ * sets it: instrumented code runs ~20x slower, and catching memory errors
+ * needs every code path, not every random case. */
+static inline int logp_check_stride(void)
+{
+    const char *s = getenv("LOGP_TEST_STRIDE");
+    int n = s ? atoi(s) : 1;
+    return n >= 1 ? n : 1;
+}
 
 /* An assertion for hot loops: Check records the place of every ck_assert
  * (one write(2) each when it does not fork), which made the rank-by-rank
