@@ -1304,25 +1304,70 @@ static int logp_twotree_window(const logp_sched_t *s, int lag)
  * about 2-9 ms; independent of P).  -1 if the proxy cannot run. */
 #define LOGP_TWOTREE_PROXY_P 32
 #define LOGP_TWOTREE_PROXY_K 64
+
+/* The proxy's simulated times, remembered per thread (no lock; a hit is
+ * the very value the run would give, the model being pure): every
+ * communicator's first call of a size class runs up to 7 proxies of 2 - 9
+ * ms each, and communicators of equal parameters and message size ask
+ * for the same ones (so does any P >= 32 of the same tree depth: the
+ * proxy's ranks are then 32, and its counts come from the depth).  A
+ * fixed table, oldest entry replaced: no allocation. */
+#define LOGP_TWOTREE_MEMO 32
+typedef struct {
+    logp_params_t p;
+    size_t bytes;
+    int coll, P, k, lag, used;
+    double total;
+} logp_twotree_memo_t;
+static _Thread_local logp_twotree_memo_t logp_twotree_memo[LOGP_TWOTREE_MEMO];
+static _Thread_local unsigned logp_twotree_memo_next;
+static _Thread_local unsigned long logp_twotree_memo_hit;
+
+unsigned long logp_twotree_memo_hits(void)
+{
+    return logp_twotree_memo_hit;
+}
+
+static logp_twotree_memo_t *logp_twotree_memo_find(const logp_twotree_memo_t *key)
+{
+    for (int i = 0; i < LOGP_TWOTREE_MEMO; i++) {
+        logp_twotree_memo_t *e = &logp_twotree_memo[i];
+        if (e->used && e->coll == key->coll && e->P == key->P && e->k == key->k && e->lag == key->lag &&
+            e->bytes == key->bytes && e->p.L == key->p.L && e->p.o == key->p.o && e->p.g == key->p.g &&
+            e->p.G == key->p.G && e->p.gamma == key->p.gamma)
+            return e;
+    }
+    return NULL;
+}
+
 static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
 {
     int reduce = s->coll == LOGP_COLL_REDUCE;
     size_t seg = (s->bytes + (size_t)k - 1) / (size_t)k;
     logp_sched_t x = *s;
     x.P = s->P < LOGP_TWOTREE_PROXY_P ? s->P : LOGP_TWOTREE_PROXY_P;
-    x.topo = logp_topo_uniform(x.P, &s->p);
-    x.topo.shared = 1;
-    x.k = lag;
-    x.window = logp_twotree_window(s, lag);
-    double t[2];
-    int ks[2] = {k < LOGP_TWOTREE_PROXY_K ? k : LOGP_TWOTREE_PROXY_K / 2, LOGP_TWOTREE_PROXY_K};
-    for (int i = 0; i < (k > LOGP_TWOTREE_PROXY_K ? 2 : 1); i++) {
-        x.parts = ks[i];
-        x.bytes = k > LOGP_TWOTREE_PROXY_K ? seg * (size_t)ks[i] : s->bytes;
-        if (logp_sim_run(&x, 0, 1, NULL, NULL, &t[i]) != LOGP_OK)
-            return -1.0;
+    logp_twotree_memo_t key = {s->p, s->bytes, (int)s->coll, x.P, k, lag, 1, 0.0}, *hit = logp_twotree_memo_find(&key);
+    double total;
+    if (hit != NULL) {
+        total = hit->total;
+        logp_twotree_memo_hit++;
+    } else {
+        x.topo = logp_topo_uniform(x.P, &s->p);
+        x.topo.shared = 1;
+        x.k = lag;
+        x.window = logp_twotree_window(s, lag);
+        double t[2];
+        int ks[2] = {k < LOGP_TWOTREE_PROXY_K ? k : LOGP_TWOTREE_PROXY_K / 2, LOGP_TWOTREE_PROXY_K};
+        for (int i = 0; i < (k > LOGP_TWOTREE_PROXY_K ? 2 : 1); i++) {
+            x.parts = ks[i];
+            x.bytes = k > LOGP_TWOTREE_PROXY_K ? seg * (size_t)ks[i] : s->bytes;
+            if (logp_sim_run(&x, 0, 1, NULL, NULL, &t[i]) != LOGP_OK)
+                return -1.0;
+        }
+        total = k > LOGP_TWOTREE_PROXY_K ? t[1] + (t[1] - t[0]) / (ks[1] - ks[0]) * (k - ks[1]) : t[0];
+        key.total = total;
+        logp_twotree_memo[logp_twotree_memo_next++ % LOGP_TWOTREE_MEMO] = key;
     }
-    double total = k > LOGP_TWOTREE_PROXY_K ? t[1] + (t[1] - t[0]) / (ks[1] - ks[0]) * (k - ks[1]) : t[0];
     double hop, period, extra = floor(log2((double)(s->P - 1))) - floor(log2((double)(x.P - 1)));
     logp_twotree_step(&s->p, s->bytes, k, reduce, &hop, &period);
     return total + extra * hop;

@@ -57,4 +57,9 @@ int logp_twotree_segments(const logp_params_t *p, size_t m, int P, int combine);
 /* The design formula T(k) above. */
 double logp_twotree_time(const logp_params_t *p, size_t m, int P, int combine, int k);
 
+/* How many of two-tree's proxy simulations (a shared network's segment
+ * count) the calling thread has answered from its memo so far: building
+ * the same size again on another communicator costs no simulation. */
+unsigned long logp_twotree_memo_hits(void);
+
 #endif

@@ -2,11 +2,13 @@
  * interfaces) and the simulator on it (sim.c with topo.shared). */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../../src/model/net.h"
 #include "../../src/model/sched.h"
+#include "../../src/model/sched_large.h"
 #include "../../src/model/sim.h"
 #include "../../src/model/topo.h"
 #include "check_main.h"
@@ -271,6 +273,90 @@ START_TEST(test_shared_twotree_segments)
 }
 END_TEST
 
+/* Two-tree's proxy runs (a shared network's segment count) are
+ * remembered per thread: building a size again, on a communicator of the
+ * same P or another P >= 32 of the same depth, runs no proxy and gives
+ * exactly what a thread with an empty memo computes; other parameters
+ * miss; a memo overrun by more sizes than it holds still answers right.
+ * Parameters of its own (L): no other test of the process (CK_FORK=no)
+ * has filled the memo for them. */
+typedef struct {
+    logp_coll_t coll;
+    int P;
+    size_t m;
+    logp_params_t p;
+    logp_sched_t s;
+    double est;
+} memo_case_t;
+
+static void memo_build(memo_case_t *c)
+{
+    logp_topo_t t = logp_topo_uniform(c->P, &c->p);
+    t.shared = 1;
+    LOGP_CHECK(logp_sched_build(&c->s, c->coll, LOGP_ALGO_TWO_TREE, c->m, &t, NULL) == LOGP_OK);
+    c->est = logp_sched_estimate(&c->s, 0, 1);
+}
+
+static void *memo_fresh(void *arg)
+{
+    memo_build(arg); /* a new thread: an empty memo */
+    return NULL;
+}
+
+static void memo_same_as_fresh(memo_case_t *c)
+{
+    memo_case_t f = *c;
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, memo_fresh, &f), 0);
+    ck_assert_int_eq(pthread_join(th, NULL), 0);
+    ck_assert_msg(c->s.parts == f.s.parts && c->s.k == f.s.k && c->s.window == f.s.window && c->est == f.est,
+                  "P=%d m=%zu: memo %d parts lag %d est %.17g, fresh %d lag %d est %.17g", c->P, c->m, c->s.parts,
+                  c->s.k, c->est, f.s.parts, f.s.k, f.est);
+    logp_sched_free(&f.s);
+}
+
+START_TEST(test_shared_twotree_memo)
+{
+    for (int c = 0; c < 2; c++) {
+        logp_params_t p = P0;
+        p.L = 1.7e-6;
+        memo_case_t a = {c ? LOGP_COLL_REDUCE : LOGP_COLL_BCAST, 64, 1 << 20, p, {0}, 0.0}, b = a, d = a, e = a;
+        unsigned long h0 = logp_twotree_memo_hits();
+        memo_build(&a);
+        unsigned long h1 = logp_twotree_memo_hits();
+        ck_assert(h1 == h0); /* nothing built before in this thread */
+        memo_build(&b);
+        unsigned long h2 = logp_twotree_memo_hits();
+        ck_assert_msg(h2 >= h1 + 5, "hits %lu", h2 - h1); /* every candidate count of the build */
+        ck_assert(a.s.parts == b.s.parts && a.s.k == b.s.k && a.s.window == b.s.window && a.est == b.est);
+        memo_same_as_fresh(&b);
+        d.P = 40; /* the same proxy on 32 ranks and, at depth 6 like 64, the same counts */
+        memo_build(&d);
+        ck_assert(logp_twotree_memo_hits() > h2);
+        memo_same_as_fresh(&d);
+        e.p.o *= 1.5; /* other parameters: nothing to reuse */
+        unsigned long h3 = logp_twotree_memo_hits();
+        memo_build(&e);
+        ck_assert(logp_twotree_memo_hits() == h3);
+        memo_same_as_fresh(&e);
+        for (int i = 0; i < 12; i++) { /* 12 sizes x up to 7 counts: the 32 entries overrun */
+            memo_case_t x = a;
+            x.m = (size_t)(256 + 64 * i) << 10;
+            memo_build(&x);
+            logp_sched_free(&x.s);
+        }
+        memo_case_t z = a;
+        memo_build(&z);
+        memo_same_as_fresh(&z);
+        logp_sched_free(&a.s);
+        logp_sched_free(&b.s);
+        logp_sched_free(&d.s);
+        logp_sched_free(&e.s);
+        logp_sched_free(&z.s);
+    }
+}
+END_TEST
+
 /* A rendezvous message (a large send, or any send of a paced schedule,
  * on a shared network) lands in its posted receive: the receiver pays no
  * overhead for it (sim.c).  Hand form, one message between 2 ranks: p2p(m)
@@ -382,6 +468,7 @@ int main(void)
 {
     const TTest *const tests[] = {test_net_smpi_cases, test_net_random, test_shared_equals_loggp_without_overlap,
                                   test_shared_completes, test_shared_budget, test_shared_twotree_segments,
-                                  test_shared_paced, test_shared_rendezvous, test_shared_rsag_paced};
+                                  test_shared_paced, test_shared_rendezvous, test_shared_rsag_paced,
+                                  test_shared_twotree_memo};
     return logp_check_run("model/net", tests, (int)(sizeof tests / sizeof tests[0]));
 }
