@@ -10,7 +10,12 @@
  *   fixed k:   t(k) = ((P-1)/k + 1) a + (k - 1) b          (linear in P)
  *   optimal k: k = sqrt(a (P-1) / b), t = 2 sqrt(ab) sqrt(P-1) + a - b
  *   adaptive chains 1, 2, .., k: t = b sqrt(2(P-1) + 1/4) - b/2 + a
- * (both O(sqrt P)). */
+ * (both O(sqrt P)).  The adaptive form is the seed's, and it is optimistic:
+ * it takes chain i + 1 to arrive when the root is done with chain i, b
+ * later, but a chain one rank longer arrives a later, and a = b + o + L
+ * (b = o + m gamma), so the root waits for every chain: exactly k a, plus
+ * b for a last, shorter chain (where g <= a; logp_chain_time_adaptive_
+ * exact, equal to the simulator).  Still O(sqrt P): k ~ sqrt(2P). */
 #include "tree_chain.h"
 
 #include <math.h>
@@ -157,4 +162,18 @@ double logp_chain_time_adaptive(const logp_params_t *p, size_t bytes, int P)
     double a, b;
     logp_chain_ab(p, bytes, &a, &b);
     return b * sqrt(2.0 * (double)(P - 1) + 0.25) - b / 2.0 + a;
+}
+
+double logp_chain_time_adaptive_exact(const logp_params_t *p, size_t bytes, int P)
+{
+    int len[LOGP_CHAIN_ADAPTIVE_MAX];
+    if (P <= 1 || (double)P > (double)LOGP_CHAIN_ADAPTIVE_MAX * (LOGP_CHAIN_ADAPTIVE_MAX - 1) / 2)
+        return P <= 1 ? 0.0 : -1.0;
+    int n = logp_chain_adaptive_lengths(P, len);
+    double a, b, first = logp_params_p2p(p, bytes) - p->o; /* a head's result reaches the root */
+    logp_chain_ab(p, bytes, &a, &b);
+    logp_recv_state_t root = {0.0, 0.0};
+    for (int c = 0; c < n; c++) /* in the order the root takes them: lengths 1, 2, .., k, the rest */
+        logp_params_take(p, bytes, 1, (double)(len[c] - 1) * a + first, &root);
+    return root.cpu;
 }

@@ -38,6 +38,19 @@ double logp_chain_time_short_first(const logp_params_t *p, size_t bytes, int P, 
 double logp_chain_time_opt(const logp_params_t *p, size_t bytes, int P);
 double logp_chain_time_adaptive(const logp_params_t *p, size_t bytes, int P);
 
+/* Chains logp_chain_adaptive_lengths can return for P up to
+ * LOGP_CHAIN_ADAPTIVE_MAX (LOGP_CHAIN_ADAPTIVE_MAX - 1) / 2 ranks. */
+#define LOGP_CHAIN_ADAPTIVE_MAX 4096
+
+/* The exact LogP time of the adaptive chains (a chain of length l hands
+ * its result to the root at (l - 1) a + p2p(m) - o; the root takes them in
+ * order, o + m gamma each, g apart): k a, plus b for a last, shorter chain,
+ * where g <= a.  The seed's closed form above assumes the root never waits
+ * for a chain: a + k b against k a, below it once (k - 1)(a - b) > 2b
+ * (a - b = o + L).  -1 beyond
+ * LOGP_CHAIN_ADAPTIVE_MAX's reach (P > 8,386,560). */
+double logp_chain_time_adaptive_exact(const logp_params_t *p, size_t bytes, int P);
+
 /* chain-opt: the integer k in [1, P-1] minimising the short-first time
  * (the seed's sqrt(a(P-1)/b) rounded the best way); 1 for P <= 2. */
 int logp_chain_best_k(const logp_params_t *p, size_t bytes, int P);

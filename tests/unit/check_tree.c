@@ -483,6 +483,45 @@ START_TEST(test_seed001_closed_forms)
 }
 END_TEST
 
+/* Adaptive chains (seed 001 section 7): the simulator equals the exact
+ * LogP time, every P to 1500 at random parameters (any g, G); where g <=
+ * a it is k a, plus b for a last, shorter chain.  The seed's closed form
+ * a + k b (its figure 8, P = 11: a + 3b) assumes that no chain keeps the
+ * root waiting, and is below the exact time once (k - 1)(a - b) > 2b: at
+ * the seed's figure 9 parameters (a = 3, b = 2) P = 11 takes 4a = 12, not
+ * a + 3b = 9 (or a + 4b = 11, its final form). */
+START_TEST(test_seed001_adaptive)
+{
+    srand(4343);
+    int len[LOGP_CHAIN_ADAPTIVE_MAX];
+    for (int P = 2; P <= 1500; P += 1 + P / 100) {
+        logp_params_t p = {1e-6 * (0.2 + 5.0 * rand() / RAND_MAX), 1e-6 * (0.2 + 1.0 * rand() / RAND_MAX),
+                           1e-6 * (0.1 + 8.0 * rand() / RAND_MAX), rand() % 2 ? 1e-10 : 0.0,
+                           1e-9 * (0.1 + rand() / (double)RAND_MAX)};
+        size_t m = 8 + (size_t)(rand() % 100000);
+        logp_sched_t sc;
+        build(&sc, LOGP_COLL_REDUCE, LOGP_ALGO_CHAIN_ADAPTIVE, P, m, &p, 0, 0);
+        double sim, exact = logp_chain_time_adaptive_exact(&p, m, P);
+        ck_assert_int_eq(logp_sim_run(&sc, 0, 1, NULL, NULL, &sim), LOGP_OK);
+        ck_assert_msg(fabs(sim - exact) <= 1e-12 * exact, "P=%d: sim %.17g exact %.17g", P, sim, exact);
+        logp_sched_free(&sc);
+        double mg = (double)m * p.gamma, a = logp_params_p2p(&p, m) + mg, gap = logp_params_gap(&p, m);
+        double b = p.o + mg > gap ? p.o + mg : gap;
+        int n = logp_chain_adaptive_lengths(P, len), k = len[n - 1] == n ? n : n - 1;
+        if (gap <= a) {
+            ck_assert_msg(fabs(exact - (k * a + (n > k ? b : 0.0))) <= 1e-12 * exact, "P=%d: %g, k a (+ b) %g", P,
+                          exact, k * a + (n > k ? b : 0.0));
+            if ((k - 1) * (a - b) > 2 * b) /* the seed's a + k' b, k' <= k + 1: optimistic */
+                ck_assert(logp_chain_time_adaptive(&p, m, P) < exact);
+        }
+    }
+    /* o = 1, L = 0, m gamma = 1, g = 0.5: a = 3, b = 2 (figure 9) */
+    logp_params_t f9 = {0, 1, 0.5, 0, 1};
+    ck_assert(fabs(logp_chain_time_adaptive_exact(&f9, 1, 11) - 12.0) < 1e-12);
+    ck_assert(fabs(logp_chain_time_adaptive(&f9, 1, 11) - 11.0) < 1e-12); /* a + 4b: the seed's final form */
+}
+END_TEST
+
 /* Seed 001 figure 4: a = 3, b = 2 gives k* = 10, 15, 18, 20 for P = 100..400
  * (rounded sqrt(a(P-1)/b) = 12.2, 17.3, 21.2, 24.4 before the +/- the seed
  * reads off its curves); our integer optimum stays within the seed's rule
@@ -518,6 +557,7 @@ int main(void)
         test_seed001_layouts,
         test_chains_cover,
         test_seed001_closed_forms,
+        test_seed001_adaptive,
         test_seed001_fig4,
     };
     return logp_check_run("model/tree", tests, (int)(sizeof tests / sizeof tests[0]));
