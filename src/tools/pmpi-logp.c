@@ -19,6 +19,7 @@
 #include "../config/config.h"
 #include "../config/units.h"
 #include "../model/algo.h"
+#include "../model/alltoall.h"
 #include "../model/params.h"
 #include "../model/sched.h"
 #include "../model/sched_chain.h"
@@ -567,6 +568,9 @@ static int cmd_predict(const logp_cli_t *c)
            logp_chain_time_short_first(&c->p, c->bytes, c->P, c->k < c->P ? c->k : (c->P > 1 ? c->P - 1 : 1)) * 1e6,
            logp_chain_time_opt(&c->p, c->bytes, c->P) * 1e6, logp_chain_time_adaptive(&c->p, c->bytes, c->P) * 1e6,
            logp_chain_time_adaptive_exact(&c->p, c->bytes, c->P) * 1e6);
+    printf("alltoall closed forms (seed 004, one-word blocks): ring (n-1) n [max(2o,g) + L - g] %.4f us, "
+           "butterfly 2 log2(n) [max(2o,g) + L - g] %.4f us (as printed; the rows above run each rank's phases)\n",
+           logp_alltoall_seed_ring(&c->p, c->P) * 1e6, logp_alltoall_seed_butterfly(&c->p, c->P) * 1e6);
     return 0;
 }
 
