@@ -37,28 +37,30 @@ static char *logp_agg_block(char *buf, int P, size_t blk, int i, int j)
 
 /* The P blocks of `count` x `type` at buf, packed one after the other (blk
  * bytes each) into out, or unpacked from it. */
-static int logp_agg_pack(const void *buf, int count, MPI_Datatype type, char *out, size_t blk, int P, MPI_Comm comm)
+static int logp_agg_pack(const void *buf, int count, MPI_Datatype type, char *out, size_t blk, int P, MPI_Comm comm,
+                         int tag)
 {
     MPI_Aint lb, ext;
     PMPI_Type_get_extent(type, &lb, &ext);
     int rc = MPI_SUCCESS;
     for (int j = 0; j < P && rc == MPI_SUCCESS; j++) {
         int pos = 0;
-        rc = PMPI_Pack((const char *)buf + (MPI_Aint)j * count * ext, count, type, out + (size_t)j * blk, (int)blk, &pos,
-                       comm);
+        rc = logp_buffer_pack((const char *)buf + (MPI_Aint)j * count * ext, count, type, out + (size_t)j * blk, (int)blk,
+                              &pos, comm, tag);
     }
     return rc;
 }
 
-static int logp_agg_unpack(const char *in, size_t blk, int P, void *buf, int count, MPI_Datatype type, MPI_Comm comm)
+static int logp_agg_unpack(const char *in, size_t blk, int P, void *buf, int count, MPI_Datatype type, MPI_Comm comm,
+                           int tag)
 {
     MPI_Aint lb, ext;
     PMPI_Type_get_extent(type, &lb, &ext);
     int rc = MPI_SUCCESS;
     for (int j = 0; j < P && rc == MPI_SUCCESS; j++) {
         int pos = 0;
-        rc = PMPI_Unpack(in + (size_t)j * blk, (int)blk, &pos, (char *)buf + (MPI_Aint)j * count * ext, count, type,
-                         comm);
+        rc = logp_buffer_unpack(in + (size_t)j * blk, (int)blk, &pos, (char *)buf + (MPI_Aint)j * count * ext, count,
+                                type, comm, tag);
     }
     return rc;
 }
@@ -74,7 +76,7 @@ static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, 
     char *buf = logp_scratch_get(scratch, all + 1);
     if (buf == NULL) /* the messages still move, so the leader does not wait */
         return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
-    int rc = logp_agg_pack(sendbuf, scount, stype, buf, blk, P, comm);
+    int rc = logp_agg_pack(sendbuf, scount, stype, buf, blk, P, comm, tag);
     /* both messages even after an error (then an empty one, which the
      * leader reports and passes on): the leader waits for them */
     int x = PMPI_Send(buf, rc == MPI_SUCCESS ? (int)all : 0, MPI_PACKED, send.peer, tag, comm);
@@ -82,7 +84,7 @@ static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, 
     x = logp_buffer_recv_exact(buf, (int)all, MPI_PACKED, recv.peer, tag, comm);
     rc = rc == MPI_SUCCESS ? x : rc;
     if (rc == MPI_SUCCESS)
-        rc = logp_agg_unpack(buf, blk, P, recvbuf, rcount, rtype, comm);
+        rc = logp_agg_unpack(buf, blk, P, recvbuf, rcount, rtype, comm, tag);
     logp_scratch_put(scratch, buf);
     return rc;
 }
@@ -108,7 +110,7 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
     }
     char *out = gath + (size_t)n * all, *sbuf = out + (size_t)n * all, *rbuf = sbuf + pair;
     int nreq = 0, i = 0;
-    rc = logp_agg_pack(sendbuf, scount, stype, logp_agg_block(gath, P, blk, me, 0), blk, P, comm);
+    rc = logp_agg_pack(sendbuf, scount, stype, logp_agg_block(gath, P, blk, me, 0), blk, P, comm, tag);
     /* 1. gather: the receives that open the schedule, all in flight (every
      * operation of every phase is done even after an error: no peer waits
      * forever) */
@@ -162,7 +164,7 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
         rc = rc == MPI_SUCCESS ? x : rc;
     }
     if (rc == MPI_SUCCESS)
-        rc = logp_agg_unpack(logp_agg_block(out, P, blk, me, 0), blk, P, recvbuf, rcount, rtype, comm);
+        rc = logp_agg_unpack(logp_agg_block(out, P, blk, me, 0), blk, P, recvbuf, rcount, rtype, comm, tag);
     rc = logp_buffer_wait_all(nreq, req, rc); /* complete sends even after an error */
     free(req);
     logp_scratch_put(scratch, gath);

@@ -82,7 +82,7 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
     for (int j = 0; j < P && rc == MPI_SUCCESS; j++) {
         int pos = 0;
         const char *src = (const char *)sendbuf + (MPI_Aint)((rank + j) % P) * scount * sext;
-        rc = PMPI_Pack(src, scount, stype, slots + (size_t)j * blk, (int)blk, &pos, comm);
+        rc = logp_buffer_pack(src, scount, stype, slots + (size_t)j * blk, (int)blk, &pos, comm, tag);
     }
     /* every digit, even after an error: no peer waits forever; after an
      * error the messages are empty, so the receiver, and the ranks it
@@ -141,7 +141,7 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
     for (int j = 0; j < P && rc == MPI_SUCCESS; j++) {
         int pos = 0;
         char *dst = (char *)recvbuf + (MPI_Aint)((rank - j + P) % P) * rcount * rext;
-        rc = PMPI_Unpack(slots + (size_t)j * blk, (int)blk, &pos, dst, rcount, rtype, comm);
+        rc = logp_buffer_unpack(slots + (size_t)j * blk, (int)blk, &pos, dst, rcount, rtype, comm, tag);
     }
     if (block != MPI_DATATYPE_NULL)
         PMPI_Type_free(&block);

@@ -32,7 +32,7 @@ int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype styp
         saved = logp_scratch_get(scratch, logp_buffer_span(rcount * P, rtype));
         if (saved == NULL) /* nothing sound to send: the messages still move, so no peer waits */
             return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
-        sendbuf = logp_buffer_base(saved, rtype);
+        sendbuf = logp_buffer_base(saved, rcount * P, rtype);
         rc = logp_buffer_copy(recvbuf, rcount * P, rtype, (void *)sendbuf, rcount * P, rtype, comm, tag);
         scount = rcount;
         stype = rtype;

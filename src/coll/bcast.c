@@ -141,18 +141,15 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
         logp_bcast_run((char *)buf + tlb, 1, 1, bytes, MPI_BYTE, comm, tag, v);
         return MPI_ERR_NO_MEM;
     }
-    /* MPICH 4.0.2's MPI_Pack and MPI_Unpack reject MPI_BOTTOM (a datatype
-     * of absolute addresses needs it): there a message to self packs
-     * (which its own receive path gets wrong for some sizes of pair types:
-     * 2,000 MPI_DOUBLE_INT "truncated", so not everywhere) */
+    /* packed by MPI_Pack, or, from MPI_BOTTOM, through a message to self
+     * (buffer.h; not everywhere: MPICH's receive path gets some sizes of
+     * pair types wrong, 2,000 MPI_DOUBLE_INT "truncated") */
     if (root)
-        rc = buf != MPI_BOTTOM ? PMPI_Pack(buf, count, dt, image, bytes, &pos, comm)
-                               : logp_buffer_copy(buf, count, dt, image, bytes, MPI_PACKED, comm, tag);
+        rc = logp_buffer_pack(buf, count, dt, image, bytes, &pos, comm, tag);
     int r = logp_bcast_run(image, 1, 1, bytes, MPI_BYTE, comm, tag, v);
     rc = rc == MPI_SUCCESS ? r : rc;
     if (!root && rc == MPI_SUCCESS)
-        rc = buf != MPI_BOTTOM ? PMPI_Unpack(image, bytes, &pos, buf, count, dt, comm)
-                               : logp_buffer_copy(image, bytes, MPI_PACKED, buf, count, dt, comm, tag);
+        rc = logp_buffer_unpack(image, bytes, &pos, buf, count, dt, comm, tag);
     logp_scratch_put(scratch, image);
     return rc;
 }

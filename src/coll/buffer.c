@@ -14,11 +14,14 @@ size_t logp_buffer_span(int count, MPI_Datatype dt)
     return span > 0 ? span : 1;
 }
 
-void *logp_buffer_base(void *mem, MPI_Datatype dt)
+void *logp_buffer_base(void *mem, int count, MPI_Datatype dt)
 {
-    MPI_Aint tlb, textent;
+    MPI_Aint lb, extent, tlb, textent;
+    PMPI_Type_get_extent(dt, &lb, &extent);
     PMPI_Type_get_true_extent(dt, &tlb, &textent);
-    return (char *)mem - tlb;
+    /* a negative extent lays elements 1, 2, .. below element 0 */
+    MPI_Aint below = count > 1 && extent < 0 ? (MPI_Aint)(count - 1) * -extent : 0;
+    return (char *)mem - tlb + below;
 }
 
 int logp_buffer_alloc(logp_buffer_t *b, int count, MPI_Datatype dt)
@@ -28,7 +31,7 @@ int logp_buffer_alloc(logp_buffer_t *b, int count, MPI_Datatype dt)
         b->base = NULL;
         return MPI_ERR_NO_MEM;
     }
-    b->base = logp_buffer_base(b->mem, dt);
+    b->base = logp_buffer_base(b->mem, count, dt);
     return MPI_SUCCESS;
 }
 
@@ -118,6 +121,39 @@ int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, in
     PMPI_Comm_rank(comm, &me);
     return PMPI_Sendrecv(src, scount, st, me, tag, dst, rcount, rt, me, tag, comm,
                          MPI_STATUS_IGNORE);
+}
+
+/* Bytes of `count` elements of dt if they fit in `room`, else -1. */
+static int logp_buffer_packed(int count, MPI_Datatype dt, int room)
+{
+    int size = 0;
+    if (PMPI_Type_size(dt, &size) != MPI_SUCCESS || size < 0 || (long long)count * size > room)
+        return -1;
+    return count * size;
+}
+
+int logp_buffer_pack(const void *src, int count, MPI_Datatype dt, void *out, int outsize, int *pos, MPI_Comm comm,
+                     int tag)
+{
+    if (src != MPI_BOTTOM)
+        return PMPI_Pack(src, count, dt, out, outsize, pos, comm);
+    int n = logp_buffer_packed(count, dt, outsize - *pos);
+    int rc = n < 0 ? MPI_ERR_TRUNCATE : logp_buffer_copy(src, count, dt, (char *)out + *pos, n, MPI_PACKED, comm, tag);
+    if (rc == MPI_SUCCESS)
+        *pos += n;
+    return rc;
+}
+
+int logp_buffer_unpack(const void *in, int insize, int *pos, void *dst, int count, MPI_Datatype dt, MPI_Comm comm,
+                       int tag)
+{
+    if (dst != MPI_BOTTOM)
+        return PMPI_Unpack(in, insize, pos, dst, count, dt, comm);
+    int n = logp_buffer_packed(count, dt, insize - *pos);
+    int rc = n < 0 ? MPI_ERR_TRUNCATE : logp_buffer_copy((const char *)in + *pos, n, MPI_PACKED, dst, count, dt, comm, tag);
+    if (rc == MPI_SUCCESS)
+        *pos += n;
+    return rc;
 }
 
 int logp_buffer_got(int rc, const MPI_Status *status, MPI_Datatype dt, int len)

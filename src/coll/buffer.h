@@ -16,7 +16,7 @@
 
 typedef struct logp_buffer {
     void *mem;  /* what malloc returned */
-    void *base; /* buffer address to pass to MPI (mem - true_lb) */
+    void *base; /* buffer address to pass to MPI (logp_buffer_base) */
 } logp_buffer_t;
 
 /* Bytes needed for `count` elements of `dt` as MPI lays them out (true
@@ -27,8 +27,10 @@ size_t logp_buffer_span(int count, MPI_Datatype dt);
  * MPI_SUCCESS or MPI_ERR_NO_MEM. */
 int logp_buffer_alloc(logp_buffer_t *b, int count, MPI_Datatype dt);
 
-/* Address to pass to MPI for a buffer of `dt` elements placed at `mem`. */
-void *logp_buffer_base(void *mem, MPI_Datatype dt);
+/* Address to pass to MPI for `count` elements of `dt` placed at `mem`
+ * (logp_buffer_span bytes): mem - true_lb, plus (count - 1) |extent| for
+ * a negative extent, whose later elements lie below the first. */
+void *logp_buffer_base(void *mem, int count, MPI_Datatype dt);
 
 /* Frees a buffer; safe on a zeroed one. */
 void logp_buffer_free(logp_buffer_t *b);
@@ -79,6 +81,19 @@ int logp_buffer_flat(MPI_Datatype dt);
  * Returns an MPI error code. */
 int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount, MPI_Datatype rt,
                      MPI_Comm comm, int tag);
+
+/* PMPI_Pack of `count` elements of dt at src into out (outsize bytes,
+ * from *pos, which it advances).  MPICH 4.0.2's MPI_Pack and MPI_Unpack
+ * reject MPI_BOTTOM, which a datatype of absolute addresses needs: there
+ * the bytes go through a message to self on `comm` with `tag`
+ * (logp_buffer_copy into MPI_PACKED).  Returns an MPI error code. */
+int logp_buffer_pack(const void *src, int count, MPI_Datatype dt, void *out, int outsize, int *pos, MPI_Comm comm,
+                     int tag);
+
+/* The converse: `count` elements of dt at dst from in (insize bytes, from
+ * *pos, which it advances). */
+int logp_buffer_unpack(const void *in, int insize, int *pos, void *dst, int count, MPI_Datatype dt, MPI_Comm comm,
+                       int tag);
 
 /* Receives `len` elements of dt from peer into buf, a message of a
  * collective in which sender and receiver must move the same bytes:

@@ -160,11 +160,11 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         mem = logp_scratch_get(scratch, (size_t)(nbuf = 2) * span);
     if (mem == NULL)
         return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM); /* the messages still move, so no peer waits */
-    char *acc = logp_buffer_base(mem, dt);
+    char *acc = logp_buffer_base(mem, count, dt);
     logp_reduce_ahead_t a;
     a.scan = 0;
-    a.buf[0] = logp_buffer_base(mem + span, dt);
-    a.buf[1] = nbuf == 3 ? logp_buffer_base(mem + 2 * span, dt) : NULL;
+    a.buf[0] = logp_buffer_base(mem + span, count, dt);
+    a.buf[1] = nbuf == 3 ? logp_buffer_base(mem + 2 * span, count, dt) : NULL;
     a.req[0] = a.req[1] = MPI_REQUEST_NULL;
     a.op[0] = a.op[1] = -1;
     logp_sendq_t q;

@@ -106,9 +106,11 @@ static unsigned logp_shim_type_group(MPI_Datatype dt)
 
 /* Nonzero if a predefined `op` on dt is the MPI library's to judge: a
  * listed type the operator is not defined on (MPICH returns MPI_ERR_OP on
- * every rank before any traffic), or a derived type (predefined operators
- * are defined on predefined types only; some libraries extend that, and
- * then the call runs there as it would without the shim). */
+ * every rank before any traffic), a type not listed (named ones such as
+ * MPI_2INTEGER or MPI_INTEGER4, whose groups the table leaves out; the
+ * library runs them as it would without the shim), or a derived type
+ * (predefined operators are defined on predefined types only; some
+ * libraries extend that), and MPI_REPLACE and MPI_NO_OP. */
 static int logp_shim_op_native(MPI_Op op, MPI_Datatype dt)
 {
     static const struct {
@@ -125,6 +127,8 @@ static int logp_shim_op_native(MPI_Op op, MPI_Datatype dt)
         {MPI_MAXLOC, LOGP_T_PAIR}, {MPI_MINLOC, LOGP_T_PAIR},
     };
     size_t i = 0;
+    if (op == MPI_REPLACE || op == MPI_NO_OP)
+        return 1; /* predefined for one-sided accumulates: the library judges them here */
     while (i < sizeof ops / sizeof ops[0] && ops[i].op != op)
         i++;
     if (i == sizeof ops / sizeof ops[0])
@@ -132,29 +136,33 @@ static int logp_shim_op_native(MPI_Op op, MPI_Datatype dt)
     unsigned group = logp_shim_type_group(dt);
     if (group)
         return (ops[i].groups & group) == 0;
-    return !logp_shim_named(dt);
+    return 1; /* a derived type, or a predefined one not listed (MPI_2INTEGER, MPI_INTEGER4, ..) */
 }
 
-/* Nonzero if buf is a NULL buffer the MPI library rejects: with a
- * predefined datatype (NULL is MPI_BOTTOM in MPICH, legal with a derived
- * datatype of absolute addresses). */
+/* Nonzero if buf is a NULL buffer the MPI library rejects (MPICH's rule):
+ * with a predefined datatype, or a derived one whose data starts at its
+ * address (true lower bound 0).  NULL is MPI_BOTTOM in MPICH, legal with a
+ * derived datatype of absolute addresses. */
 static int logp_shim_null(const void *buf, MPI_Datatype dt)
 {
-    return buf == NULL && logp_shim_named(dt);
+    MPI_Aint tlb = 0, textent;
+    if (buf != NULL)
+        return 0;
+    return logp_shim_named(dt) || PMPI_Type_get_true_extent(dt, &tlb, &textent) != MPI_SUCCESS || tlb == 0;
 }
 
 /* Nonzero if the MPI library rejects this reduce on this rank without
  * traffic: a NULL send buffer; MPI_IN_PLACE at a rank that is not the
- * root; at the root, a NULL receive buffer or one that is the send buffer
- * (the receive buffer of the other ranks is not significant: NULL or the
- * send buffer are legal there). */
+ * root; at the root, a NULL or MPI_IN_PLACE receive buffer or one that is
+ * the send buffer (the receive buffer of the other ranks is not
+ * significant: NULL or the send buffer are legal there). */
 static int logp_shim_reduce_rejected(const void *sendbuf, const void *recvbuf, MPI_Datatype dt, int root, int rank)
 {
     if (logp_shim_null(sendbuf, dt))
         return 1;
     if (rank != root)
         return sendbuf == MPI_IN_PLACE;
-    return sendbuf == recvbuf || logp_shim_null(recvbuf, dt);
+    return sendbuf == recvbuf || recvbuf == MPI_IN_PLACE || logp_shim_null(recvbuf, dt);
 }
 
 /* Every predefined reduction operator commutes (MPI standard, 5.9.2): no
@@ -350,7 +358,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
         bytes * (size_t)st->size > (size_t)INT_MAX ||
         (!in_place && (!logp_shim_bytes(comm, sendcount, sendtype, &sbytes) || sendbuf == recvbuf ||
                        logp_shim_null(sendbuf, sendtype))) ||
-        logp_shim_null(recvbuf, recvtype))
+        recvbuf == MPI_IN_PLACE || logp_shim_null(recvbuf, recvtype))
         return LOGP_NEXT_AS(logp_native_alltoall_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     /* A send size other than the receive size (an erroneous call, MPICH's
      * errors/coll/alltoalllength) is known here alone; the peers run the

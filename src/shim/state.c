@@ -589,9 +589,12 @@ static MPI_Comm logp_state_find_private(MPI_Group group)
     return found;
 }
 
-/* Duplicates the application's communicator for our traffic, without
+/* A communicator of the application's group for our traffic, without
  * letting a failure (out of context ids) reach its error handler; our
- * errors come back to us as codes (MPI_ERRORS_RETURN).  Registers it for
+ * errors come back to us as codes (MPI_ERRORS_RETURN).  Made by a split
+ * (one color, ranks in order), not a dup: a dup would run the copy
+ * callbacks of the application's attributes on it (a reference count
+ * taken, a delete callback run at our MPI_Finalize).  Registers it for
  * the group if `shared` (else for st alone).  Nonzero on success. */
 static int logp_state_private(logp_comm_state_t *st, int shared)
 {
@@ -601,7 +604,7 @@ static int logp_state_private(logp_comm_state_t *st, int shared)
     int have = PMPI_Comm_get_errhandler(st->comm, &user) == MPI_SUCCESS;
     if (have)
         PMPI_Comm_set_errhandler(st->comm, MPI_ERRORS_RETURN);
-    int rc = PMPI_Comm_dup(st->comm, &dup); /* collective: every rank is here (the agreement said none has one) */
+    int rc = PMPI_Comm_split(st->comm, 0, 0, &dup); /* collective: every rank is here (the agreement said none has one) */
     if (have) {
         PMPI_Comm_set_errhandler(st->comm, user);
         PMPI_Errhandler_free(&user);

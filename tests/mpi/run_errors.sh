@@ -36,6 +36,10 @@ same bcast-null 4 PMPI_LOGP_BCAST=flat
 same reduce-null-root 3 PMPI_LOGP_REDUCE=binomial
 same alltoall-null 3 PMPI_LOGP_ALLTOALL=ring
 same reduce-byte-sum 3 PMPI_LOGP_REDUCE=binomial
+same inplace-recvbuf 3 PMPI_LOGP_REDUCE=binomial PMPI_LOGP_ALLTOALL=ring
+same null-derived 3 PMPI_LOGP_REDUCE=binomial PMPI_LOGP_BCAST=binomial PMPI_LOGP_ALLTOALL=ring
+same reduce-unlisted-type 3 PMPI_LOGP_REDUCE=binomial
+same attr-copy 2 PMPI_LOGP_BCAST=binomial
 same truncate-late-handler 2 PMPI_LOGP_BCAST=binomial
 same reduce-alias-one 4 PMPI_LOGP_REDUCE=binomial PMPI_LOGP_ALLTOALL=ring
 same reduce-alias-one 3

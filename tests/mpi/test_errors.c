@@ -66,6 +66,32 @@ static void handler_collective(MPI_Comm *comm, int *code, ...)
     MPI_Bcast(&x, 1, MPI_INT, 0, *comm);
 }
 
+/* A user operator: integer sum. */
+static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static int n_copies, n_deletes;
+
+static int count_copy(MPI_Comm comm, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm, (void)key, (void)extra;
+    n_copies++;
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int count_delete(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)val, (void)extra;
+    n_deletes++;
+    return MPI_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -136,6 +162,53 @@ int main(int argc, char **argv)
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         rc = MPI_Alltoall(buf, 1, MPI_INT, NULL, 1, MPI_INT, MPI_COMM_WORLD);
         report(c, rc);
+    } else if (strcmp(c, "inplace-recvbuf") == 0) { /* 1: MPI_IN_PLACE as the receive buffer */
+        /* the library rejects it where the receive buffer counts: the
+         * reduce's root, every rank of an all-to-all */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Reduce(buf, g_rank == 0 ? MPI_IN_PLACE : out, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        report("inplace-recvbuf: reduce", rc);
+        rc = MPI_Alltoall(buf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD);
+        report(c, rc);
+    } else if (strcmp(c, "null-derived") == 0) { /* 1: NULL buffers, a derived type whose data starts there */
+        MPI_Datatype quad;
+        MPI_Op op;
+        MPI_Type_contiguous(4, MPI_INT, &quad);
+        MPI_Type_commit(&quad);
+        MPI_Op_create(user_sum, 1, &op);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Reduce(NULL, out, 4, quad, op, 0, MPI_COMM_WORLD);
+        report("null-derived: reduce", rc);
+        rc = MPI_Bcast(NULL, 4, quad, 0, MPI_COMM_WORLD);
+        report("null-derived: bcast", rc);
+        rc = MPI_Alltoall(NULL, 1, quad, out, 1, quad, MPI_COMM_WORLD);
+        report(c, rc);
+        MPI_Op_free(&op);
+        MPI_Type_free(&quad);
+    } else if (strcmp(c, "reduce-unlisted-type") == 0) { /* 1: predefined operators on types the shim does not list */
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Reduce(buf, out, 4, MPI_2INTEGER, MPI_SUM, 0, MPI_COMM_WORLD);
+        report("reduce-unlisted-type: MPI_SUM on MPI_2INTEGER", rc);
+        rc = MPI_Reduce(buf, out, 4, MPI_INT, MPI_REPLACE, 0, MPI_COMM_WORLD);
+        report(c, rc);
+    } else if (strcmp(c, "attr-copy") == 0) { /* 2: the application's attribute copy callbacks */
+        /* a duplicate of the application's communicator would copy its
+         * attributes (callbacks run, a reference taken): the shim's own
+         * communicator must not */
+        int key, val = 7, ok = 1;
+        MPI_Comm_create_keyval(count_copy, count_delete, &key, NULL);
+        MPI_Comm_set_attr(MPI_COMM_WORLD, key, &val);
+        for (int i = 0; i < 3; i++) {
+            int x = g_rank == 0 ? 5 + i : -1;
+            MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            ok &= x == 5 + i;
+        }
+        int copies = n_copies;
+        MPI_Comm_delete_attr(MPI_COMM_WORLD, key);
+        MPI_Comm_free_keyval(&key);
+        report(c, ok ? MPI_SUCCESS : MPI_ERR_OTHER);
+        if (g_rank == 0)
+            printf("%s: copy callbacks %d, delete callbacks %d\n", c, copies, n_deletes);
     } else if (strcmp(c, "reduce-byte-sum") == 0) { /* 1: MPI_SUM on MPI_BYTE */
         static char a[8192], b[8192];
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
