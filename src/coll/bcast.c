@@ -123,8 +123,10 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
     if (v->s->parts <= 1)
         return logp_bcast_run(buf, extent, tsize, count, dt, comm, tag, v);
     int bytes = count * tsize; /* <= INT_MAX (the shim's condition for running ours) */
-    if (logp_buffer_flat(dt))
-        return logp_bcast_run(buf, 1, 1, bytes, MPI_BYTE, comm, tag, v);
+    if (logp_buffer_flat(dt)) { /* its bytes as MPI_BYTE, once the library would have taken dt */
+        int rc = logp_buffer_check(dt, comm);
+        return rc == MPI_SUCCESS ? logp_bcast_run(buf, 1, 1, bytes, MPI_BYTE, comm, tag, v) : logp_coll_drain(v, comm, tag, rc);
+    }
     int root = 1; /* the root receives nothing */
     for (int i = 0; i < v->nops && root; i++)
         root = logp_view_op(v, i).kind != LOGP_OP_RECV;

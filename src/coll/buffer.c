@@ -105,6 +105,12 @@ int logp_buffer_flat(MPI_Datatype dt)
     return flat;
 }
 
+int logp_buffer_check(MPI_Datatype dt, MPI_Comm comm)
+{
+    int size;
+    return PMPI_Pack_size(1, dt, comm, &size);
+}
+
 int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount, MPI_Datatype rt,
                      MPI_Comm comm, int tag)
 {

@@ -74,6 +74,12 @@ void logp_scratch_free(logp_scratch_t *s);
  * packed form. */
 int logp_buffer_flat(MPI_Datatype dt);
 
+/* What the MPI library checks of a datatype it is handed (an uncommitted
+ * derived type is an error), by MPI_Pack_size on comm (no traffic; a send
+ * of nothing is not checked).  For paths that move a flat datatype's bytes
+ * as MPI_BYTE.  Returns an MPI error code. */
+int logp_buffer_check(MPI_Datatype dt, MPI_Comm comm);
+
 /* Copies `count` elements of `st` at src into `rcount` elements of `rt` at
  * dst (same type signature), through `comm` (a private communicator: a
  * message to self with `tag`; memcpy when both layouts are contiguous and

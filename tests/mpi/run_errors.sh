@@ -32,6 +32,7 @@ same() {
 }
 
 same bcast-uncommitted 4 PMPI_LOGP_BCAST=flat
+same bcast-uncommitted-flat 3 PMPI_LOGP_BCAST=pipeline
 same bcast-null 4 PMPI_LOGP_BCAST=flat
 same reduce-null-root 3 PMPI_LOGP_REDUCE=binomial
 same alltoall-null 3 PMPI_LOGP_ALLTOALL=ring

@@ -150,6 +150,16 @@ int main(int argc, char **argv)
         rc = MPI_Bcast(buf, 2, v, 0, MPI_COMM_WORLD);
         report(c, rc);
         MPI_Type_free(&v);
+    } else if (strcmp(c, "bcast-uncommitted-flat") == 0) { /* 1: an uncommitted contiguous type, 256 KiB */
+        /* a part-wise bcast moves a flat type's bytes as MPI_BYTE: the
+         * type must still be checked as the library checks it */
+        static int big[65536];
+        MPI_Datatype quad;
+        MPI_Type_contiguous(4, MPI_INT, &quad);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Bcast(big, 16384, quad, 0, MPI_COMM_WORLD);
+        report(c, rc);
+        MPI_Type_free(&quad);
     } else if (strcmp(c, "bcast-null") == 0) { /* 1: NULL buffers with a count */
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         rc = MPI_Bcast(NULL, 16, MPI_INT, 0, MPI_COMM_WORLD);
