@@ -517,6 +517,10 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
     h = logp_hash(&st->confirm, sizeof(st->confirm), h);
     h = logp_hash(&st->clock_global, sizeof(st->clock_global), h);
+    /* environment that changes decisions: the library whose algorithms
+     * "native" models, and whether auto stays on oversubscribed nodes */
+    h = logp_hash(&logp_env.native, sizeof(logp_env.native), h);
+    h = logp_hash(&logp_env.oversubscribed_model, sizeof(logp_env.oversubscribed_model), h);
     uint64_t e = logp_problems_hash;
     uint64_t l = logp_hash(st->rule, sizeof(st->rule), 1469598103934665603ull);
     l = logp_hash(&st->learn, sizeof(st->learn), l);

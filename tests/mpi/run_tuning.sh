@@ -55,6 +55,16 @@ timeout 300 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_REPORT="$tmp/one.txt" 
     ! grep -q 'slowest rank' "$tmp/one.txt" && ok "report on one rank only: no gather, no wait" ||
     { ko "report on one rank only"; cat "$tmp/err"; }
 
+# environment that changes decisions, set on one rank only (PMPI_LOGP_NATIVE,
+# PMPI_LOGP_OVERSUBSCRIBED): the ranks would decide unlike and wait for each
+# other; they notice it at set-up and all run the library's collectives
+for var in PMPI_LOGP_NATIVE=openmpi PMPI_LOGP_OVERSUBSCRIBED=native; do
+    timeout 300 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_OVERSUBSCRIBED=model "$var" "$tmp/hello" : \
+        -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_OVERSUBSCRIBED=model "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq 0 ] && grep -q 'all results correct' "$tmp/out" && grep -q 'ranks disagree on the configuration' "$tmp/err" &&
+        ok "$var on one rank: every rank on the library" || { ko "$var on one rank"; cat "$tmp/err"; }
+done
+
 # the same report as CSV (a name ending in .csv): the column names once,
 # then one row of 16 fields per decision, two runs appended
 rm -f "$tmp/report.csv"
