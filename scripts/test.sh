@@ -16,6 +16,13 @@ if ! command -v mpicc.openmpi >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         update-alternatives --set mpi /usr/bin/mpicc.mpich >/dev/null 2>&1 &&
         update-alternatives --set mpirun /usr/bin/mpirun.mpich >/dev/null 2>&1
 fi
+# A comma-decimal locale, for check_config's test that the files' numbers
+# do not depend on the application's locale (skipped there without it).
+if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' && [ "$(id -u)" = 0 ]; then
+    { dpkg -s locales >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq locales >/dev/null 2>&1; } &&
+        localedef -i de_DE -f UTF-8 de_DE.UTF-8 >/dev/null 2>&1 ||
+        echo "note: no de_DE.UTF-8 locale: check_config's comma-decimal test is skipped"
+fi
 # Third-party code under the shim, Debian's builds against MPICH:
 # OpenCoarrays' test suite (tests/mpi/run_coarrays.sh) and parallel HDF5
 # (tests/mpi/run_hdf5.sh); each is skipped if its package is missing.

@@ -219,7 +219,7 @@ static int logp_parse_rule(logp_section_t *sec, const char *key, char *val, cons
     if (!is_rule) {
         size_t bytes;
         char *end;
-        double f = strtod(w[3], &end);
+        double f = logp_units_number(w[3], &end);
         if (logp_units_bytes(w[2], &bytes) || bytes == 0 || bytes > 0x7fffffff)
             return logp_config_fail(err, errlen, path, line, "correction: %.40s: expected a byte count 1..2G (64K)",
                                     w[2]);
@@ -371,7 +371,7 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
             break;
         case 5: {
             char *end;
-            sec->speed = strtod(val, &end);
+            sec->speed = logp_units_number(val, &end);
             if (*end != '\0' || !(sec->speed >= LOGP_CONFIG_MIN_SPEED) || !(sec->speed <= 1.0 / LOGP_CONFIG_MIN_SPEED))
                 return logp_config_fail(err, errlen, path, line,
                                         "speed = %.40s: expected a relative speed > 0, from 0.001 to 1000 (1 = "
@@ -482,7 +482,7 @@ static int logp_config_parse_diag(logp_config_t *cfg, const char *text, size_t l
 {
     char buf[LOGP_CONFIG_MAX_LINE + 2];
     memset(cfg, 0, sizeof(*cfg));
-    size_t pos = 0;
+    size_t pos = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a UTF-8 byte order mark (editors) */
     int cap = 0;
     for (int line = 1; pos < len; line++) {
         size_t end = pos;

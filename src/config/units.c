@@ -13,11 +13,35 @@ typedef struct {
     int bandwidth; /* the value is a bandwidth: store its inverse */
 } logp_unit_t;
 
+logp_units_locale_t logp_units_c_begin(void)
+{
+    logp_units_locale_t l = {newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), (locale_t)0};
+    if (l.c != (locale_t)0)
+        l.old = uselocale(l.c);
+    return l;
+}
+
+void logp_units_c_end(logp_units_locale_t l)
+{
+    if (l.c == (locale_t)0)
+        return;
+    uselocale(l.old);
+    freelocale(l.c);
+}
+
+double logp_units_number(const char *text, char **end)
+{
+    logp_units_locale_t l = logp_units_c_begin();
+    double v = strtod(text, end);
+    logp_units_c_end(l);
+    return v;
+}
+
 /* A non-negative finite number followed by one of `units` exactly. */
 static int logp_units_parse(const char *text, const logp_unit_t *units, size_t n, double *out)
 {
     char *end;
-    double v = strtod(text, &end);
+    double v = logp_units_number(text, &end);
     if (end == text || !isfinite(v) || v < 0)
         return -1;
     for (size_t i = 0; i < n; i++) {

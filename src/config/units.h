@@ -2,7 +2,22 @@
 #ifndef LOGP_CONFIG_UNITS_H
 #define LOGP_CONFIG_UNITS_H
 
+#include <locale.h>
 #include <stddef.h>
+
+/* The numeric locale "C" on the calling thread while the library reads or
+ * writes its files: their numbers use '.' whatever locale the application
+ * chose (setlocale before its first collective: under de_DE strtod reads
+ * "1.6us" as 1 and stops at '.').  logp_units_c_begin switches (nothing
+ * if it cannot), logp_units_c_end switches back. */
+typedef struct {
+    locale_t c, old;
+} logp_units_locale_t;
+logp_units_locale_t logp_units_c_begin(void);
+void logp_units_c_end(logp_units_locale_t l);
+
+/* strtod in the "C" locale. */
+double logp_units_number(const char *text, char **end);
 
 /* A time: number with ns, us, ms or s (no unit: us).  Writes seconds to
  * *out; returns 0, or -1 if the text is not a finite non-negative time. */

@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "../config/learned.h"
+#include "../config/units.h"
 #include "report.h"
 
 /* A decision's key in the agreement vector: the same on every rank that
@@ -416,8 +417,13 @@ static logp_algo_t logp_confirm_settled(const logp_comm_state_t *st, logp_coll_t
  * of st as a [size P-P] section; the trials' times as comments. */
 static void logp_confirm_format(const logp_comm_state_t *st, logp_text_t *t)
 {
+    char name[sizeof st->name];
+    size_t i = 0;
+    for (; st->name[i] && i + 1 < sizeof name; i++) /* one comment line whatever the name holds */
+        name[i] = (unsigned char)st->name[i] < ' ' ? ' ' : st->name[i];
+    name[i] = '\0';
     logp_text_printf(t, "\n# communicator %s (P=%d), MPI library %s: auto's decisions and the model's corrections\n",
-                     st->name, st->size, logp_native_lib_name(logp_state_env()->native));
+                     name, st->size, logp_native_lib_name(logp_state_env()->native));
     logp_text_printf(t, "[size %d-%d]\n", st->size, st->size);
     const logp_params_t *rep = logp_topo_rep(&st->topo);
     /* as a comment: a [size] section would give them to communicators of
@@ -474,7 +480,9 @@ void logp_confirm_keep(const logp_comm_state_t *st)
     if (!st->confirm && !logp_learn_any(&st->learn))
         return;
     logp_text_t t = {0};
+    logp_units_locale_t c = logp_units_c_begin(); /* numbers the next run's parser reads: '.' */
     logp_confirm_format(st, &t);
+    logp_units_c_end(c);
     if (t.buf == NULL)
         return;
     if (strstr(t.buf, "\nrule = ") == NULL && strstr(t.buf, "\ncorrection = ") == NULL) {

@@ -1,5 +1,6 @@
 /* Unit tests of src/config: the tuning-file format, its errors, resolution. */
 #include <check.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,36 @@ START_TEST(test_units)
     ck_assert_int_eq(logp_units_count("8x", 1, 100, &n), -1);
     ck_assert_int_eq(logp_units_count("", 1, 100, &n), -1);
     ck_assert_int_eq(logp_units_count("99999999999999999999", 1, 100, &n), -1);
+}
+END_TEST
+
+/* The files' numbers read the same whatever LC_NUMERIC the application set
+ * (under de_DE, strtod stops at the '.' of "1.6us"), and a UTF-8 byte order
+ * mark is skipped.  Needs the de_DE.UTF-8 locale (scripts/test.sh makes it
+ * where it can; without it the locale half is skipped, said on stdout). */
+START_TEST(test_numbers_any_locale)
+{
+    const char *text = "\xEF\xBB\xBF[default]\nL = 1.6us\nG = 12.5GB/s\n[host fast]\nspeed = 1.5\n"
+                       "[size 4-4]\ncorrection = bcast binomial 1K 2.5\n";
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 && setlocale(LC_NUMERIC, "de_DE.UTF-8") == NULL) {
+            printf("note: no de_DE.UTF-8 locale here: the comma-decimal half of test_numbers_any_locale skipped\n");
+            break;
+        }
+        logp_config_t cfg;
+        char err[640] = "";
+        ck_assert_msg(parse(text, &cfg, err) == 0, "pass %d: %s", pass, err);
+        logp_resolved_t r;
+        logp_comm_facts_t f = {4, "w", 0};
+        logp_config_resolve(&cfg, &f, &r);
+        ck_assert_msg(fabs(r.params.L - 1.6e-6) < 1e-15 && fabs(r.params.G - 0.08e-9) < 1e-21, "pass %d: L %g G %g",
+                      pass, r.params.L, r.params.G);
+        logp_config_free(&cfg);
+        double t = 0.0;
+        ck_assert(logp_units_time("2.5ms", &t) == 0 && fabs(t - 2.5e-3) < 1e-15);
+        ck_assert(logp_units_time("2,5ms", &t) != 0); /* the comma is not a decimal point in a file */
+    }
+    setlocale(LC_NUMERIC, "C");
 }
 END_TEST
 
@@ -421,6 +452,7 @@ int main(void)
 {
     const TTest *const tests[] = {
         test_units,
+        test_numbers_any_locale,
         test_lint,
         test_cascade,
         test_errors,
