@@ -11,12 +11,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int logp_learned_replaces(const char *line, const int *sizes, int nsizes)
+/* The range of a [size A-B] or [size A] header line (as the parser reads
+ * it: blanks anywhere), 1; 0 for any other line. */
+static int logp_learned_range(const char *line, long *lo, long *hi)
 {
-    int lo, hi, end = 0;
+    char *end;
     while (*line == ' ' || *line == '\t')
         line++;
-    if (sscanf(line, "[size %d-%d]%n", &lo, &hi, &end) != 2 || end == 0 || lo != hi)
+    if (strncmp(line, "[size", 5) != 0 || (line[5] != ' ' && line[5] != '\t'))
+        return 0;
+    const char *p = line + 5;
+    *lo = *hi = strtol(p, &end, 10);
+    if (end == p)
+        return 0;
+    for (p = end; *p == ' ' || *p == '\t'; p++)
+        ;
+    if (*p == '-') {
+        *hi = strtol(++p, &end, 10);
+        if (end == p)
+            return 0;
+        for (p = end; *p == ' ' || *p == '\t'; p++)
+            ;
+    }
+    return *p == ']';
+}
+
+int logp_learned_replaces(const char *line, const int *sizes, int nsizes)
+{
+    long lo, hi;
+    if (!logp_learned_range(line, &lo, &hi) || lo != hi)
         return 0;
     for (int i = 0; i < nsizes; i++)
         if (sizes[i] == lo)
@@ -26,8 +49,10 @@ int logp_learned_replaces(const char *line, const int *sizes, int nsizes)
 
 /* The old file's text without the replaced sections (malloc'ed; "" if
  * there is no file).  A replaced section runs from its header to the
- * next header. */
-static char *logp_learned_keep(FILE *old, const int *sizes, int nsizes)
+ * next header.  covered[i] is set where a section kept spans sizes[i]
+ * (a hand-written [size 2-64], or the tuning file's own when the learned
+ * file is the tuning file): a [size P-P] added beside it would overlap. */
+static char *logp_learned_keep(FILE *old, const int *sizes, int nsizes, int *covered)
 {
     size_t cap = 4096, len = 0;
     char *out = malloc(cap), line[4200];
@@ -37,12 +62,16 @@ static char *logp_learned_keep(FILE *old, const int *sizes, int nsizes)
     out[0] = '\0';
     while (old && fgets(line, sizeof line, old)) {
         const char *s = line;
+        long lo, hi;
         while (*s == ' ' || *s == '\t')
             s++;
         if (*s == '[')
             skipping = logp_learned_replaces(s, sizes, nsizes);
         if (skipping)
             continue;
+        if (*s == '[' && logp_learned_range(s, &lo, &hi))
+            for (int i = 0; i < nsizes; i++)
+                covered[i] |= lo <= sizes[i] && sizes[i] <= hi;
         size_t n = strlen(line);
         if (len + n + 2 > cap) {
             char *bigger = realloc(out, cap = 2 * (len + n + 2));
@@ -62,9 +91,32 @@ static char *logp_learned_keep(FILE *old, const int *sizes, int nsizes)
     return out;
 }
 
-int logp_learned_write(const char *path, const char *sections, const int *sizes, int nsizes, char *err,
+/* The file to merge with: NULL and 0 if there is none, NULL and -1 (err
+ * set) if there is one we cannot read or that is not a regular file (a
+ * FIFO would block, a device never end; nothing is written then, so that
+ * nothing in it is lost). */
+static FILE *logp_learned_open_old(const char *target, const char *path, char *err, size_t errlen, int *rc)
+{
+    struct stat st;
+    int fd = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = NULL;
+    *rc = 0;
+    if (fd < 0 && errno == ENOENT)
+        return NULL;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (f = fdopen(fd, "r")) == NULL) {
+        snprintf(err, errlen, "%s: %s", path, fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)
+                                                  ? "not a regular file" : strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        *rc = -1;
+    }
+    return f;
+}
+
+int logp_learned_write(const char *path, const char *const *sections, const int *sizes, int nsizes, char *err,
                        size_t errlen)
 {
+    err[0] = '\0';
     /* a symbolic link names the file to update: write next to its target
      * (rename would replace the link itself) */
     char *real = realpath(path, NULL);
@@ -93,12 +145,18 @@ int logp_learned_write(const char *path, const char *sections, const int *sizes,
     }
     struct stat st;
     mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : 0644; /* the file keeps its permissions */
-    FILE *old = fopen(target, "r");
-    char *kept = logp_learned_keep(old, sizes, nsizes);
+    int bad_old, *covered = calloc((size_t)(nsizes > 0 ? nsizes : 1), sizeof(int));
+    FILE *old = logp_learned_open_old(target, path, err, errlen, &bad_old);
+    if (bad_old) {
+        free(covered);
+        goto done;
+    }
+    char *kept = covered ? logp_learned_keep(old, sizes, nsizes, covered) : NULL;
     if (old)
         fclose(old);
     if (kept == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
+        free(covered);
         goto done;
     }
     /* a fresh name (O_EXCL): nothing planted at a guessable one is written through */
@@ -112,8 +170,23 @@ int logp_learned_write(const char *path, const char *sections, const int *sizes,
         }
         goto done;
     }
-    int bad = fputs(kept, out) < 0 || fputs(sections, out) < 0 || fflush(out) != 0 || fsync(fileno(out)) != 0;
+    int bad = fputs(kept, out) < 0;
+    size_t at = 0;
+    for (int i = 0; i < nsizes; i++) {
+        if (!covered[i]) {
+            bad |= fputs(sections[i], out) < 0;
+            continue;
+        }
+        if (at == 0)
+            at = (size_t)snprintf(err, errlen, "%s: not written for P =", path);
+        if (at < errlen)
+            at += (size_t)snprintf(err + at, errlen - at, " %d", sizes[i]);
+    }
+    if (at > 0 && at < errlen)
+        snprintf(err + at, errlen - at, " (a [size] range of the file spans it)");
+    bad |= fflush(out) != 0 || fsync(fileno(out)) != 0;
     free(kept);
+    free(covered);
     bad |= fclose(out) != 0;
     out = NULL;
     if (bad || rename(tmp, target) != 0) {

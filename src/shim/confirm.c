@@ -508,23 +508,25 @@ void logp_confirm_keep(const logp_comm_state_t *st)
 void logp_confirm_write(const char *path)
 {
     pthread_mutex_lock(&logp_kept_lock);
-    logp_text_t t = {0};
+    char *texts[LOGP_CONFIRM_KEPT];
     int sizes[LOGP_CONFIRM_KEPT], n = 0;
     for (int i = 0; i < logp_nkept; i++) {
         if (logp_kept[i].text == NULL)
             continue;
-        sizes[n++] = logp_kept[i].size;
-        logp_text_printf(&t, "%s", logp_kept[i].text);
-        free(logp_kept[i].text);
+        sizes[n] = logp_kept[i].size;
+        texts[n++] = logp_kept[i].text; /* ours now */
         logp_kept[i].text = NULL;
     }
     logp_nkept = 0;
     pthread_mutex_unlock(&logp_kept_lock);
     char err[1200];
-    if (n > 0 && t.buf && logp_learned_write(path, t.buf, sizes, n, err, sizeof err) != 0)
+    if (n > 0 && logp_learned_write(path, (const char *const *)texts, sizes, n, err, sizeof err) != 0)
         fprintf(stderr, "pmpi-logp: PMPI_LOGP_LEARN: %s (nothing learned was written)\n", err);
+    else if (n > 0 && err[0])
+        fprintf(stderr, "pmpi-logp: PMPI_LOGP_LEARN: %s\n", err);
     else if (n > 0 && logp_state_env()->verbose >= 1)
         fprintf(stderr, "pmpi-logp: learned decisions and corrections of %d communicator size%s written to %s\n", n,
                 n == 1 ? "" : "s", path);
-    logp_text_free(&t);
+    for (int i = 0; i < n; i++)
+        free(texts[i]);
 }

@@ -160,7 +160,9 @@ static void logp_state_load_learned(void)
     char err[640], line[800];
     if (logp_config_load(&logp_learned, logp_env.learn, err, sizeof err) != 0) {
         snprintf(line, sizeof line, "%s\n%s", err,
-                 logp_env.strict ? "PMPI_LOGP_STRICT=1: aborting" : "ignoring this learned file (it is rewritten at the end)");
+                 logp_env.strict ? "PMPI_LOGP_STRICT=1: aborting"
+                                  : "ignoring this learned file (the sizes this run learns are replaced in it at the "
+                                    "end, the rest is kept: mend it by hand)");
         logp_state_problem(line);
     }
 }

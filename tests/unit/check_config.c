@@ -369,15 +369,21 @@ END_TEST
 /* The learned file: other sizes and hand edits kept, the written sizes
  * replaced; writers at once lose nothing; a stale temporary file (a job
  * killed mid-write) leaves the file whole. */
+/* logp_learned_write of one [size P-P] section. */
+static int write1(const char *path, const char *text, int size, char *err, size_t errlen)
+{
+    return logp_learned_write(path, &text, &size, 1, err, errlen);
+}
+
 START_TEST(test_learned_write)
 {
     char dir[] = "/tmp/logp-learned-XXXXXX", path[256], err[1200];
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/learned.conf", dir);
-    int s2 = 2, s4 = 4;
-    ck_assert_int_eq(logp_learned_write(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", &s2, 1, err, sizeof err), 0);
-    ck_assert_int_eq(logp_learned_write(path, "[size 4-4]\nrule = bcast 1-15 flat\n", &s4, 1, err, sizeof err), 0);
-    ck_assert_int_eq(logp_learned_write(path, "[size 2-2]\nrule = bcast 1-15 logp-tree\n", &s2, 1, err, sizeof err), 0);
+    int s4 = 4;
+    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", 2, err, sizeof err), 0);
+    ck_assert_int_eq(write1(path, "[size 4-4]\nrule = bcast 1-15 flat\n", 4, err, sizeof err), 0);
+    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 logp-tree\n", 2, err, sizeof err), 0);
     /* a job killed between writing its temporary file and renaming it */
     char stale[300];
     snprintf(stale, sizeof stale, "%s.tmp.99999", path);
@@ -401,7 +407,7 @@ START_TEST(test_learned_write)
             int size = 100 + k;
             snprintf(text, sizeof text, "[size %d-%d]\nrule = reduce 1-15 binomial\n", size, size);
             for (int rep = 0; rep < 20; rep++)
-                if (logp_learned_write(path, text, &size, 1, err, sizeof err) != 0)
+                if (write1(path, text, size, err, sizeof err) != 0)
                     _exit(1);
             _exit(0);
         }
@@ -416,13 +422,13 @@ START_TEST(test_learned_write)
      * and its target updated; a link planted at the lock's name is refused */
     struct stat sb;
     ck_assert_int_eq(chmod(path, 0640), 0);
-    ck_assert_int_eq(logp_learned_write(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", &s2, 1, err, sizeof err), 0);
+    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", 2, err, sizeof err), 0);
     ck_assert_int_eq(stat(path, &sb), 0);
     ck_assert_int_eq(sb.st_mode & 0777, 0640);
     char link[300], victim[300];
     snprintf(link, sizeof link, "%s/link.conf", dir);
     ck_assert_int_eq(symlink(path, link), 0);
-    ck_assert_int_eq(logp_learned_write(link, "[size 2-2]\nrule = bcast 1-15 flat\n", &s2, 1, err, sizeof err), 0);
+    ck_assert_int_eq(write1(link, "[size 2-2]\nrule = bcast 1-15 flat\n", 2, err, sizeof err), 0);
     ck_assert_int_eq(lstat(link, &sb), 0);
     ck_assert(S_ISLNK(sb.st_mode));
     ck_assert_int_eq(logp_config_load(&cfg, path, err, sizeof err), 0);
@@ -436,12 +442,48 @@ START_TEST(test_learned_write)
     snprintf(link, sizeof link, "%s/other.conf.lock", dir);
     ck_assert_int_eq(symlink(victim, link), 0);
     snprintf(link, sizeof link, "%s/other.conf", dir);
-    ck_assert_int_ne(logp_learned_write(link, "[size 2-2]\n", &s2, 1, err, sizeof err), 0);
+    ck_assert_int_ne(write1(link, "[size 2-2]\n", 2, err, sizeof err), 0);
     ck_assert_int_eq(stat(victim, &sb), 0);
     ck_assert_int_eq(sb.st_size, 5);
     ck_assert(logp_learned_replaces("[size 4-4]", &s4, 1));
+    ck_assert(logp_learned_replaces("[size 4]", &s4, 1)); /* the other spellings the parser reads */
+    ck_assert(logp_learned_replaces("  [size\t4 - 4 ]", &s4, 1));
     ck_assert(!logp_learned_replaces("[size 4-8]", &s4, 1));
     ck_assert(!logp_learned_replaces("[size 2-2]", &s4, 1));
+    /* a size that a kept range spans is not written (the file would
+     * not load: overlapping ranges), the others are; hand-written
+     * [size 4] is replaced like [size 4-4] */
+    snprintf(path, sizeof path, "%s/hand.conf", dir);
+    f = fopen(path, "w");
+    fputs("[default]\nL = 2us\n[size 2-8]\nreduce = binomial\n[size 16]\nbcast = flat\n", f);
+    fclose(f);
+    const char *texts[3] = {"[size 4-4]\nrule = bcast 1-15 flat\n", "[size 16-16]\nrule = bcast 1-15 binomial\n",
+                            "[size 32-32]\nrule = bcast 1-15 binomial\n"};
+    int sizes[3] = {4, 16, 32};
+    ck_assert_int_eq(logp_learned_write(path, texts, sizes, 3, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "not written for P = 4 ") != NULL, "%s", err);
+    ck_assert_msg(logp_config_load(&cfg, path, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(cfg.nsections, 4); /* default, 2-8, 16 (replaced), 32 */
+    logp_comm_facts_t f16 = {16, "", 1};
+    logp_config_resolve(&cfg, &f16, &r);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][3][1], LOGP_ALGO_BINOMIAL);
+    ck_assert_int_eq(r.algo[LOGP_COLL_BCAST], LOGP_ALGO_AUTO); /* the hand-written [size 16]'s key went with it */
+    logp_config_free(&cfg);
+    /* a FIFO or an unreadable file at the path: left alone, nothing blocks */
+    snprintf(path, sizeof path, "%s/fifo.conf", dir);
+    ck_assert_int_eq(mkfifo(path, 0644), 0);
+    ck_assert_int_ne(write1(path, "[size 2-2]\n", 2, err, sizeof err), 0);
+    ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
+    if (geteuid() != 0) { /* root reads anything */
+        snprintf(path, sizeof path, "%s/locked.conf", dir);
+        f = fopen(path, "w");
+        fputs("[size 8-8]\nbcast = flat\n", f);
+        fclose(f);
+        ck_assert_int_eq(chmod(path, 0200), 0);
+        ck_assert_int_ne(write1(path, "[size 2-2]\n", 2, err, sizeof err), 0);
+        ck_assert_int_eq(stat(path, &sb), 0);
+        ck_assert_int_eq(sb.st_size, 25); /* its [size 8-8] kept */
+    }
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
