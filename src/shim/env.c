@@ -1,6 +1,7 @@
 /* PMPI_LOGP_* environment variables (see README). */
 #include "env.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,8 +72,8 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     const char *confirm = getenv("PMPI_LOGP_CONFIRM");
     env->confirm = 1;
     if (confirm != NULL && *confirm != '\0') {
-        int level = logp_env_level("PMPI_LOGP_CONFIRM", confirm, 2, env, msgs, n);
-        env->confirm = strcmp(confirm, "0") == 0 || level > 0 ? level : 1; /* invalid: the default */
+        int before = env->errors, level = logp_env_level("PMPI_LOGP_CONFIRM", confirm, 2, env, msgs, n);
+        env->confirm = env->errors == before ? level : 1; /* invalid: the default ("00" is 0) */
     }
     env->native = logp_native_lib_default();
     const char *native = getenv("PMPI_LOGP_NATIVE");
@@ -101,7 +102,10 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     /* a test hook: one rank out of memory for staging, so that tests can
      * check that its peers do not wait for it */
     const char *nomem = getenv("PMPI_LOGP_TEST_NOMEM"), *kind = nomem ? strchr(nomem, ':') : NULL;
-    env->test_nomem = nomem && *nomem ? atoi(nomem) : -1;
+    char *rank_end = NULL;
+    long nomem_rank = nomem && *nomem ? strtol(nomem, &rank_end, 10) : -1;
+    env->test_nomem = rank_end != nomem && (rank_end == NULL || *rank_end == '\0' || *rank_end == ':') &&
+                              nomem_rank >= 0 && nomem_rank <= INT_MAX ? (int)nomem_rank : -1; /* a rank, or none */
     env->test_nomem_kinds = !kind                            ? LOGP_TEST_NOMEM_STAGING
                             : strcmp(kind, ":decision") == 0 ? LOGP_TEST_NOMEM_DECISION
                             : strcmp(kind, ":schedule") == 0 ? LOGP_TEST_NOMEM_SCHEDULE
