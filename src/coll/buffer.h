@@ -75,8 +75,9 @@ void logp_scratch_free(logp_scratch_t *s);
 int logp_buffer_flat(MPI_Datatype dt);
 
 /* What the MPI library checks of a datatype it is handed (an uncommitted
- * derived type is an error), by MPI_Pack_size on comm (no traffic; a send
- * of nothing is not checked).  For paths that move a flat datatype's bytes
+ * derived type is an error), by packing none of it on comm (no traffic;
+ * MPICH and Open MPI check that, not a send of nothing, and Open MPI's
+ * MPI_Pack_size does not).  For paths that move a flat datatype's bytes
  * as MPI_BYTE.  Returns an MPI error code. */
 int logp_buffer_check(MPI_Datatype dt, MPI_Comm comm);
 

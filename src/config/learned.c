@@ -16,11 +16,17 @@
 static int logp_learned_range(const char *line, long *lo, long *hi)
 {
     char *end;
+    if (strncmp(line, "\xEF\xBB\xBF", 3) == 0) /* a byte order mark, before a first line */
+        line += 3;
     while (*line == ' ' || *line == '\t')
         line++;
-    if (strncmp(line, "[size", 5) != 0 || (line[5] != ' ' && line[5] != '\t'))
+    if (*line++ != '[')
         return 0;
-    const char *p = line + 5;
+    while (*line == ' ' || *line == '\t')
+        line++;
+    if (strncmp(line, "size", 4) != 0 || (line[4] != ' ' && line[4] != '\t'))
+        return 0;
+    const char *p = line + 4;
     *lo = *hi = strtol(p, &end, 10);
     if (end == p)
         return 0;
@@ -63,6 +69,8 @@ static char *logp_learned_keep(FILE *old, const int *sizes, int nsizes, int *cov
     while (old && fgets(line, sizeof line, old)) {
         const char *s = line;
         long lo, hi;
+        if (len == 0 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
+            s += 3;
         while (*s == ' ' || *s == '\t')
             s++;
         if (*s == '[')

@@ -13,9 +13,10 @@
  * (both O(sqrt P)).  The adaptive form is the seed's, and it is optimistic:
  * it takes chain i + 1 to arrive when the root is done with chain i, b
  * later, but a chain one rank longer arrives a later, and a = b + o + L
- * (b = o + m gamma), so the root waits for every chain: exactly k a, plus
- * b for a last, shorter chain (where g <= a; logp_chain_time_adaptive_
- * exact, equal to the simulator).  Still O(sqrt P): k ~ sqrt(2P). */
+ * (with G = 0 and b = o + m gamma), so the root waits for every chain:
+ * exactly k a, plus b for a last, shorter chain (where gap(m) <= a;
+ * logp_chain_time_adaptive_exact, equal to the simulator).  Still
+ * O(sqrt P): k ~ sqrt(2P). */
 #include "tree_chain.h"
 
 #include <math.h>

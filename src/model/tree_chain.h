@@ -44,10 +44,11 @@ double logp_chain_time_adaptive(const logp_params_t *p, size_t bytes, int P);
 
 /* The exact LogP time of the adaptive chains (a chain of length l hands
  * its result to the root at (l - 1) a + p2p(m) - o; the root takes them in
- * order, o + m gamma each, g apart): k a, plus b for a last, shorter chain,
- * where g <= a.  The seed's closed form above assumes the root never waits
- * for a chain: a + k b against k a, below it once (k - 1)(a - b) > 2b
- * (a - b = o + L).  -1 beyond
+ * order, o + m gamma each, gap(m) apart): k a, plus b for a last, shorter
+ * chain, where gap(m) <= a.  The seed's closed form above assumes the root
+ * never waits for a chain: a + k b against k a, below it once
+ * (k - 1)(a - b) > 2b (a - b = o + L + (m - 1)G where b = o + m gamma).
+ * -1 beyond
  * LOGP_CHAIN_ADAPTIVE_MAX's reach (P > 8,386,560). */
 double logp_chain_time_adaptive_exact(const logp_params_t *p, size_t bytes, int P);
 

@@ -420,7 +420,7 @@ static void logp_confirm_format(const logp_comm_state_t *st, logp_text_t *t)
     char name[sizeof st->name];
     size_t i = 0;
     for (; st->name[i] && i + 1 < sizeof name; i++) /* one comment line whatever the name holds */
-        name[i] = (unsigned char)st->name[i] < ' ' ? ' ' : st->name[i];
+        name[i] = (unsigned char)st->name[i] < ' ' || st->name[i] == 127 ? ' ' : st->name[i];
     name[i] = '\0';
     logp_text_printf(t, "\n# communicator %s (P=%d), MPI library %s: auto's decisions and the model's corrections\n",
                      name, st->size, logp_native_lib_name(logp_state_env()->native));

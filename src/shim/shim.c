@@ -97,6 +97,14 @@ static unsigned logp_shim_type_group(MPI_Datatype dt)
         {MPI_C_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_C_FLOAT_COMPLEX, LOGP_T_COMPLEX}, {MPI_BYTE, LOGP_T_BYTE},
         {MPI_FLOAT_INT, LOGP_T_PAIR}, {MPI_DOUBLE_INT, LOGP_T_PAIR}, {MPI_LONG_INT, LOGP_T_PAIR},
         {MPI_2INT, LOGP_T_PAIR}, {MPI_SHORT_INT, LOGP_T_PAIR}, {MPI_LONG_DOUBLE_INT, LOGP_T_PAIR},
+        /* the standard's other named types in those groups (the optional ones may be MPI_DATATYPE_NULL,
+           which never gets here) */
+        {MPI_AINT, LOGP_T_FINT}, {MPI_OFFSET, LOGP_T_FINT}, {MPI_COUNT, LOGP_T_FINT}, {MPI_INTEGER1, LOGP_T_FINT},
+        {MPI_INTEGER2, LOGP_T_FINT}, {MPI_INTEGER4, LOGP_T_FINT}, {MPI_INTEGER8, LOGP_T_FINT},
+        {MPI_INTEGER16, LOGP_T_FINT}, {MPI_REAL4, LOGP_T_FLOAT}, {MPI_REAL8, LOGP_T_FLOAT}, {MPI_REAL16, LOGP_T_FLOAT},
+        {MPI_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_COMPLEX8, LOGP_T_COMPLEX}, {MPI_COMPLEX16, LOGP_T_COMPLEX},
+        {MPI_C_COMPLEX, LOGP_T_COMPLEX}, {MPI_C_LONG_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_CXX_BOOL, LOGP_T_LOGICAL},
+        {MPI_2REAL, LOGP_T_PAIR}, {MPI_2DOUBLE_PRECISION, LOGP_T_PAIR}, {MPI_2INTEGER, LOGP_T_PAIR},
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (types[i].dt == dt)
@@ -106,9 +114,9 @@ static unsigned logp_shim_type_group(MPI_Datatype dt)
 
 /* Nonzero if a predefined `op` on dt is the MPI library's to judge: a
  * listed type the operator is not defined on (MPICH returns MPI_ERR_OP on
- * every rank before any traffic), a type not listed (named ones such as
- * MPI_2INTEGER or MPI_INTEGER4, whose groups the table leaves out; the
- * library runs them as it would without the shim), or a derived type
+ * every rank before any traffic), a named type not listed (no operator's
+ * in the standard, as MPI_CHAR: the library runs or rejects it as it
+ * would without the shim), or a derived type
  * (predefined operators are defined on predefined types only; some
  * libraries extend that), and MPI_REPLACE and MPI_NO_OP. */
 static int logp_shim_op_native(MPI_Op op, MPI_Datatype dt)
@@ -136,7 +144,7 @@ static int logp_shim_op_native(MPI_Op op, MPI_Datatype dt)
     unsigned group = logp_shim_type_group(dt);
     if (group)
         return (ops[i].groups & group) == 0;
-    return 1; /* a derived type, or a predefined one not listed (MPI_2INTEGER, MPI_INTEGER4, ..) */
+    return 1; /* a derived type, or a predefined one not listed (MPI_CHAR, MPI_WCHAR, ..) */
 }
 
 /* Nonzero if buf is a NULL buffer the MPI library rejects (MPICH's rule):

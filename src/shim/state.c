@@ -21,6 +21,7 @@
 
 #include "../coll/layout.h"
 #include "../config/config.h"
+#include "../config/units.h"
 #include "../select/select.h"
 #include "confirm.h"
 #include "dispatch.h"
@@ -404,6 +405,7 @@ void logp_state_end(void)
     pthread_mutex_unlock(&logp_lock);
     if (all)
         logp_state_gather(all, n);
+    logp_units_locale_t c = logp_units_c_begin(); /* the report's numbers (a CSV) with '.' whatever the locale */
     for (int i = 0; i < n; i++) {
         logp_state_report(all[i]);
         if (logp_env.learn && logp_world_rank == 0)
@@ -427,6 +429,7 @@ void logp_state_end(void)
     __atomic_add_fetch(&logp_state_gen, 1, __ATOMIC_RELEASE);
     logp_report_write(logp_env.report, logp_world_rank <= 0, logp_world_size,
                       logp_cfg_path[0] ? logp_cfg_path : NULL);
+    logp_units_c_end(c);
     if (logp_world_rank == 0)
         logp_dispatch_print();
     logp_scratch_free(&logp_scratch);

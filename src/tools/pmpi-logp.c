@@ -563,11 +563,14 @@ static int cmd_predict(const logp_cli_t *c)
             printf("\n");
         }
     }
+    double exact = logp_chain_time_adaptive_exact(&c->p, c->bytes, c->P);
+    char ex[32] = "n/a (P too large)";
+    if (exact >= 0.0)
+        snprintf(ex, sizeof ex, "%.4f us", exact * 1e6);
     printf("reduce closed forms (seed 001): chain k=%d %.4f us, optimal k %.4f us, adaptive %.4f us "
-           "(the seed's a + k b; exact k a = %.4f us: each longer chain arrives a, not b, later)\n", c->k,
+           "(the seed's a + k b; exact k a = %s: each longer chain arrives a, not b, later)\n", c->k,
            logp_chain_time_short_first(&c->p, c->bytes, c->P, c->k < c->P ? c->k : (c->P > 1 ? c->P - 1 : 1)) * 1e6,
-           logp_chain_time_opt(&c->p, c->bytes, c->P) * 1e6, logp_chain_time_adaptive(&c->p, c->bytes, c->P) * 1e6,
-           logp_chain_time_adaptive_exact(&c->p, c->bytes, c->P) * 1e6);
+           logp_chain_time_opt(&c->p, c->bytes, c->P) * 1e6, logp_chain_time_adaptive(&c->p, c->bytes, c->P) * 1e6, ex);
     printf("alltoall closed forms (seed 004, one-word blocks): ring (n-1) n [max(2o,g) + L - g] %.4f us, "
            "butterfly 2 log2(n) [max(2o,g) + L - g] %.4f us (as printed; the rows above run each rank's phases)\n",
            logp_alltoall_seed_ring(&c->p, c->P) * 1e6, logp_alltoall_seed_butterfly(&c->p, c->P) * 1e6);
