@@ -46,7 +46,7 @@ int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype styp
                               rcount, rtype, comm, tag);
     MPI_Request req[LOGP_DIRECT_WINDOW];
     char is_recv[LOGP_DIRECT_WINDOW];
-    int nreq = 0, phase = -1;
+    int nreq = 0, phase = -1, sound = rc == MPI_SUCCESS; /* the blocks to send are what they should be */
     /* every operation is started even after an error: no peer waits forever */
     for (int i = 0; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
@@ -55,10 +55,14 @@ int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype styp
             phase = op.arg;
         }
         int r;
-        if (op.kind == LOGP_OP_SEND)
-            r = PMPI_Isend(sb + (MPI_Aint)op.peer * scount * sext, scount, stype, op.peer, tag, comm,
-                           &req[nreq]);
-        else
+        if (op.kind == LOGP_OP_SEND) {
+            r = sound ? PMPI_Isend(sb + (MPI_Aint)op.peer * scount * sext, scount, stype, op.peer, tag, comm, &req[nreq])
+                      : MPI_ERR_OTHER;
+            if (r != MPI_SUCCESS) { /* an empty message: the peer reports a short one instead of waiting */
+                rc = rc == MPI_SUCCESS ? r : rc;
+                r = PMPI_Isend(sb, 0, MPI_BYTE, op.peer, tag, comm, &req[nreq]);
+            }
+        } else
             r = PMPI_Irecv(rb + (MPI_Aint)op.peer * rcount * rext, rcount, rtype, op.peer, tag, comm,
                            &req[nreq]);
         if (r == MPI_SUCCESS)

@@ -132,22 +132,21 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
         root = logp_view_op(v, i).kind != LOGP_OP_RECV;
     char *image = logp_scratch_get(scratch, (size_t)bytes);
     int rc = MPI_SUCCESS, pos = 0;
-    if (image == NULL) {
-        if (root) /* nothing to send: empty messages end the call everywhere */
-            return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
-        /* a receive buffer holds `bytes` distinct bytes from its true lower
-         * bound on: forward the packed form through it, so that no peer
-         * waits, and report the error (the buffer's contents are lost) */
-        MPI_Aint tlb, textent;
-        PMPI_Type_get_true_extent(dt, &tlb, &textent);
-        logp_bcast_run((char *)buf + tlb, 1, 1, bytes, MPI_BYTE, comm, tag, v);
-        return MPI_ERR_NO_MEM;
-    }
+    /* no room for the packed form: empty messages end the call everywhere
+     * (the ranks that depend on this one report short messages; its
+     * buffer may have holes that are the application's, so nothing is
+     * forwarded through it) */
+    if (image == NULL)
+        return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
     /* packed by MPI_Pack, or, from MPI_BOTTOM, through a message to self
      * (buffer.h; not everywhere: MPICH's receive path gets some sizes of
      * pair types wrong, 2,000 MPI_DOUBLE_INT "truncated") */
     if (root)
         rc = logp_buffer_pack(buf, count, dt, image, bytes, &pos, comm, tag);
+    if (rc != MPI_SUCCESS) { /* not packed: empty messages, not the image's garbage */
+        logp_scratch_put(scratch, image);
+        return logp_coll_drain(v, comm, tag, rc);
+    }
     int r = logp_bcast_run(image, 1, 1, bytes, MPI_BYTE, comm, tag, v);
     rc = rc == MPI_SUCCESS ? r : rc;
     if (!root && rc == MPI_SUCCESS)

@@ -42,21 +42,27 @@ void *logp_scratch_get(logp_scratch_t *s, size_t bytes)
     if (s == NULL || bytes > LOGP_SCRATCH_KEEP || __atomic_exchange_n(&s->busy, 1, __ATOMIC_ACQUIRE))
         return malloc(bytes > 0 ? bytes : 1);
     if (s->size < bytes) {
-        free(s->mem);
+        /* s->mem never holds a freed address: another thread's own block,
+         * malloc'ed meanwhile, may get it, and logp_scratch_put tells the
+         * region by its address */
+        void *old = s->mem;
+        __atomic_store_n(&s->mem, NULL, __ATOMIC_RELEASE);
         s->size = 0;
-        s->mem = malloc(bytes);
-        if (s->mem == NULL) {
+        free(old);
+        void *grown = malloc(bytes);
+        if (grown == NULL) {
             __atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE);
             return NULL;
         }
         s->size = bytes;
+        __atomic_store_n(&s->mem, grown, __ATOMIC_RELEASE);
     }
     return s->mem;
 }
 
 void logp_scratch_put(logp_scratch_t *s, void *p)
 {
-    if (s != NULL && p != NULL && p == s->mem)
+    if (s != NULL && p != NULL && p == __atomic_load_n(&s->mem, __ATOMIC_ACQUIRE))
         __atomic_store_n(&s->busy, 0, __ATOMIC_RELEASE);
     else
         free(p);
@@ -254,8 +260,8 @@ int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first
     int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *) =
         large || q->paced ? PMPI_Issend : PMPI_Isend;
     int s = isend((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm, &q->req[slot]);
-    if (s != MPI_SUCCESS)
-        q->req[slot] = MPI_REQUEST_NULL;
+    if (s != MPI_SUCCESS && PMPI_Isend(buf, 0, MPI_BYTE, peer, tag, comm, &q->req[slot]) != MPI_SUCCESS)
+        q->req[slot] = MPI_REQUEST_NULL; /* else an empty message: the peer reports a short one, not waits */
     q->buf[slot] = buf;
     q->peer[slot] = peer;
     q->large[slot] = large;
