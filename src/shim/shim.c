@@ -97,14 +97,42 @@ static unsigned logp_shim_type_group(MPI_Datatype dt)
         {MPI_C_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_C_FLOAT_COMPLEX, LOGP_T_COMPLEX}, {MPI_BYTE, LOGP_T_BYTE},
         {MPI_FLOAT_INT, LOGP_T_PAIR}, {MPI_DOUBLE_INT, LOGP_T_PAIR}, {MPI_LONG_INT, LOGP_T_PAIR},
         {MPI_2INT, LOGP_T_PAIR}, {MPI_SHORT_INT, LOGP_T_PAIR}, {MPI_LONG_DOUBLE_INT, LOGP_T_PAIR},
-        /* the standard's other named types in those groups (the optional ones may be MPI_DATATYPE_NULL,
-           which never gets here) */
-        {MPI_AINT, LOGP_T_FINT}, {MPI_OFFSET, LOGP_T_FINT}, {MPI_COUNT, LOGP_T_FINT}, {MPI_INTEGER1, LOGP_T_FINT},
-        {MPI_INTEGER2, LOGP_T_FINT}, {MPI_INTEGER4, LOGP_T_FINT}, {MPI_INTEGER8, LOGP_T_FINT},
-        {MPI_INTEGER16, LOGP_T_FINT}, {MPI_REAL4, LOGP_T_FLOAT}, {MPI_REAL8, LOGP_T_FLOAT}, {MPI_REAL16, LOGP_T_FLOAT},
-        {MPI_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_COMPLEX8, LOGP_T_COMPLEX}, {MPI_COMPLEX16, LOGP_T_COMPLEX},
-        {MPI_C_COMPLEX, LOGP_T_COMPLEX}, {MPI_C_LONG_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_CXX_BOOL, LOGP_T_LOGICAL},
-        {MPI_2REAL, LOGP_T_PAIR}, {MPI_2DOUBLE_PRECISION, LOGP_T_PAIR}, {MPI_2INTEGER, LOGP_T_PAIR},
+        /* the standard's other named types in those groups; the optional ones where mpi.h has them (Open
+           MPI 4.1 lacks MPI_INTEGER16; an unsupported one may be MPI_DATATYPE_NULL, which never gets here) */
+        {MPI_AINT, LOGP_T_FINT}, {MPI_OFFSET, LOGP_T_FINT}, {MPI_COUNT, LOGP_T_FINT},
+        {MPI_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_C_COMPLEX, LOGP_T_COMPLEX},
+        {MPI_C_LONG_DOUBLE_COMPLEX, LOGP_T_COMPLEX}, {MPI_CXX_BOOL, LOGP_T_LOGICAL}, {MPI_2REAL, LOGP_T_PAIR},
+        {MPI_2DOUBLE_PRECISION, LOGP_T_PAIR}, {MPI_2INTEGER, LOGP_T_PAIR},
+#ifdef MPI_INTEGER1
+        {MPI_INTEGER1, LOGP_T_FINT},
+#endif
+#ifdef MPI_INTEGER2
+        {MPI_INTEGER2, LOGP_T_FINT},
+#endif
+#ifdef MPI_INTEGER4
+        {MPI_INTEGER4, LOGP_T_FINT},
+#endif
+#ifdef MPI_INTEGER8
+        {MPI_INTEGER8, LOGP_T_FINT},
+#endif
+#ifdef MPI_INTEGER16
+        {MPI_INTEGER16, LOGP_T_FINT},
+#endif
+#ifdef MPI_REAL4
+        {MPI_REAL4, LOGP_T_FLOAT},
+#endif
+#ifdef MPI_REAL8
+        {MPI_REAL8, LOGP_T_FLOAT},
+#endif
+#ifdef MPI_REAL16
+        {MPI_REAL16, LOGP_T_FLOAT},
+#endif
+#ifdef MPI_COMPLEX8
+        {MPI_COMPLEX8, LOGP_T_COMPLEX},
+#endif
+#ifdef MPI_COMPLEX16
+        {MPI_COMPLEX16, LOGP_T_COMPLEX},
+#endif
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
         if (types[i].dt == dt)
