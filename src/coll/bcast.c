@@ -147,8 +147,7 @@ int logp_coll_bcast(void *buf, int count, MPI_Datatype dt, MPI_Comm comm, int ta
         logp_scratch_put(scratch, image);
         return logp_coll_drain(v, comm, tag, rc);
     }
-    int r = logp_bcast_run(image, 1, 1, bytes, MPI_BYTE, comm, tag, v);
-    rc = rc == MPI_SUCCESS ? r : rc;
+    rc = logp_bcast_run(image, 1, 1, bytes, MPI_BYTE, comm, tag, v);
     if (!root && rc == MPI_SUCCESS)
         rc = logp_buffer_unpack(image, bytes, &pos, buf, count, dt, comm, tag);
     logp_scratch_put(scratch, image);

@@ -12,12 +12,11 @@
 #include <unistd.h>
 
 /* The range of a [size A-B] or [size A] header line (as the parser reads
- * it: blanks anywhere), 1; 0 for any other line. */
+ * it: blanks anywhere; a byte order mark is the caller's to skip), 1; 0
+ * for any other line. */
 static int logp_learned_range(const char *line, long *lo, long *hi)
 {
     char *end;
-    if (strncmp(line, "\xEF\xBB\xBF", 3) == 0) /* a byte order mark, before a first line */
-        line += 3;
     while (*line == ' ' || *line == '\t')
         line++;
     if (*line++ != '[')
@@ -107,13 +106,13 @@ static FILE *logp_learned_open_old(const char *target, const char *path, char *e
 {
     struct stat st;
     int fd = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    FILE *f = NULL;
     *rc = 0;
     if (fd < 0 && errno == ENOENT)
         return NULL;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (f = fdopen(fd, "r")) == NULL) {
-        snprintf(err, errlen, "%s: %s", path, fd >= 0 && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)
-                                                  ? "not a regular file" : strerror(errno));
+    const char *why = fd < 0 || fstat(fd, &st) != 0 ? strerror(errno) : !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
+    FILE *f = why ? NULL : fdopen(fd, "r");
+    if (f == NULL) {
+        snprintf(err, errlen, "%s: %s", path, why ? why : strerror(errno));
         if (fd >= 0)
             close(fd);
         *rc = -1;

@@ -13,8 +13,9 @@
  * section's range spans ([size 2-64], written by hand, or the tuning
  * file's own when PMPI_LOGP_LEARN names it) is not written, so that the
  * file stays valid (err then says which, and 0 is returned).  A file
- * that cannot be read or is not a regular file is left alone (-1).  Crash- and race-safe: the new text goes to a fresh
- * temporary file (mkstemp) in the same directory, with the old file's
+ * that cannot be read or is not a regular file is left alone (-1).
+ * Crash- and race-safe: the new text goes to a fresh temporary file
+ * (mkstemp) in the same directory, with the old file's
  * permissions, then rename(2) replaces the old one, so a reader (or a job
  * killed mid-write) sees the old or the new file, never a mix; writers of
  * one file take turns under flock(2) on "path.lock" (opened without
