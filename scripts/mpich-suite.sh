@@ -1,0 +1,90 @@
+#!/bin/sh
+# MPICH's own collective tests under the shim: a third party's checks of
+# MPI semantics (datatypes, operators, in-place, roots, intercommunicators,
+# nonblocking collectives beside ours) on the three collectives the shim
+# takes over.  The tests come from Debian's source package of the MPICH
+# that is installed (test/mpi of mpich_<version>.orig.tar.xz), fetched at
+# test time, built in $OUT against that MPICH, and run through
+# LD_PRELOAD with `auto` and with forced algorithms of every kind; nothing
+# of them is kept in this repository.  A test passes if it prints "No
+# Errors" and exits 0, as MPICH's runtests counts it.
+#
+# Usage: sh scripts/mpich-suite.sh [build dir]   (default: build)
+#   OUT=DIR   where the tests are built (default: <build dir>/mpich-suite)
+#   NMAX=N    most ranks per test (default 3: more only slow down, 2 cores)
+# Exit 0: every test passed; 1: one failed; 2: the suite could not be
+# fetched or built (no source package reachable): said, and skipped.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd) || exit 2
+out=${OUT:-$build/mpich-suite}
+nmax=${NMAX:-3}
+lib="$build/.libs/libpmpi-logp.so"
+mpiexec=${MPIEXEC:-mpiexec.mpich}
+mkdir -p "$out" && cd "$out" || exit 2
+
+full=$(dpkg-query -W -f '${Version}' libmpich-dev 2>/dev/null) || { echo "note: no libmpich-dev: MPICH's test suite skipped"; exit 2; }
+version=$(echo "$full" | sed 's/-[^-]*$//')
+suite="$out/mpich-$version/test/mpi"
+tests="reduce red3 red4 op_coll op_commutative opland oplor oplxor opband opbor opbxor opprod opsum opmin opminloc opmax
+       opmaxloc uoplong alltoall1 bcasttest bcastzerotype coll8 coll9 coll10 coll12 coll13 longuser icbcast icreduce
+       icalltoall p_bcast p_bcast2 p_order nonblocking nonblocking2 nonblocking3 bcast"
+if [ ! -x "$suite/coll/bcast" ]; then
+    if ! ls mpich_"$version".orig.tar.* >/dev/null 2>&1; then
+        # the source package needs a deb-src entry: a temporary one beside
+        # the machine's lists, which stay (List-Cleanup=0)
+        srcs="$out/deb-src.sources"
+        sed -n 's/^Types: deb$/Types: deb-src/p; /^URIs:/p; /^Suites:/p; /^Components:/p; /^Signed-By:/p' \
+            /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -5 >"$srcs"
+        grep -q '^Types: deb-src' "$srcs" || printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' >"$srcs"
+        opts="-o Dir::Etc::sourcelist=$srcs -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0"
+        # shellcheck disable=SC2086
+        { timeout 300 apt-get $opts update >/dev/null 2>&1 &&
+            timeout 300 apt-get $opts source --download-only mpich="$full" >apt.out 2>&1; } ||
+            { echo "note: MPICH's source package could not be fetched: its test suite is skipped"; tail -3 apt.out 2>/dev/null; exit 2; }
+    fi
+    tar xf mpich_"$version".orig.tar.* "mpich-$version/test/mpi" || exit 2
+    # shellcheck disable=SC2086
+    (cd "$suite" && ./configure CC=mpicc.mpich --disable-cxx --disable-fortran --disable-romio --disable-spawn \
+        --disable-ft-tests >configure.out 2>&1 && (cd util && make -j2 >/dev/null 2>&1) &&
+        (cd dtpools && make -j2 >/dev/null 2>&1) && (cd coll && make -j2 $tests >/dev/null 2>&1)) ||
+        { echo "note: MPICH's test suite did not build here: skipped"; exit 2; }
+fi
+
+# The tests (name, ranks, arguments) that call MPI_Bcast, MPI_Reduce or
+# MPI_Alltoall, or run the library's other collectives beside them.
+list="$out/list.txt"
+{
+    for t in $tests; do grep "^$t " "$suite/coll/testlist" | head -1; done
+    # the datatype pools' bcasts, bar the long ones (1,024 types each, or
+    # 262,144 structs: minutes on two oversubscribed cores)
+    grep '^bcast ' "$suite/coll/testlist.dtp" | grep -v 'testsize=1024' | grep -v 'MPI_DOUBLE:8 arg=-count=262144'
+} | sed 's/ timeLimit=[0-9]*//; s/ mem=[0-9.]*//; s/ strict=false//; s/arg=//g' >"$list"
+
+pass=0
+fail=0
+run() { # $1: label; the environment says what is forced
+    while read -r name n args; do
+        [ "$n" -gt "$nmax" ] && n=$nmax
+        # shellcheck disable=SC2086
+        res=$(cd "$suite/coll" && LD_PRELOAD="$lib" PMPI_LOGP_OVERSUBSCRIBED=model timeout 300 \
+            $mpiexec -n "$n" ./"$name" $args 2>&1 </dev/null)
+        rc=$?
+        if [ $rc -eq 0 ] && printf '%s\n' "$res" | grep -q 'No Errors'; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL ($1) $name n=$n $args: exit $rc"
+            printf '%s\n' "$res" | head -15 | sed 's/^/    /'
+        fi
+    done <"$list"
+    echo "mpich suite ($1): $pass passed, $fail failed so far"
+}
+unset PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_LOGP_ALLTOALL PMPI_LOGP_RANKS_PER_NODE
+run auto
+export PMPI_LOGP_BCAST=two-tree PMPI_LOGP_REDUCE=reduce-scatter-gather PMPI_LOGP_ALLTOALL=bruck
+run "two-tree, reduce-scatter-gather, bruck"
+export PMPI_LOGP_BCAST=scatter-allgather PMPI_LOGP_REDUCE=pipeline PMPI_LOGP_ALLTOALL=node-aggregate PMPI_LOGP_RANKS_PER_NODE=2
+run "scatter-allgather, pipeline, node-aggregate"
+echo "MPICH $version test suite (coll, under the shim): $pass passed, $fail failed"
+[ $fail -eq 0 ]
