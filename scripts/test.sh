@@ -45,7 +45,6 @@ for t in $units tests/check_layering.sh tests/check_symbols.sh tests/check_cli.s
 done
 grep -E '^(# )?(TOTAL|PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):' test-suite.log 2>/dev/null || true
 
-# Sanitizers: the pure layers' unit tests and the relinked MPI matrix at n=2, 3.
 echo "==== MPICH's own collective tests under the shim (auto and forced algorithms)"
 sh "$top/scripts/mpich-suite.sh" "$top/build" >"$top/build/mpich-suite.out" 2>&1
 case $? in
@@ -54,6 +53,7 @@ case $? in
 *) status=1; cat "$top/build/mpich-suite.out" ;;
 esac
 
+# Sanitizers: the pure layers' unit tests and the relinked MPI matrix at n=2, 3.
 echo "==== sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
 san="$top/build-sanitize"
 mkdir -p "$san"

@@ -111,11 +111,17 @@ int logp_buffer_flat(MPI_Datatype dt)
     return flat;
 }
 
+int logp_buffer_named(MPI_Datatype dt)
+{
+    int ni, na, nd, combiner;
+    return PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED;
+}
+
 int logp_buffer_check(MPI_Datatype dt, MPI_Comm comm)
 {
-    int ni, na, nd, combiner, pos = 0;
+    int pos = 0;
     char none[1];
-    if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner) == MPI_SUCCESS && combiner == MPI_COMBINER_NAMED)
+    if (logp_buffer_named(dt))
         return MPI_SUCCESS; /* predefined: committed */
     return PMPI_Pack(none, 0, dt, none, 0, &pos, comm);
 }

@@ -74,6 +74,10 @@ void logp_scratch_free(logp_scratch_t *s);
  * packed form. */
 int logp_buffer_flat(MPI_Datatype dt);
 
+/* Nonzero if dt is a predefined (named) datatype; 0 for a derived one or
+ * a handle MPI rejects. */
+int logp_buffer_named(MPI_Datatype dt);
+
 /* What the MPI library checks of a datatype it is handed (an uncommitted
  * derived type is an error), by packing none of it on comm (no traffic;
  * MPICH and Open MPI check that, not a send of nothing, and Open MPI's

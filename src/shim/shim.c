@@ -28,6 +28,7 @@
 #include "../coll/alltoall.h"
 #include "../coll/drain.h"
 #include "../coll/bcast.h"
+#include "../coll/buffer.h" /* logp_buffer_named */
 #include "../coll/reduce.h"
 #include "confirm.h"
 #include "dispatch.h"
@@ -71,14 +72,6 @@ static int logp_shim_type_size(MPI_Datatype dt, int *size)
  * type outside its groups goes to the MPI library, which reports it. */
 enum { LOGP_T_INT = 1, LOGP_T_FINT = 2, LOGP_T_FLOAT = 4, LOGP_T_LOGICAL = 8, LOGP_T_COMPLEX = 16, LOGP_T_BYTE = 32,
        LOGP_T_PAIR = 64 };
-
-/* Nonzero if dt is a predefined (named) datatype. */
-static int logp_shim_named(MPI_Datatype dt)
-{
-    int ni, na, nd, combiner = MPI_COMBINER_NAMED;
-    PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner);
-    return combiner == MPI_COMBINER_NAMED;
-}
 
 static unsigned logp_shim_type_group(MPI_Datatype dt)
 {
@@ -186,7 +179,7 @@ static int logp_shim_null(const void *buf, MPI_Datatype dt)
     MPI_Aint tlb = 0, textent;
     if (buf != NULL)
         return 0;
-    return logp_shim_named(dt) || PMPI_Type_get_true_extent(dt, &tlb, &textent) != MPI_SUCCESS || tlb == 0;
+    return logp_buffer_named(dt) || PMPI_Type_get_true_extent(dt, &tlb, &textent) != MPI_SUCCESS || tlb == 0;
 }
 
 /* Nonzero if the MPI library rejects this reduce on this rank without
