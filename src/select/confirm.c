@@ -78,18 +78,21 @@ void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, lo
         for (int i = 0; i < calls; i++)
             if (logp_confirm_turn_of(plan, i) == c && times[i] > 0.0)
                 mine[m++] = times[i];
-        v->median[c] = m == LOGP_CONFIRM_ROUNDS ? logp_confirm_median(mine, m) : 0.0;
+        double fastest = m > 0 ? mine[0] : 0.0;
+        for (int i = 1; i < m; i++)
+            fastest = mine[i] < fastest ? mine[i] : fastest;
+        v->time[c] = m == LOGP_CONFIRM_ROUNDS ? fastest : 0.0;
     }
     v->winner = 0;
-    if (v->median[0] > 0.0)
+    if (v->time[0] > 0.0)
         for (int c = 1; c < plan->n; c++)
-            if (v->median[c] > 0.0 && v->median[c] < (1.0 - LOGP_CONFIRM_MARGIN) * v->median[0] &&
-                v->median[c] < v->median[v->winner])
+            if (v->time[c] > 0.0 && v->time[c] < (1.0 - LOGP_CONFIRM_MARGIN) * v->time[0] &&
+                v->time[c] < v->time[v->winner])
                 v->winner = c;
     v->overhead = 0.0;
     for (int c = 0; c < plan->n; c++)
-        if (v->median[c] > v->median[v->winner])
-            v->overhead += LOGP_CONFIRM_ROUNDS * (v->median[c] - v->median[v->winner]);
+        if (v->time[c] > v->time[v->winner])
+            v->overhead += LOGP_CONFIRM_ROUNDS * (v->time[c] - v->time[v->winner]);
 }
 
 int logp_confirm_drifted(double ref, const double *samples, int n)

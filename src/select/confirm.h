@@ -11,7 +11,7 @@
 
 #define LOGP_CONFIRM_MAX 5      /* candidates: the model's pick, native, our two runners-up, and
                                    after a refit of L or G the decision from before it */
-#define LOGP_CONFIRM_ROUNDS 3   /* calls per candidate: the median of 3 drops one outlier (a first call) */
+#define LOGP_CONFIRM_ROUNDS 3   /* calls per candidate, of which the fastest counts (see logp_confirm_verdict) */
 #define LOGP_CONFIRM_CALLS (LOGP_CONFIRM_MAX * LOGP_CONFIRM_ROUNDS)
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
 #define LOGP_CONFIRM_NEAR 2.0   /* our runners-up are tried if predicted within 2x of the best */
@@ -56,18 +56,23 @@ int logp_confirm_calls(const logp_trial_plan_t *plan);
 
 typedef struct logp_trial_verdict {
     int winner;                       /* index into plan */
-    double median[LOGP_CONFIRM_MAX];  /* s, per candidate */
+    double time[LOGP_CONFIRM_MAX];    /* s, per candidate: its fastest call */
     double overhead;                  /* s: what the trial cost beyond running the winner throughout, from
-                                         the medians: ROUNDS x (median - winner's median) summed over the
+                                         the times: ROUNDS x (time - winner's time) summed over the
                                          other candidates (a first call's warm-up is not counted: the
                                          application pays it with or without a trial) */
 } logp_trial_verdict_t;
 
 /* The verdict from times[call] (call 0 .. logp_confirm_calls - 1; the
- * slowest rank's time of each call): the model's pick stays unless a
- * challenger's median is below (1 - LOGP_CONFIRM_MARGIN) times its median;
- * among such challengers the fastest wins.  A time <= 0 is a missing
- * measurement: a candidate without one keeps no claim. */
+ * slowest rank's time of each call): a candidate's time is its fastest
+ * call, since what disturbs a call only adds to it (the library's cold
+ * first messages: MPICH over shared memory sends 128 B one way in 1.2 -
+ * 4 us on some of a run's early calls against 0.25 us later, while a
+ * barrier's skew can take off at most about one message time); the
+ * model's pick stays unless a challenger's time is below (1 -
+ * LOGP_CONFIRM_MARGIN) times its own; among such challengers the fastest
+ * wins.  A time <= 0 is a missing measurement: a candidate without all
+ * its calls keeps no claim. */
 void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, logp_trial_verdict_t *v);
 
 /* Nonzero if the median of samples[0 .. n-1] is more than

@@ -173,15 +173,15 @@ void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n)
         return;
     }
     const logp_trial_verdict_t *v = &t->verdict;
-    len += (size_t)snprintf(out, n, "trial (median of %d, slowest rank):", LOGP_CONFIRM_ROUNDS);
+    len += (size_t)snprintf(out, n, "trial (fastest of %d, slowest rank):", LOGP_CONFIRM_ROUNDS);
     for (int c = 0; c < t->plan.n && len < n; c++)
         if (c == t->previous)
             len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (the decision before the refit)", c ? "," : "",
-                                    logp_algo_name(t->plan.algo[c]), v->median[c] * 1e6);
+                                    logp_algo_name(t->plan.algo[c]), v->time[c] * 1e6);
         else
             len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (predicted %.4g)", c ? "," : "",
-                                    logp_algo_name(t->plan.algo[c]), v->median[c] * 1e6, t->plan.predicted[c] * 1e6);
-    double w = v->median[v->winner];
+                                    logp_algo_name(t->plan.algo[c]), v->time[c] * 1e6, t->plan.predicted[c] * 1e6);
+    double w = v->time[v->winner];
     if (len < n)
         snprintf(out + len, n - len, " -> %s (%s), overhead %.3g us = %.2g calls%s", logp_algo_name(t->plan.algo[v->winner]),
                  v->winner == 0 ? "the model's pick" : "overturned the model", v->overhead * 1e6,
@@ -200,7 +200,7 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
     }
     logp_confirm_verdict(&t->plan, times, &t->verdict);
     for (int c = 0; c < t->plan.n; c++)
-        logp_learn_record(&st->learn, d->coll, t->plan.algo[c], d->sclass, t->verdict.median[c], t->raw[c]);
+        logp_learn_record(&st->learn, d->coll, t->plan.algo[c], d->sclass, t->verdict.time[c], t->raw[c]);
     int w = t->verdict.winner;
     if (w != 0) {
         logp_sched_free(&d->sched);
@@ -208,7 +208,7 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
         memset(&t->sched[w], 0, sizeof t->sched[w]);
         d->algo = t->plan.algo[w];
     }
-    d->predicted = t->verdict.median[w]; /* what the corrected model expects now */
+    d->predicted = t->verdict.time[w]; /* what the corrected model expects now */
     logp_confirm_free_scheds(t);
     /* verbose 2: every rank says what it agreed (tests check they match) */
     int verbose = logp_state_env()->verbose;
@@ -274,9 +274,9 @@ static void logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *se
     for (int i = 0; i < n; i++) {
         const logp_trial_t *t = &settled[i]->trial;
         for (int c = 0; !t->disagreed && c < t->plan.n; c++)
-            if (logp_confirm_fittable(t->plan.algo[c]) && c != t->previous && t->verdict.median[c] > 0.0)
+            if (logp_confirm_fittable(t->plan.algo[c]) && c != t->previous && t->verdict.time[c] > 0.0)
                 st->fit[st->nfit++ % LOGP_FIT_SAMPLES] =
-                    (logp_fit_sample_t){logp_state_query(st, settled[i]), t->plan.algo[c], t->verdict.median[c]};
+                    (logp_fit_sample_t){logp_state_query(st, settled[i]), t->plan.algo[c], t->verdict.time[c]};
     }
     if (st->refits >= LOGP_CONFIRM_REFITS || n == 0)
         return;

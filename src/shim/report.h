@@ -27,7 +27,8 @@ int logp_report_csv(const char *path);
 
 /* The CSV columns, one row per communicator, collective, size class and
  * algorithm (logp_state_report writes the rows).  trial_us: auto's trial,
- * "algo=median;algo=median" (slowest rank per call), empty if none. */
+ * "algo=us;algo=us" (each candidate's fastest call, slowest rank per call),
+ * empty if none. */
 #define LOGP_REPORT_CSV_HEADER                                                                                         \
     "comm,P,nodes,coll,bytes_lo,bytes_hi,algorithm,calls,bytes,total_us,mean_us,predicted_us,measured_over_predicted," \
     "slowest_total_us,slowest_rank,fastest_total_us,trial_us,trial_winner,trial_overhead_us\n"

@@ -243,7 +243,7 @@ static void logp_state_report(const logp_comm_state_t *st)
             if (tr->phase == LOGP_TRIAL_DONE && !tr->disagreed && tr->plan.n >= 2) {
                 for (int c = 0; c < tr->plan.n; c++)
                     logp_text_printf(&t, "%s%s=%.3f", c ? ";" : "", logp_algo_name(tr->plan.algo[c]),
-                                     tr->verdict.median[c] * 1e6);
+                                     tr->verdict.time[c] * 1e6);
                 logp_text_printf(&t, ",%s,%.3f\n", logp_algo_name(tr->plan.algo[tr->verdict.winner]),
                                  tr->verdict.overhead * 1e6);
             } else {
