@@ -24,9 +24,10 @@ if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' && [ "$(id -u)" = 0 ]; 
         echo "note: no de_DE.UTF-8 locale: check_config's comma-decimal test is skipped"
 fi
 # Third-party code under the shim, Debian's builds against MPICH:
-# OpenCoarrays' test suite (tests/mpi/run_coarrays.sh) and parallel HDF5
-# (tests/mpi/run_hdf5.sh); each is skipped if its package is missing.
-for p in libcoarrays-mpich-dev libhdf5-mpich-dev; do
+# OpenCoarrays' test suite (tests/mpi/run_coarrays.sh), parallel HDF5
+# (tests/mpi/run_hdf5.sh) and ScaLAPACK's test programs
+# (tests/mpi/run_scalapack.sh); each is skipped if its package is missing.
+for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test; do
     if ! dpkg -s $p >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $p >/dev/null 2>&1 ||
             echo "note: $p not installed: its tests are skipped"
@@ -39,7 +40,7 @@ units=$(make -s print-unit-tests)
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
 for t in $units tests/check_layering.sh tests/check_symbols.sh tests/check_cli.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
          tests/mpi/run_tuning.sh tests/mpi/run_errors.sh tests/mpi/run_confirm.sh tests/mpi/run_coarrays.sh \
-         tests/mpi/run_hdf5.sh tests/check_install.sh; do
+         tests/mpi/run_hdf5.sh tests/mpi/run_scalapack.sh tests/check_install.sh; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
 done
@@ -170,11 +171,13 @@ caf=$(sed -n 's/^OpenCoarrays under the shim: \([0-9]*\) passed, \([0-9]*\) fail
 grep -q '^SKIP' tests/mpi/run_coarrays.sh.log 2>/dev/null && caf="0 0" # not installed: said above
 h5=$(sed -n 's/^hdf5: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_hdf5.sh.log)
 grep -q '^SKIP' tests/mpi/run_hdf5.sh.log 2>/dev/null && h5="0 0"
+sl=$(sed -n 's/^scalapack: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' tests/mpi/run_scalapack.sh.log)
+grep -q '^SKIP' tests/mpi/run_scalapack.sh.log 2>/dev/null && sl="0 0"
 ms=$(sed -n 's/^MPICH .* test suite (coll, under the shim): \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' mpich-suite.out)
 grep -q "^note: " mpich-suite.out 2>/dev/null && ms="0 0" # not fetched: said above
-set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1} ${h5:-0 1} ${ms:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + ${19} + ${21} + san_pass + ompi_pass ))
-failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + ${20} + ${22} + san_fail + ompi_fail ))
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1} ${h5:-0 1} ${ms:-0 1} ${sl:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + ${19} + ${21} + ${23} + san_pass + ompi_pass ))
+failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + ${20} + ${22} + ${24} + san_fail + ompi_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]
