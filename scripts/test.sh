@@ -104,16 +104,19 @@ echo "sanitizers: $san_pass passed, $san_fail failed"
 [ $san_fail -eq 0 ] || status=1
 
 # The same library built for Open MPI: the export check, the whole MPI
-# correctness matrix and the preload/relink/PMPI-tool tests under
-# mpiexec.openmpi (about a minute here).
+# correctness matrix, the preload/relink/PMPI-tool tests and ScaLAPACK's
+# test programs of Debian's Open MPI build under mpiexec.openmpi (about a
+# minute and a half here).
 echo "==== Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
 if command -v mpicc.openmpi >/dev/null 2>&1; then
     ob="$top/build-openmpi"
     mkdir -p "$ob"
+    osl=$(ls -d /usr/lib/*/scalapack/openmpi-tests 2>/dev/null | head -1)
     if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
         make -j"$(nproc)" >/dev/null 2>&1 &&
-        LOGP_TEST_TYPE_NS=2 make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh" \
+        LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
+            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh" \
             >"$ob/check.out" 2>&1); then
         :
     else
@@ -128,6 +131,11 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     set -- ${m:-0 1}
     ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
     echo "Open MPI preload/relink (C and Fortran, PMPI tool in both orders): $1 passed, $2 failed"
+    m=$(sed -n 's/^scalapack: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$ob/tests/mpi/run_scalapack.sh.log" 2>/dev/null)
+    grep -q '^SKIP' "$ob/tests/mpi/run_scalapack.sh.log" 2>/dev/null && m="0 0"
+    set -- ${m:-0 1}
+    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
+    echo "Open MPI ScaLAPACK test programs: $1 passed, $2 failed"
     [ "$ompi_fail" -eq 0 ] || status=1
 else
     echo "note: no mpicc.openmpi: Open MPI build skipped"

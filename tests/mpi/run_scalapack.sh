@@ -18,7 +18,9 @@
 # the shim decided (a decision line under PMPI_LOGP_VERBOSE=1); a failure
 # is run again without the shim and counted only where that passes.
 # xdllt is left out: it hangs at n = 2 without the shim too (MPICH 4.0.2).
-# Skipped (77) where the package is not installed.
+# SCALAPACK_TESTS=DIR: the programs of another build (scripts/test.sh runs
+# Debian's Open MPI build, .../scalapack/openmpi-tests, with the library
+# built for Open MPI).  Skipped (77) where the package is not installed.
 : "${MPIEXEC:=mpiexec}"
 b="$(cd "${top_builddir:-.}" && pwd)"
 lib="$b/.libs/libpmpi-logp.so"
