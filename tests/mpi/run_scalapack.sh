@@ -34,22 +34,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 pass=0; fail=0; skip=0
 
-# inputs for n ranks in $work/n<n>: the grids 1 x n and n x 1
+# grids n in out: a tester's input with its process grids made 1 x n and n x 1
+# (the count of grids, then a line of row counts and one of column counts,
+# in ScaLAPACK's drivers and in the BLACS testers alike; the readers take
+# the leading numbers of a line)
+grids() {
+    awk -v n="$1" '/[Gg]rids/ && $1 ~ /^[0-9]+$/ { print "2\t\t\tnumber of process grids"; g = 1; next }
+        g == 1 { print "1 " n "\t\t\tprocess rows"; g = 2; next }
+        g == 2 { print n " 1\t\t\tprocess columns"; g = 0; next } { print }' "$2" >"$3"
+}
+# inputs for n ranks in $work/n<n>
 inputs() {
     mkdir -p "$work/n$1"
-    for f in LU QR LS INV BRD HRD TRD; do
-        awk -v n="$1" '/[Gg]rids/ && $1 ~ /^[0-9]+$/ { print "2\t\t\tnumber of process grids"; g = 1; next }
-            g == 1 { print "1 " n "\t\t\tvalues of P"; g = 2; next }
-            g == 2 { print n " 1\t\t\tvalues of Q"; g = 0; next } { print }' "$data/$f.dat" >"$work/n$1/$f.dat"
-    done
+    for f in LU QR LS INV BRD HRD TRD; do grids "$1" "$data/$f.dat" "$work/n$1/$f.dat"; done
     # the BLACS testers: broadcasts and combines only (SDRV and AUX never reach the shim)
     sed "s/^'T'\( *Run SDRV?\)/'F'\1/; s/^'T'\( *Run AUX?\)/'F'\1/" "$data/BLACS/bt.dat" >"$work/n$1/bt.dat"
-    for f in bsbr comb; do
-        awk -v n="$1" '/Number of grids/ { print "2                       Number of grids"; g = 1; next }
-            g == 1 { print "1 " n "                     NPROW"; g = 2; next }
-            g == 2 { print n " 1                     NPCOL"; g = 0; next } { print }' "$data/BLACS/$f.dat" >"$work/n$1/$f.dat"
-    done
-    cp "$data/BLACS/sdrv.dat" "$work/n$1/"
+    for f in bsbr comb; do grids "$1" "$data/BLACS/$f.dat" "$work/n$1/$f.dat"; done
 }
 
 # ok <out>: the tester's own verdict
