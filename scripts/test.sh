@@ -33,6 +33,12 @@ for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test; do
             echo "note: $p not installed: its tests are skipped"
     fi
 done
+# counts LABEL LOG: "N M" from a runner's closing "LABEL: N passed, M failed ..."
+# line, "0 0" if the runner was skipped (its package missing: said in its log)
+counts() {
+    if grep -q '^SKIP' "$2" 2>/dev/null; then echo 0 0; else
+        sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p" "$2" 2>/dev/null; fi
+}
 cd "$top/build"
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
@@ -141,8 +147,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     set -- ${m:-0 1}
     ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
     echo "Open MPI preload/relink (C and Fortran, PMPI tool in both orders): $1 passed, $2 failed"
-    m=$(sed -n 's/^scalapack: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' "$ob/tests/mpi/run_scalapack.sh.log" 2>/dev/null)
-    grep -q '^SKIP' "$ob/tests/mpi/run_scalapack.sh.log" 2>/dev/null && m="0 0"
+    m=$(counts scalapack "$ob/tests/mpi/run_scalapack.sh.log")
     set -- ${m:-0 1}
     ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
     echo "Open MPI ScaLAPACK test programs: $1 passed, $2 failed"
@@ -185,12 +190,10 @@ err=$(sed -n 's/^errors: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi
 cli=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_cli.sh.log)
 ins=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_install.sh.log)
 con=$(sed -n 's/^confirm: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_confirm.sh.log)
-caf=$(sed -n 's/^OpenCoarrays under the shim: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' tests/mpi/run_coarrays.sh.log)
-grep -q '^SKIP' tests/mpi/run_coarrays.sh.log 2>/dev/null && caf="0 0" # not installed: said above
+caf=$(counts 'OpenCoarrays under the shim' tests/mpi/run_coarrays.sh.log)
 h5=$(sed -n 's/^hdf5: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_hdf5.sh.log)
 grep -q '^SKIP' tests/mpi/run_hdf5.sh.log 2>/dev/null && h5="0 0"
-sl=$(sed -n 's/^scalapack: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' tests/mpi/run_scalapack.sh.log)
-grep -q '^SKIP' tests/mpi/run_scalapack.sh.log 2>/dev/null && sl="0 0"
+sl=$(counts scalapack tests/mpi/run_scalapack.sh.log)
 ms=$(sed -n 's/^MPICH .* test suite (coll, under the shim): \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' mpich-suite.out)
 grep -q "^note: " mpich-suite.out 2>/dev/null && ms="0 0" # not fetched: said above
 set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1} ${h5:-0 1} ${ms:-0 1} ${sl:-0 1}
