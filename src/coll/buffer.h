@@ -9,9 +9,10 @@
 #include "../model/sched.h" /* LOGP_SCHED_WINDOW_MAX, LOGP_SCHED_RECV_AHEAD */
 
 /* Tags of our traffic.  A private communicator serves every application
- * communicator of the same group, each with a tag of its own from
- * LOGP_TAG_FIRST on (collectives on one communicator are sequential, so
- * one tag per communicator keeps them apart). */
+ * communicator of the same group, each with a pair of tags of its own
+ * from LOGP_TAG_FIRST on (collectives on one communicator are sequential,
+ * so its tags keep them apart; tag + 1 carries a dataflow schedule's
+ * second stream, sched.h). */
 #define LOGP_TAG_FIRST 1000
 
 typedef struct logp_buffer {

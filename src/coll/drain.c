@@ -33,10 +33,11 @@ int logp_coll_drain(const logp_view_t *v, MPI_Comm comm, int tag, int rc)
         for (int i = 0; i < v->nops; i++) {
             logp_op_t op = logp_view_op(v, i);
             int x;
+            int t = tag + logp_op_stream(v->s, &op); /* a dataflow schedule's two streams (sched.h) */
             if (pass == 0 && op.kind == LOGP_OP_SEND)
-                x = PMPI_Isend(NULL, 0, MPI_BYTE, op.peer, tag, comm, &req[n]);
+                x = PMPI_Isend(NULL, 0, MPI_BYTE, op.peer, t, comm, &req[n]);
             else if (pass == 1 && (op.kind == LOGP_OP_RECV || op.kind == LOGP_OP_RECV_REDUCE))
-                x = PMPI_Irecv(NULL, 0, MPI_BYTE, op.peer, tag, comm, &req[n]);
+                x = PMPI_Irecv(NULL, 0, MPI_BYTE, op.peer, t, comm, &req[n]);
             else
                 continue; /* the other pass's, or local work */
             if (x == MPI_SUCCESS)

@@ -22,6 +22,7 @@
 #include "../model/sched_large.h" /* LOGP_PIPELINE_MAX_SEGMENTS */
 #include "buffer.h"
 #include "drain.h"
+#include "reduce_dataflow.h"
 
 /* The receives of the result (LOGP_RECV_RESULT: the rank whose
  * accumulator ends as the result hands it to the root, whole or part by
@@ -68,7 +69,8 @@ static void logp_reduce_prepost(const logp_view_t *v, int n, int count, void *re
             continue;
         int first, len;
         logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
-        if (PMPI_Irecv((char *)recvbuf + (MPI_Aint)first * extent, len, dt, o.peer, tag, comm, &req[j]) != MPI_SUCCESS)
+        int t = tag + logp_op_stream(v->s, &o);
+        if (PMPI_Irecv((char *)recvbuf + (MPI_Aint)first * extent, len, dt, o.peer, t, comm, &req[j]) != MPI_SUCCESS)
             req[j] = MPI_REQUEST_NULL; /* its wait then reports a short message */
         j++;
     }
@@ -142,6 +144,11 @@ static void logp_reduce_ahead(logp_reduce_ahead_t *a, logp_sendq_t *q, const log
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int tag,
                      const logp_view_t *v, logp_scratch_t *scratch)
 {
+    if (v->s->fam->flags & LOGP_FAMILY_DATAFLOW) { /* without its staging, the same operations in order */
+        int df = logp_coll_reduce_dataflow(sendbuf, recvbuf, count, dt, op, comm, tag, v, scratch);
+        if (df != LOGP_DATAFLOW_NO_ROOM)
+            return df;
+    }
     int rc, commute = v->commutative; /* the view was made for this operator */
     const void *own = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     size_t span = (logp_buffer_span(count, dt) + 63) & ~(size_t)63;
@@ -192,6 +199,9 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             w = logp_sendq_wait(&q, acc, 0, -1);
             r = PMPI_Reduce_local(own, acc, count, dt, op); /* acc = own op acc */
             break;
+        case LOGP_OP_RESULT_OWN: /* the root's own part of a result that arrives part by part */
+            r = logp_buffer_copy(acc + at, len, dt, (char *)recvbuf + at, len, dt, comm, tag);
+            break;
         case LOGP_OP_RECV: {
             char *to = o.arg == LOGP_RECV_RESULT ? recvbuf : acc;
             if (o.arg == LOGP_RECV_RESULT && posted && taken < nresult) { /* posted early */
@@ -200,7 +210,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                 break;
             }
             w = logp_sendq_wait(&q, to, first, len);
-            r = logp_buffer_recv_exact(to + at, len, dt, o.peer, tag, comm);
+            r = logp_buffer_recv_exact(to + at, len, dt, o.peer, tag + logp_op_stream(v->s, &o), comm);
             break;
         }
         case LOGP_OP_RECV_REDUCE: {
@@ -231,7 +241,8 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         }
         case LOGP_OP_SEND:
             len = rc == MPI_SUCCESS ? len : 0; /* after an error: an empty message tells the receiver */
-            r = logp_sendq_post(&q, acc, extent, first, len, (size_t)len * (size_t)tsize, dt, o.peer, tag, comm);
+            r = logp_sendq_post(&q, acc, extent, first, len, (size_t)len * (size_t)tsize, dt, o.peer,
+                                tag + logp_op_stream(v->s, &o), comm);
             break;
         }
         if (rc == MPI_SUCCESS)

@@ -6,6 +6,7 @@
 
 #include "sched_alltoall.h"
 #include "sched_chain.h"
+#include "sched_chunked.h"
 #include "sched_large.h"
 #include "sched_layout.h"
 #include "sched_tree.h"
@@ -38,7 +39,7 @@ logp_status_t logp_sched_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t al
         logp_params_check(&topo->intra) != 0 || logp_params_check(&topo->inter) != 0 ||
         (logp_sched_is_tree(f) && coll == LOGP_COLL_ALLTOALL))
         return LOGP_ERR_ARG;
-    static const logp_sched_opts_t none = {0, 0, 0, 0};
+    static const logp_sched_opts_t none = {0, 0, 0, 0, 0};
     s->coll = coll;
     s->algo = algo;
     s->fam = f;
@@ -161,6 +162,12 @@ logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, in
     v->prepend = !v->commutative && nk >= 2 && !(s->fam->flags & LOGP_FAMILY_DESCENDING);
     v->nops = 1 + nk + up + (v->handover != 0);
     return LOGP_OK;
+}
+
+int logp_view_dep(const logp_view_t *v, int i)
+{
+    const logp_family_t *f = v->s->fam;
+    return (f->flags & LOGP_FAMILY_DATAFLOW) && f->dep ? f->dep(v, i) : -1;
 }
 
 logp_op_t logp_view_op(const logp_view_t *v, int i)

@@ -28,7 +28,10 @@ typedef enum logp_op_kind {
     LOGP_OP_RECV,        /* receive into the accumulator (or, arg RESULT, the result buffer) */
     LOGP_OP_RECV_REDUCE, /* receive and combine into the accumulator (arg: side) */
     LOGP_OP_INIT_OWN,    /* accumulator = own contribution (local copy, free in the model) */
-    LOGP_OP_REDUCE_OWN   /* accumulator = own contribution (op) accumulator */
+    LOGP_OP_REDUCE_OWN,  /* accumulator = own contribution (op) accumulator */
+    LOGP_OP_RESULT_OWN   /* the result buffer's parts = the accumulator's (the root of a
+                            schedule whose result arrives part by part; a local copy, free
+                            in the model) */
 } logp_op_kind_t;
 
 /* Side of the accumulator an incoming partial result goes to, so that
@@ -73,6 +76,7 @@ typedef struct logp_sched_opts {
     int window;     /* linear: destinations per window (<= 0: the model's choice); a library's
                        fixed window when its all-to-all is priced (select/native.c) */
     int radix;      /* bruck: the radix, 2 .. LOGP_BRUCK_RADIX_MAX (<= 1: the model's choice) */
+    int chunks;     /* chunked-rsg: the chunks (<= 0: the model's choice; comparisons in tests and tools) */
 } logp_sched_opts_t;
 
 /* A rank's place in a tree: its parent and its number of children, plus a
@@ -113,6 +117,21 @@ typedef struct logp_tnode {
  * small (LOGP_SIM_ESTIMATED_OPS, sim.h): no closed form, and simulating it
  * costs too much per decision at scale (say how much). */
 #define LOGP_FAMILY_ESTIMATED 128u
+/* Dataflow (reduce): a rank may run its operations out of their listed
+ * order, each as soon as it can (coll/reduce_dataflow.c; the simulator
+ * alike, sim.c): a combining receive once its message is in and the
+ * operation `dep` names is done, a send once its dep is done and every
+ * earlier send of the rank has gone (so a pair's messages keep their
+ * order), the ready operation listed first before the others.  Every
+ * combining receive is posted at the start, into a buffer of its own;
+ * plain receives are posted in their order, at most s->recv_window at a
+ * time (0: no limit), each once its dep is done.  A write (a combine, a
+ * plain receive) first completes the rank's sends in flight that read
+ * its parts (MPI: no write under a pending send).  Plain receives and the
+ * sends that feed them (arg LOGP_SEND_PLAIN) are a stream of their own,
+ * matched apart from the rest (logp_op_stream), so the two kinds may
+ * interleave differently at the two ends of a pair. */
+#define LOGP_FAMILY_DATAFLOW 256u
 
 /* What an algorithm's family provides.  Tree families (bcast, reduce) give
  * node and kid, and the generic views turn the tree into operations (a
@@ -147,6 +166,9 @@ typedef struct logp_family {
     /* Total operations of all ranks (the simulator's work); NULL for trees:
      * at most 3P. */
     long (*count)(const logp_sched_t *s);
+    /* Dataflow families: the earlier operation that operation i of the view
+     * must follow (its data's producer), -1 if none; O(log P). */
+    int (*dep)(const logp_view_t *v, int i);
     unsigned flags;
 } logp_family_t;
 
@@ -171,6 +193,7 @@ struct logp_sched {
                                   most w in flight, so that the transfers of a
                                   rank do not share its interface many ways
                                   (two-tree's bcast on a shared network) */
+    int recv_window;           /* dataflow: plain receives a rank keeps posted (0: all) */
     void *data;                /* family data, owned */
 };
 
@@ -282,5 +305,23 @@ logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, in
 
 /* Operation i (0 <= i < v->nops). */
 logp_op_t logp_view_op(const logp_view_t *v, int i);
+
+/* The earlier operation operation i waits for in a dataflow schedule
+ * (LOGP_FAMILY_DATAFLOW), -1 if none or not such a schedule. */
+int logp_view_dep(const logp_view_t *v, int i);
+
+/* arg of a dataflow schedule's send whose receive is a plain one. */
+#define LOGP_SEND_PLAIN 1
+
+/* The stream of operation o of s: 1 for a dataflow schedule's plain
+ * receives and the sends that feed them, else 0.  Messages are matched in
+ * order per (sender, receiver, stream); the executors send stream x with
+ * their tag + x, so every communicator's tags come in pairs. */
+static inline int logp_op_stream(const logp_sched_t *s, const logp_op_t *o)
+{
+    if (!(s->fam->flags & LOGP_FAMILY_DATAFLOW))
+        return 0;
+    return o->kind == LOGP_OP_SEND ? o->arg == LOGP_SEND_PLAIN : o->kind == LOGP_OP_RECV;
+}
 
 #endif

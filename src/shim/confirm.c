@@ -131,7 +131,7 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
         logp_sched_free(&prev_sched);
         return;
     }
-    logp_sched_opts_t opts = {q->chain_k, 0, 0, 0};
+    logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0};
     for (int c = 0; c < t->plan.n; c++) {
         t->raw[c] = c == t->previous ? 0.0 : raw[t->plan.algo[c]];
         if (c == t->previous) {

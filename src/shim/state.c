@@ -747,7 +747,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
             if (PMPI_Comm_get_attr(st->pcomm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && *ub > LOGP_TAG_FIRST)
                 logp_tag_range = *ub - LOGP_TAG_FIRST;
         }
-        st->tag = LOGP_TAG_FIRST + (int)(id % logp_tag_range);
+        st->tag = LOGP_TAG_FIRST + 2 * (int)(id % (logp_tag_range / 2)); /* tag and tag + 1: a dataflow schedule's two streams */
         PMPI_Group_free(&group);
         if (st->no_private && st->rank == 0 && logp_env.verbose >= 1)
             fprintf(stderr, "pmpi-logp: %s: no private communicator could be made (too many communicators?); "

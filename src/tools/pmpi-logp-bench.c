@@ -218,7 +218,7 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
             continue;
         logp_sched_t sched;
         logp_view_t view;
-        logp_sched_opts_t opts = {4, 0, 0, 0};
+        logp_sched_opts_t opts = {4, 0, 0, 0, 0};
         double pred = g_rank == 0 ? logp_select_predict((logp_algo_t)alg, &q) : -1.0;
         if (alg != LOGP_ALGO_NATIVE &&
             (logp_sched_build(&sched, coll, (logp_algo_t)alg, (size_t)count * sizeof(double), g_topo, &opts) != LOGP_OK ||

@@ -405,7 +405,8 @@ static int tree_rank(const logp_cli_t *c, const logp_sched_t *s)
  * message, exchanges): at most `max` of them, one per line. */
 static void print_ops(const logp_sched_t *s, int root, int rank, int max)
 {
-    static const char *const kinds[] = {"send to", "recv from", "recv+combine from", "own value", "combine own"};
+    static const char *const kinds[] = {"send to",   "recv from",   "recv+combine from",
+                                        "own value", "combine own", "own part to result"};
     logp_view_t v;
     if (logp_view_init(&v, s, root, rank, 1) != LOGP_OK)
         return;
@@ -453,7 +454,7 @@ static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
 static int cmd_tree(const logp_cli_t *c)
 {
     logp_sched_t s;
-    logp_sched_opts_t opts = {c->k, 0, 0, 0};
+    logp_sched_opts_t opts = {c->k, 0, 0, 0, 0};
     logp_topo_t topo = cli_topo(c);
     if (logp_sched_build(&s, c->coll, c->algo, c->bytes, &topo, &opts) != LOGP_OK) {
         fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),

@@ -150,6 +150,7 @@ nomem 3 1 scatter-allgather binomial ring
 nomem 4 0 pipeline pipeline butterfly
 nomem 3 2 binary-pipeline logp-tree linear
 nomem 3 0 binomial reduce-scatter-gather butterfly
+nomem 5 1 binomial chunked-rsg ring
 nomem 5 2 logp-tree chain-adaptive ring
 nomem 3 1 flat chain-opt linear
 nomem 4 0 two-tree flat ring

@@ -12,7 +12,7 @@ b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
 prog="$b/tests/mpi/test_coll"
 NS="${LOGP_TEST_NS:-1 2 3 4 5 7 8}"
-SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:bruck logp-tree:logp-tree:butterfly auto:chain:ring auto:chain-opt:auto auto:chain-adaptive:auto scatter-allgather:pipeline:linear pipeline:reduce-scatter-gather:auto binary-pipeline:binary-pipeline:linear two-tree:two-tree:ring}"
+SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:bruck logp-tree:logp-tree:butterfly auto:chain:ring auto:chain-opt:auto auto:chain-adaptive:auto scatter-allgather:pipeline:linear pipeline:reduce-scatter-gather:auto binary-pipeline:binary-pipeline:linear two-tree:two-tree:ring auto:chunked-rsg:auto}"
 [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
 # Layout runs: PMPI_LOGP_RANKS_PER_NODE makes one machine several "nodes"
 # (tests/data/hetero.conf gives them fast and slow pairs and speeds), so
@@ -79,7 +79,7 @@ run_case() {
         # (and where the forced one needs a commutative operator: a
         # non-commutative reduce runs logp-tree)
         if grep "): $c " "$err.dec" | grep -v -e "-> $a " | grep -v "configured native" |
-            grep -v "non-commutative -> logp-tree (configured \(hetero-tree\|two-level\|reduce-scatter-gather\|binary-pipeline\|two-tree\)" | grep -q .; then
+            grep -v "non-commutative -> logp-tree (configured \(hetero-tree\|two-level\|reduce-scatter-gather\|binary-pipeline\|two-tree\|chunked-rsg\)" | grep -q .; then
             status=FAIL; echo "  a $c call did not run $a:"; grep "): $c " "$err.dec" | grep -v -e "-> $a " | head -3
         fi
     done
@@ -118,11 +118,11 @@ done
 # family's combining and staging: whole messages, chains, segments,
 # reduce-scatter; 2 ranks, and 3 with two of the sets (about 3 s a run).
 types="$b/tests/mpi/test_types"
-TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterfly two-tree:two-tree:linear pipeline:reduce-scatter-gather:bruck}"
+TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterfly two-tree:two-tree:linear pipeline:reduce-scatter-gather:bruck scatter-allgather:chunked-rsg:ring}"
 for n in ${LOGP_TEST_TYPE_NS:-2 3}; do
     for s in $TYPE_SETS; do
         # 3 ranks (slow on two cores): auto and the segmented set only
-        [ "$n" -ge 3 ] && [ -z "${LOGP_TEST_TYPE_SETS:-}" ] && case $s in binomial:* | two-tree:*) continue ;; esac
+        [ "$n" -ge 3 ] && [ -z "${LOGP_TEST_TYPE_SETS:-}" ] && case $s in binomial:* | two-tree:* | scatter-allgather:*) continue ;; esac
         bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; aa=${rest#*:}
         env LD_PRELOAD="$lib" PMPI_LOGP_BCAST="$bc" PMPI_LOGP_REDUCE="$rd" PMPI_LOGP_ALLTOALL="$aa" \
             PMPI_LOGP_OVERSUBSCRIBED=model PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n "$n" "$types" >"$log" 2>"$err"

@@ -88,10 +88,11 @@ env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/shared.conf" PMPI_LOGP_VERBOSE=1 PM
 # two-tree chooses its segments there by simulation (up to 32 KiB segments)
 # and paces its bcast (every segment synchronous, a window: pmpi-logp tree
 # shows it), with a slow link and small overheads in 32 or more segments;
-# reduce-scatter-gather its base-4 steps (three partners at once): the
-# correctness matrix's big cases, forced
+# reduce-scatter-gather its base-4 steps (three partners at once), and
+# chunked-rsg its many chunks, every send synchronous (5 ranks: a fold):
+# the correctness matrix's big cases, forced
 printf '[default]\nnetwork = shared\no = 0.05us\ng = 0.05us\nG = 1ns/B\n' >"$tmp/paced.conf"
-for run in 3:two-tree:shared 4:reduce-scatter-gather:paced; do
+for run in 3:two-tree:shared 4:reduce-scatter-gather:paced 5:chunked-rsg:paced; do
     n=${run%%:*} rd=${run#*:} conf=${run##*:}
     rd=${rd%:*}
     env LD_PRELOAD="$lib" PMPI_LOGP_TUNING="$tmp/$conf.conf" PMPI_LOGP_BCAST=two-tree PMPI_LOGP_REDUCE="$rd" \

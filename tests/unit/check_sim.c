@@ -8,6 +8,7 @@
 
 #include "../../src/model/alltoall.h"
 #include "../../src/model/sched.h"
+#include "../../src/model/sched_chunked.h"
 #include "../../src/model/sim.h"
 #include "check_main.h"
 
@@ -27,7 +28,7 @@ static int schedulable(int a, int coll)
 
 static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t m, const logp_topo_t *t, int k)
 {
-    logp_sched_opts_t o = {k, 0, 0, 0};
+    logp_sched_opts_t o = {k, 0, 0, 0, 0};
     LOGP_CHECK(logp_sched_build(s, coll, algo, m, t, &o) == LOGP_OK);
 }
 
@@ -101,7 +102,7 @@ static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
     int P = t->P;
     logp_sched_t s;
     logp_view_t v, w;
-    logp_sched_opts_t o = {0, 0, 0, radix};
+    logp_sched_opts_t o = {0, 0, 0, radix, 0};
     LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_ALLTOALL, algo, 8, t, &o) == LOGP_OK);
     LOGP_CHECK(s.k >= 2 && (radix < 2 || s.k == radix));
     int *src = malloc(sizeof(int) * (size_t)P * P), *dst = malloc(sizeof(int) * (size_t)P * P);
@@ -169,7 +170,7 @@ static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
         ts.shared = 1;
         for (size_t m = 8; m <= 65536; m *= 32) {
             logp_sched_t sh;
-            logp_sched_opts_t os = {0, 0, 0, s.k};
+            logp_sched_opts_t os = {0, 0, 0, s.k, 0};
             LOGP_CHECK(logp_sched_build(&sh, LOGP_COLL_ALLTOALL, algo, m, &ts, &os) == LOGP_OK);
             double est = logp_sched_estimate(&sh, 0, 1);
             LOGP_CHECK(logp_sim_run(&sh, 0, 1, NULL, NULL, &sim) == LOGP_OK);
@@ -300,7 +301,7 @@ START_TEST(test_sim_hand_forms)
         logp_sched_t s;
         double sim;
         logp_topo_t t4 = logp_topo_uniform(4, &P0);
-        logp_sched_opts_t o4 = {0, 0, 0, 4};
+        logp_sched_opts_t o4 = {0, 0, 0, 4, 0};
         LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BRUCK, 8, &t4, &o4) == LOGP_OK);
         LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK);
         double want = 2 * P0.g + P0.o + P0.L + 7 * P0.G + P0.o;
@@ -431,7 +432,7 @@ static void flow_case(const logp_sched_t *s, int root, int commute)
     int P = s->P, parts = s->parts, reduce = s->coll == LOGP_COLL_REDUCE, nmsg = 0;
     static unsigned long long have[FLOW_P][FLOW_PARTS], result[FLOW_PARTS];
     static flow_msg_t msg[FLOW_MSGS];
-    static int head[FLOW_P][FLOW_P], tail[FLOW_P][FLOW_P], pc[FLOW_P];
+    static int head[FLOW_P][FLOW_P][2], tail[FLOW_P][FLOW_P][2], pc[FLOW_P]; /* per pair and stream */
     logp_view_t v[FLOW_P];
     LOGP_CHECK(P <= FLOW_P && parts <= FLOW_PARTS);
     for (int r = 0; r < P; r++) {
@@ -440,7 +441,7 @@ static void flow_case(const logp_sched_t *s, int root, int commute)
         for (int k = 0; k < parts; k++)
             have[r][k] = !reduce && r == root ? 1ull << r : 0;
         for (int x = 0; x < P; x++)
-            head[r][x] = tail[r][x] = -1;
+            head[r][x][0] = tail[r][x][0] = head[r][x][1] = tail[r][x][1] = -1;
     }
     for (int k = 0; k < parts; k++)
         result[k] = 0;
@@ -461,18 +462,19 @@ static void flow_case(const logp_sched_t *s, int root, int commute)
                         LOGP_CHECK(have[r][k] != 0); /* nothing is sent before it is had */
                         m->set[k] = have[r][k];
                     }
-                    if (tail[r][o.peer] >= 0)
-                        msg[tail[r][o.peer]].next = nmsg;
+                    int st = logp_op_stream(s, &o);
+                    if (tail[r][o.peer][st] >= 0)
+                        msg[tail[r][o.peer][st]].next = nmsg;
                     else
-                        head[r][o.peer] = nmsg;
-                    tail[r][o.peer] = nmsg++;
+                        head[r][o.peer][st] = nmsg;
+                    tail[r][o.peer][st] = nmsg++;
                 } else if (o.kind == LOGP_OP_RECV || o.kind == LOGP_OP_RECV_REDUCE) {
-                    int i = head[o.peer][r];
+                    int st = logp_op_stream(s, &o), i = head[o.peer][r][st];
                     if (i < 0)
                         break; /* not sent yet */
-                    head[o.peer][r] = msg[i].next;
+                    head[o.peer][r][st] = msg[i].next;
                     if (msg[i].next < 0)
-                        tail[o.peer][r] = -1;
+                        tail[o.peer][r][st] = -1;
                     LOGP_CHECK(msg[i].part == lo && msg[i].n == n); /* counts match */
                     for (int k = lo; k < lo + n; k++) {
                         if (o.kind == LOGP_OP_RECV_REDUCE) {
@@ -487,6 +489,10 @@ static void flow_case(const logp_sched_t *s, int root, int commute)
                 } else if (o.kind == LOGP_OP_INIT_OWN) {
                     for (int k = 0; k < parts; k++)
                         have[r][k] = 1ull << r;
+                } else if (o.kind == LOGP_OP_RESULT_OWN) {
+                    LOGP_CHECK(r == root && v[r].tree_root != root);
+                    for (int k = lo; k < lo + n; k++)
+                        result[k] = have[r][k];
                 }
                 pc[r]++;
                 progress = 1;
@@ -497,7 +503,7 @@ static void flow_case(const logp_sched_t *s, int root, int commute)
     for (int r = 0; r < P; r++) {
         LOGP_CHECK(pc[r] == v[r].nops); /* nobody waits forever */
         for (int x = 0; x < P; x++)
-            LOGP_CHECK(head[r][x] < 0); /* no message left unreceived */
+            LOGP_CHECK(head[r][x][0] < 0 && head[r][x][1] < 0); /* no message left unreceived */
     }
     for (int k = 0; k < parts; k++) {
         if (!reduce) {
@@ -764,12 +770,208 @@ START_TEST(test_twotree_window)
 }
 END_TEST
 
+/* chunked-rsg (sched_chunked.c), a dataflow schedule: the executor may run
+ * a rank's operations in any order its deps and pairs allow.  Run every
+ * such order at random: a rank takes a random operation that may go (a
+ * send once its dep and its previous send on the same pair and stream
+ * went; a combine or receive once its dep is done and its message, the
+ * same ordinal on that pair and stream, was sent; local work once its dep
+ * is done); follow the contributions of every part.  Every part must
+ * reach the root's result exactly once from every rank, nothing may be
+ * left waiting, and no combine may write parts an earlier send of the
+ * rank reads (the executor counts on it; plain receives go to the
+ * result buffer). */
+static void crsg_random_case(const logp_sched_t *s, int root, unsigned seed)
+{
+    int P = s->P, parts = s->parts;
+    logp_view_t *v = calloc((size_t)P, sizeof *v);
+    long total = 0, *base = calloc((size_t)P + 1, sizeof(long));
+    LOGP_CHECK(v && base && P <= 64);
+    for (int r = 0; r < P; r++) {
+        LOGP_CHECK(logp_view_init(&v[r], s, root, r, 1) == LOGP_OK);
+        base[r] = total;
+        total += v[r].nops;
+    }
+    base[P] = total;
+    logp_op_t *op = malloc(sizeof(logp_op_t) * (size_t)(total + 1));
+    int *dep = malloc(sizeof(int) * (size_t)(total + 1)), *ord = malloc(sizeof(int) * (size_t)(total + 1));
+    char *done = calloc((size_t)total + 1, 1);
+    unsigned long long *have = calloc((size_t)P * parts, sizeof(unsigned long long));
+    unsigned long long *result = calloc((size_t)parts, sizeof(unsigned long long));
+    unsigned long long **sent = calloc((size_t)total + 1, sizeof *sent); /* a send's sets, once sent */
+    int *count = calloc((size_t)P * P * 2 * 2, sizeof(int));              /* ordinals per (from, to, stream, kind) */
+    long *sendop = malloc(sizeof(long) * (size_t)(total + 1));
+    LOGP_CHECK(op && dep && ord && done && have && result && sent && count && sendop);
+    for (int r = 0; r < P; r++)
+        for (int i = 0; i < v[r].nops; i++) {
+            long x = base[r] + i;
+            op[x] = logp_view_op(&v[r], i);
+            dep[x] = logp_view_dep(&v[r], i);
+            LOGP_CHECK(dep[x] < i && (i == 0) == (dep[x] < 0));
+            ord[x] = -1;
+            int snd = op[x].kind == LOGP_OP_SEND;
+            if (snd || op[x].kind == LOGP_OP_RECV || op[x].kind == LOGP_OP_RECV_REDUCE) {
+                int from = snd ? r : op[x].peer, to = snd ? op[x].peer : r, st = logp_op_stream(s, &op[x]);
+                ord[x] = count[(((long)from * P + to) * 2 + st) * 2 + snd]++;
+            }
+            if (op[x].kind == LOGP_OP_RECV_REDUCE) /* no combine under an earlier send of the same parts */
+                for (int j = 0; j < i; j++) {
+                    logp_op_t o = logp_view_op(&v[r], j);
+                    if (o.kind == LOGP_OP_SEND && o.nparts && op[x].nparts)
+                        LOGP_CHECK(o.part + o.nparts <= op[x].part || op[x].part + op[x].nparts <= o.part);
+                }
+            if (op[x].kind == LOGP_OP_RECV || op[x].kind == LOGP_OP_RESULT_OWN)
+                LOGP_CHECK(r == root && (op[x].kind == LOGP_OP_RESULT_OWN || op[x].arg == LOGP_RECV_RESULT));
+        }
+    /* the send each receive takes: the same ordinal on its pair and stream */
+    for (long x = 0; x < total; x++) {
+        sendop[x] = -1;
+        if (op[x].kind != LOGP_OP_RECV && op[x].kind != LOGP_OP_RECV_REDUCE)
+            continue;
+        int r = 0;
+        while (base[r + 1] <= x)
+            r++;
+        int from = op[x].peer;
+        for (long y = base[from]; y < base[from + 1]; y++)
+            if (op[y].kind == LOGP_OP_SEND && op[y].peer == r &&
+                logp_op_stream(s, &op[y]) == logp_op_stream(s, &op[x]) && ord[y] == ord[x])
+                sendop[x] = y;
+        LOGP_CHECK(sendop[x] >= 0);
+        LOGP_CHECK(op[sendop[x]].part == op[x].part && op[sendop[x]].nparts == op[x].nparts);
+    }
+    srand(seed);
+    long left = total;
+    while (left > 0) {
+        /* the ops that may go, everywhere; take one at random */
+        long pick = -1, seen = 0;
+        for (int r = 0; r < P; r++)
+            for (long x = base[r]; x < base[r + 1]; x++) {
+                if (done[x] || (dep[x] >= 0 && !done[base[r] + dep[x]]))
+                    continue;
+                if (op[x].kind == LOGP_OP_SEND) {
+                    int prev_ok = 1;
+                    for (long y = base[r]; y < x; y++)
+                        if (!done[y] && op[y].kind == LOGP_OP_SEND && op[y].peer == op[x].peer &&
+                            logp_op_stream(s, &op[y]) == logp_op_stream(s, &op[x]))
+                            prev_ok = 0;
+                    if (!prev_ok)
+                        continue;
+                } else if (op[x].kind == LOGP_OP_RECV || op[x].kind == LOGP_OP_RECV_REDUCE) {
+                    if (!done[sendop[x]])
+                        continue;
+                }
+                if (rand() % ++seen == 0)
+                    pick = x;
+            }
+        if (pick < 0)
+            ck_abort_msg("%s P=%d parts=%d root=%d: %ld operations wait forever", logp_algo_name(s->algo), P, parts,
+                         root, left);
+        int r = 0;
+        while (base[r + 1] <= pick)
+            r++;
+        logp_op_t o = op[pick];
+        int lo = o.nparts ? o.part : 0, n = o.nparts ? o.nparts : parts;
+        unsigned long long *mine = have + (long)r * parts;
+        switch (o.kind) {
+        case LOGP_OP_INIT_OWN:
+            for (int k = 0; k < parts; k++)
+                mine[k] = 1ull << r;
+            break;
+        case LOGP_OP_SEND:
+            sent[pick] = malloc(sizeof(unsigned long long) * (size_t)n);
+            for (int k = 0; k < n; k++) {
+                LOGP_CHECK(mine[lo + k] != 0);
+                sent[pick][k] = mine[lo + k];
+            }
+            break;
+        case LOGP_OP_RECV_REDUCE:
+            for (int k = 0; k < n; k++) {
+                LOGP_CHECK((mine[lo + k] & sent[sendop[pick]][k]) == 0); /* nothing counted twice */
+                mine[lo + k] |= sent[sendop[pick]][k];
+            }
+            break;
+        case LOGP_OP_RECV:
+            for (int k = 0; k < n; k++) {
+                LOGP_CHECK(result[lo + k] == 0);
+                result[lo + k] = sent[sendop[pick]][k];
+            }
+            break;
+        case LOGP_OP_RESULT_OWN:
+            for (int k = 0; k < n; k++) {
+                LOGP_CHECK(result[lo + k] == 0);
+                result[lo + k] = mine[lo + k];
+            }
+            break;
+        }
+        done[pick] = 1;
+        left--;
+    }
+    unsigned long long all = P == 64 ? ~0ull : (1ull << P) - 1;
+    for (int k = 0; k < parts; k++)
+        if ((v[root].tree_root == root ? have[(long)root * parts + k] : result[k]) != all)
+            ck_abort_msg("%s P=%d parts=%d root=%d: part %d is %llx", logp_algo_name(s->algo), P, parts, root, k,
+                         v[root].tree_root == root ? have[(long)root * parts + k] : result[k]);
+    for (long x = 0; x < total; x++)
+        free(sent[x]);
+    free(v), free(base), free(op), free(dep), free(ord), free(done), free(have), free(result), free(sent), free(count);
+    free(sendop);
+}
+
+START_TEST(test_chunked_rsg)
+{
+    const logp_params_t smpi = {1.2e-6, 0.6e-6, 0.6e-6, 0.1e-9, 0.3e-9}; /* the SMPI platform's (docs/smpi-large) */
+    /* every order of the dataflow, for chunk counts up to 16 and folds (P not a power of two) */
+    const int Ps[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 31, 32};
+    for (size_t a = 0; a < sizeof Ps / sizeof Ps[0]; a++)
+        for (int C = 1; C <= LOGP_CRSG_MAX_CHUNKS; C += 1 + (Ps[a] > 8) * 4) {
+            logp_topo_t t = logp_topo_uniform(Ps[a], &P0);
+            logp_sched_t s;
+            logp_sched_opts_t o = {0, 0, 0, 0, C};
+            LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, 1 << 20, &t, &o) == LOGP_OK);
+            LOGP_CHECK(s.k == C && s.parts >= 1);
+            for (int root = 0; root < Ps[a]; root += 1 + Ps[a] / 3)
+                crsg_random_case(&s, root, (unsigned)(7 * C + root));
+            double sim;
+            LOGP_CHECK(logp_sim_run(&s, Ps[a] - 1, 1, NULL, NULL, &sim) == LOGP_OK);
+            logp_sched_free(&s);
+        }
+    /* the chunks: sqrt(m (gamma + G) / (7 og)) on a shared network, within 2 .. 16 */
+    ck_assert_int_eq(logp_crsg_chunks(&smpi, 1 << 20, 256, 1), 10);
+    ck_assert_int_eq(logp_crsg_chunks(&smpi, 1 << 16, 256, 1), 2);
+    ck_assert_int_eq(logp_crsg_chunks(&smpi, 1 << 18, 64, 1), 5);
+    ck_assert_int_eq(logp_crsg_chunks(&smpi, 64 << 20, 64, 1), LOGP_CRSG_MAX_CHUNKS);
+    int w[LOGP_CRSG_MAX_CHUNKS];
+    ck_assert_int_eq(logp_crsg_weights(10, w), 46); /* 1 2 4 8 8 8 8 4 2 1 */
+    ck_assert(w[0] == 1 && w[3] == 8 && w[6] == 8 && w[9] == 1);
+    /* SMPI's platform, shared network: the simulator within 1.25x of the
+     * bound (P - 1)/P m gamma at 1 MiB (SMPI: 374.0 us at P = 64), and the
+     * formula, which prices decisions, within 5% of the simulator from 256 KiB */
+    const int Qs[] = {16, 64};
+    for (int a = 0; a < 2; a++)
+        for (size_t m = 1 << 18; m <= 4u << 20; m *= 4) {
+            logp_topo_t t = logp_topo_uniform(Qs[a], &smpi);
+            t.shared = 1;
+            logp_sched_t s;
+            LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, m, &t, NULL) == LOGP_OK);
+            double sim, est = logp_sched_estimate(&s, 0, 1), bound = (Qs[a] - 1.0) / Qs[a] * (double)m * smpi.gamma;
+            LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK);
+            ck_assert_msg(fabs(est - sim) <= 0.05 * sim, "P=%d m=%zu: estimate %g, simulator %g", Qs[a], m, est, sim);
+            if (m == 1 << 20)
+                ck_assert_msg(sim <= 1.25 * bound, "P=%d: %g us, bound %g", Qs[a], sim * 1e6, bound * 1e6);
+            logp_sched_free(&s);
+        }
+    logp_topo_t big = logp_topo_uniform(2 * LOGP_CRSG_MAX_P2, &P0);
+    logp_sched_t s;
+    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, 1 << 20, &big, NULL), LOGP_ERR_ARG);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim,
         test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
-        test_twotree_window,
+        test_twotree_window, test_chunked_rsg,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }
