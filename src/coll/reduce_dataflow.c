@@ -347,14 +347,7 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
         left--;
     }
     /* what an early stop left: every request completes, so no peer waits on this rank's */
-    int w = MPI_SUCCESS;
-    for (int i = 0; i < n; i++)
-        if (d.req[i] != MPI_REQUEST_NULL) {
-            int r = PMPI_Wait(&d.req[i], MPI_STATUS_IGNORE);
-            w = w == MPI_SUCCESS ? r : w;
-        }
-    if (rc == MPI_SUCCESS)
-        rc = w;
+    rc = logp_buffer_wait_all(n, d.req, rc);
     if (rc == MPI_SUCCESS && v->rank == v->root && v->tree_root == v->root)
         rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm, tag);
     logp_scratch_put(scratch, mem);
