@@ -38,7 +38,8 @@ cat >"$work/multi.xml" <<'EOT'
 EOT
 for h in 0 1 2 3; do for k in 1 2 3 4; do echo "n$h"; done; done >"$work/hostfile"
 # a network that shares bandwidth, a slow link and small overheads: two-tree cuts the
-# bcasts of 12,004 ints into 128 segments and paces them (synchronous, a window)
+# bcasts of 12,004 ints into 128 segments and paces them (synchronous, a window);
+# chunked-rsg runs as dataflow there in up to 16 chunks, every send synchronous
 printf '[default]\nnetwork = shared\no = 0.05us\ng = 0.05us\nG = 1ns/B\n' >"$work/shared.conf"
 cd "$work"
 pass=0; fail=0
@@ -46,7 +47,8 @@ for case in 5:native:native:native 5:auto:auto:auto 5:logp-tree:chain-adaptive:b
             5:scatter-allgather:pipeline:linear 16:pipeline:reduce-scatter-gather:linear \
             16:logp-tree:chain-adaptive:butterfly 16:two-tree:chain-opt:ring 16:flat:logp-tree:bruck \
             16:binary-pipeline:binary-pipeline:linear 16:two-tree:reduce-scatter-gather:bruck:shared \
-            16:two-level:hetero-tree:node-aggregate:multi 16:hetero-tree:two-level:node-aggregate:multi; do
+            16:two-level:hetero-tree:node-aggregate:multi 16:hetero-tree:two-level:node-aggregate:multi \
+            16:scatter-allgather:chunked-rsg:ring:shared 5:binomial:chunked-rsg:auto; do
     IFS=: read -r np b r a hosts <<EOT
 $case
 EOT
