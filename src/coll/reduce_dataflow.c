@@ -5,11 +5,14 @@
  * late.  Every combining receive is posted at the start into a buffer of
  * its own; plain receives (the root's gather) in their order, at most the
  * schedule's recv_window at a time.  Each round the rank issues every
- * send whose dep is done (in listed order, so a pair's messages keep
- * their order), posts what plain receives it may, then combines the
- * first arrived combine of its listed order, or waits for any (one
- * MPI_Waitany over the few receives that could go next: the combines
- * whose dep is done and the oldest plain receive).  No MPI_Test: every
+ * send whose dep is done and whose previous send on the same pair and
+ * stream went (so a pair's messages keep their order), posts what plain
+ * receives it may, takes a plain receive that arrived (free) or combines
+ * the first arrived combine of its listed order, or waits for any (one
+ * MPI_Waitany over the receives that could go next, in listed order:
+ * the combines whose dep is done and the posted plain receives; taking
+ * arrived gather blocks at once keeps the root's window moving, SMPI 1
+ * MiB P = 64: 461 -> 374 us).  No MPI_Test: every
  * call is work or a wait (SMPI charges each test a sleep).  The two
  * streams use tag and tag + 1.  After an error the rank still does its
  * part with empty sends, as the in-order executor does. */

@@ -120,9 +120,10 @@ typedef struct logp_tnode {
 /* Dataflow (reduce): a rank may run its operations out of their listed
  * order, each as soon as it can (coll/reduce_dataflow.c; the simulator
  * alike, sim.c): a combining receive once its message is in and the
- * operation `dep` names is done, a send once its dep is done and every
- * earlier send of the rank has gone (so a pair's messages keep their
- * order), the ready operation listed first before the others.  Every
+ * operation `dep` names is done, a send once its dep is done and the
+ * rank's previous send on the same pair and stream has gone (so a pair's
+ * messages keep their order), sends and local work before combines and
+ * the ready operation listed first before the others.  Every
  * combining receive is posted at the start, into a buffer of its own;
  * plain receives are posted in their order, at most s->recv_window at a
  * time (0: no limit), each once its dep is done.  A write (a combine, a
