@@ -10,7 +10,8 @@
  * receives it may, takes a plain receive that arrived (free) or combines
  * the first arrived combine of its listed order, or waits for any (one
  * MPI_Waitany over the receives that could go next, in listed order:
- * the combines whose dep is done and the posted plain receives; taking
+ * the combines whose dep is done and the oldest LOGP_SCHED_PLAIN_WAIT
+ * posted plain receives, so a wait costs O(chunks), not O(P); taking
  * arrived gather blocks at once keeps the root's window moving, SMPI 1
  * MiB P = 64: 461 -> 374 us).  No MPI_Test: every
  * call is work or a wait (SMPI charges each test a sleep).  The two
@@ -32,7 +33,8 @@ typedef struct {
     int *wait;                        /* per operation: its earlier operations not yet done */
     int *ready, nready;               /* combines posted whose earlier operations are done */
     int *sready, nsready;             /* sends whose earlier operations are done */
-    int *plain, nplain;               /* plain receives posted, not done */
+    int *plain, ph, pt;               /* plain receives posted, not done, in order: plain[ph .. pt) */
+    int *hkey, *hval, hmask;          /* set-up: a rank's last send per (peer, stream), open addressing */
     int *fly, fly0, nfly;             /* sends in flight, in the order they went: fly[fly0 .. nfly) */
     int *cand;                        /* candidates of one wait */
     MPI_Request *req, *creq;          /* per operation; the candidates' */
@@ -50,7 +52,7 @@ static size_t logp_df_align(size_t x)
 static size_t logp_df_state_bytes(int n)
 {
     size_t m = (size_t)n + 1;
-    return logp_df_align(m * sizeof(logp_op_t)) + logp_df_align(m * 16 * sizeof(int)) +
+    return logp_df_align(m * sizeof(logp_op_t)) + logp_df_align(m * 24 * sizeof(int)) +
            logp_df_align(2 * m * sizeof(MPI_Request)) + logp_df_align(m);
 }
 
@@ -63,7 +65,12 @@ static void logp_df_carve(logp_df_t *d, char *mem, int n)
     d->dep = w, d->first = w + m, d->len = w + 2 * m, d->slot = w + 3 * m, d->kid_at = w + 4 * m;
     d->kids = w + 5 * m, d->ready = w + 7 * m, d->cand = w + 8 * m, d->code = w + 9 * m; /* kids: 2m */
     d->wait = w + 10 * m, d->sready = w + 11 * m, d->plain = w + 12 * m, d->fly = w + 13 * m;
-    mem += logp_df_align(m * 16 * sizeof(int));
+    d->hmask = 1; /* slots: the power of two >= 2m (< 4m), for keys and values: 8m ints */
+    while ((size_t)d->hmask + 1 < m)
+        d->hmask = 2 * d->hmask + 1;
+    d->hmask = 2 * d->hmask + 1;
+    d->hkey = w + 16 * m, d->hval = d->hkey + d->hmask + 1;
+    mem += logp_df_align(m * 24 * sizeof(int));
     d->req = (MPI_Request *)mem;
     d->creq = d->req + m;
     mem += logp_df_align(2 * m * sizeof(MPI_Request));
@@ -118,6 +125,26 @@ static int logp_df_write(logp_df_t *d, int first, int len, int before)
     return rc;
 }
 
+/* The rank's previous send to the peer of send i on its stream (-1: none),
+ * and i becomes the last one: O(1) where a scan back would be O(n). */
+static int logp_df_last_send(logp_df_t *d, int i, int stream)
+{
+    int key = 2 * d->op[i].peer + stream;
+    unsigned h = (unsigned)key * 2654435761u;
+    for (int k = (int)(h & (unsigned)d->hmask);; k = (k + 1) & d->hmask) {
+        if (d->hkey[k] == key) {
+            int last = d->hval[k];
+            d->hval[k] = i;
+            return last;
+        }
+        if (d->hkey[k] < 0) {
+            d->hkey[k] = key;
+            d->hval[k] = i;
+            return -1;
+        }
+    }
+}
+
 /* Removes list[k] (order does not matter). */
 static void logp_df_drop(int *list, int *n, int k)
 {
@@ -147,18 +174,16 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
 {
     const logp_sched_t *s = v->s;
     int n = v->nops;
-    long rtotal = 0;
-    for (int i = 0; i < n; i++) {
-        logp_op_t o = logp_view_op(v, i);
-        if (o.kind == LOGP_OP_RECV_REDUCE) {
-            int first, len;
-            logp_buffer_part(count, s->parts, o.part, o.nparts, &first, &len);
-            rtotal += len;
-        }
-    }
-    if (rtotal > INT_MAX)
-        return LOGP_DATAFLOW_NO_ROOM;
-    size_t span = logp_df_align(logp_buffer_span(count, dt)), rspan = logp_df_align(logp_buffer_span((int)rtotal, dt));
+    MPI_Aint lb, extent;
+    int tsize = 0;
+    if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
+        extent = 0;
+    PMPI_Type_size(dt, &tsize);
+    /* the accumulator, room for up to 2 count elements of combining
+     * receives (a fold's whole vector and a reduce-scatter's halves; the
+     * span of 2c elements is at most 2 span(c) + |extent|), the state */
+    size_t span = logp_df_align(logp_buffer_span(count, dt));
+    size_t rspan = logp_df_align(2 * logp_buffer_span(count, dt) + (size_t)(extent < 0 ? -extent : extent));
     size_t sbytes = logp_df_state_bytes(n);
     if (span + rspan + sbytes > SIZE_MAX / 2)
         return LOGP_DATAFLOW_NO_ROOM;
@@ -168,44 +193,42 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
     logp_df_t d;
     d.v = v;
     logp_df_carve(&d, mem + span + rspan, n);
-    char *acc = logp_buffer_base(mem, count, dt), *rbuf = logp_buffer_base(mem + span, (int)rtotal, dt);
     const void *own = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    MPI_Aint lb, extent;
-    int tsize = 0;
-    if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
-        extent = 0;
-    PMPI_Type_size(dt, &tsize);
     /* the operations and what each waits for: its dep and, for a send,
      * the rank's previous send on the same pair and stream (messages of a
      * pair are matched in order); d.code holds that previous send here */
-    int slot = 0;
+    long slot = 0;
     for (int i = 0; i <= n; i++)
         d.kid_at[i] = 0;
+    for (int k = 0; k <= d.hmask; k++)
+        d.hkey[k] = -1;
     for (int i = 0; i < n; i++) {
         d.op[i] = logp_view_op(v, i);
         d.dep[i] = logp_view_dep(v, i);
         if (d.dep[i] >= i)
             d.dep[i] = -1; /* only earlier ones (a schedule's contract) */
         logp_buffer_part(count, s->parts, d.op[i].part, d.op[i].nparts, &d.first[i], &d.len[i]);
-        d.slot[i] = slot;
+        d.slot[i] = (int)(slot <= 2L * count ? slot : 0);
         if (d.op[i].kind == LOGP_OP_RECV_REDUCE)
             slot += d.len[i];
         d.req[i] = MPI_REQUEST_NULL;
         d.state[i] = LOGP_DF_WAIT;
         d.code[i] = -1;
-        if (d.op[i].kind == LOGP_OP_SEND)
-            for (int j = i - 1; j >= 0; j--)
-                if (d.op[j].kind == LOGP_OP_SEND && d.op[j].peer == d.op[i].peer &&
-                    logp_op_stream(s, &d.op[j]) == logp_op_stream(s, &d.op[i])) {
-                    d.code[i] = j == d.dep[i] ? -1 : j;
-                    break;
-                }
+        if (d.op[i].kind == LOGP_OP_SEND) {
+            int j = logp_df_last_send(&d, i, logp_op_stream(s, &d.op[i]));
+            d.code[i] = j == d.dep[i] ? -1 : j;
+        }
         d.wait[i] = (d.dep[i] >= 0) + (d.code[i] >= 0);
         if (d.dep[i] >= 0)
             d.kid_at[d.dep[i] + 1]++;
         if (d.code[i] >= 0)
             d.kid_at[d.code[i] + 1]++;
     }
+    if (slot > 2L * count || slot > INT_MAX) { /* more to combine than there is room for: in order, before any message */
+        logp_scratch_put(scratch, mem);
+        return LOGP_DATAFLOW_NO_ROOM;
+    }
+    char *acc = logp_buffer_base(mem, count, dt), *rbuf = logp_buffer_base(mem + span, (int)slot, dt);
     for (int i = 0; i < n; i++)
         d.kid_at[i + 1] += d.kid_at[i];
     for (int i = 0; i < n; i++) /* d.cand as the fill counters */
@@ -219,7 +242,7 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
     }
     /* every combining receive at once, each into its own buffer */
     int rc = MPI_SUCCESS;
-    d.nready = d.nsready = d.nplain = d.fly0 = d.nfly = 0;
+    d.nready = d.nsready = d.ph = d.pt = d.fly0 = d.nfly = 0;
     for (int i = 0; i < n; i++) {
         if (d.op[i].kind == LOGP_OP_RECV_REDUCE) {
             if (PMPI_Irecv(rbuf + (MPI_Aint)d.slot[i] * extent, d.len[i], dt, d.op[i].peer, tag, comm, &d.req[i]) !=
@@ -266,7 +289,7 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
         if (left == 0)
             break;
         /* plain receives in order, a window at a time, each after the send of its parts */
-        for (; pnext < n && (window <= 0 || d.nplain < window); pnext++) {
+        for (; pnext < n && (window <= 0 || d.pt - d.ph < window); pnext++) {
             if (d.op[pnext].kind != LOGP_OP_RECV)
                 continue;
             if (!logp_df_dep_done(&d, pnext))
@@ -280,16 +303,17 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
             if (PMPI_Irecv(to, d.len[pnext], dt, d.op[pnext].peer, tag + 1, comm, &d.req[pnext]) != MPI_SUCCESS)
                 d.req[pnext] = MPI_REQUEST_NULL;
             d.state[pnext] = LOGP_DF_POSTED;
-            d.plain[d.nplain++] = pnext;
+            d.plain[d.pt++] = pnext;
         }
         /* the first arrived of the combines that may go (a plain receive
          * that arrived is taken at once: it costs nothing), else a wait */
-        int best = -1, nc = 0;
-        for (int k = 0; k < d.nplain; k++)
+        int best = -1, nc = 0, pw = d.pt - d.ph < LOGP_SCHED_PLAIN_WAIT ? d.pt : d.ph + LOGP_SCHED_PLAIN_WAIT;
+        for (int k = d.ph; k < pw; k++)
             if (d.state[d.plain[k]] == LOGP_DF_IN) { /* removed keeping the list in order */
                 best = d.plain[k];
-                for (d.nplain--; k < d.nplain; k++)
-                    d.plain[k] = d.plain[k + 1];
+                for (; k > d.ph; k--)
+                    d.plain[k] = d.plain[k - 1];
+                d.ph++;
                 break;
             }
         for (int k = 0; best < 0 && k < d.nready; k++) {
@@ -308,8 +332,8 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
                     d.ready[y] = d.ready[y - 1];
                 d.ready[j] = x;
             }
-            for (int a = 0, b = 0; a < d.nready || b < d.nplain;)
-                d.cand[nc++] = b >= d.nplain || (a < d.nready && d.ready[a] < d.plain[b]) ? d.ready[a++] : d.plain[b++];
+            for (int a = 0, b = d.ph; a < d.nready || b < pw;) /* the oldest plain receives only */
+                d.cand[nc++] = b >= pw || (a < d.nready && d.ready[a] < d.plain[b]) ? d.ready[a++] : d.plain[b++];
             if (nc == 0) { /* nothing can come: a schedule that breaks its contract */
                 rc = rc == MPI_SUCCESS ? MPI_ERR_INTERN : rc;
                 break;

@@ -17,8 +17,10 @@
  * on the private communicator `comm` with tags tag and tag + 1 (the two
  * streams, sched.h).  sendbuf may be MPI_IN_PLACE at the root.  Staging
  * from `scratch` (may be NULL): the accumulator, a buffer per combining
- * receive (about two message spans in all) and a few words per operation.
- * Returns an MPI error code, or LOGP_DATAFLOW_NO_ROOM before any message. */
+ * receive (room for two counts of them: three message spans in all, as
+ * the in-order executor's) and a few words per operation.  Returns an MPI
+ * error code, or LOGP_DATAFLOW_NO_ROOM before any message (no memory, or
+ * a schedule that combines more than twice the count). */
 int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
                               MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch);
 

@@ -126,7 +126,8 @@ typedef struct logp_tnode {
  * the ready operation listed first before the others.  Every
  * combining receive is posted at the start, into a buffer of its own;
  * plain receives are posted in their order, at most s->recv_window at a
- * time (0: no limit), each once its dep is done.  A write (a combine, a
+ * time (0: no limit), each once its dep is done, and taken in their
+ * order among the oldest LOGP_SCHED_PLAIN_WAIT.  A write (a combine, a
  * plain receive) first completes the rank's sends in flight that read
  * its parts (MPI: no write under a pending send).  Plain receives and the
  * sends that feed them (arg LOGP_SEND_PLAIN) are a stream of their own,
@@ -201,6 +202,11 @@ struct logp_sched {
 /* Receives the executors post ahead of their turn in a part-wise bcast
  * (coll/buffer.h), which the simulator follows (sim.h). */
 #define LOGP_SCHED_RECV_AHEAD 8
+
+/* The oldest plain receives a dataflow rank waits on at once (posted
+ * ones beyond wait their turn): the root of chunked-rsg keeps P' - 1
+ * posted, and waiting on all of them would cost every wait O(P). */
+#define LOGP_SCHED_PLAIN_WAIT 16
 
 /* Most sends a paced schedule keeps in flight (coll/buffer.h's queue). */
 #define LOGP_SCHED_WINDOW_MAX 32

@@ -160,7 +160,7 @@ typedef struct {
     long left;                /* operations not done */
     long *ready, nready;      /* combining receives whose earlier operations are done */
     long *sready, nsready;    /* sends whose earlier operations are done */
-    long *plain, nplain;      /* plain receives posted and not done */
+    long *plain, ph, pt;      /* plain receives posted and not done, in order: plain[ph .. pt) */
     double wake;              /* when its pending event is due (-1: none) */
 } logp_sim_rank_t;
 
@@ -379,8 +379,10 @@ static long logp_sim_pick(logp_sim_ctx_t *x, int r, double *start)
         }
     }
     for (int pass = 0; pass < 2; pass++) {
-        const long *list = pass ? me->ready : me->plain;
-        long n = pass ? me->nready : me->nplain, now = -1;
+        /* the oldest LOGP_SCHED_PLAIN_WAIT plain receives, as the executor waits on */
+        long pw = me->pt - me->ph < LOGP_SCHED_PLAIN_WAIT ? me->pt - me->ph : LOGP_SCHED_PLAIN_WAIT;
+        const long *list = pass ? me->ready : me->plain + me->ph;
+        long n = pass ? me->nready : pw, now = -1;
         for (long k = 0; k < n; k++) {
             long i = list[k];
             double a = x->arrive[x->match[i]];
@@ -515,7 +517,7 @@ static logp_status_t logp_sim_post_plain(logp_sim_ctx_t *x, int r, double t)
 {
     logp_sim_rank_t *me = &x->st[r];
     int w = x->s->recv_window;
-    for (; me->pnext < me->end && (w <= 0 || me->nplain < w); me->pnext++) {
+    for (; me->pnext < me->end && (w <= 0 || me->pt - me->ph < w); me->pnext++) {
         long i = me->pnext;
         if (x->op[i].kind != LOGP_OP_RECV)
             continue;
@@ -523,7 +525,7 @@ static logp_status_t logp_sim_post_plain(logp_sim_ctx_t *x, int r, double t)
             break;
         if (x->shared && logp_sim_post(&x->sh, x->topo, x->op, x->owner, x->match, i, t) != LOGP_OK)
             return LOGP_ERR_NOMEM;
-        me->plain[me->nplain++] = i;
+        me->plain[me->pt++] = i;
     }
     return LOGP_OK;
 }
@@ -557,10 +559,17 @@ static logp_status_t logp_sim_did(logp_sim_ctx_t *x, int r, long i)
     const logp_op_t *o = &x->op[i];
     if (o->kind == LOGP_OP_RECV_REDUCE)
         logp_sim_drop(me->ready, &me->nready, i);
-    else if (o->kind == LOGP_OP_RECV)
-        logp_sim_drop(me->plain, &me->nplain, i);
-    else
+    else if (o->kind == LOGP_OP_RECV) {
+        for (long k = me->ph; k < me->pt; k++) /* removed keeping the list in order */
+            if (me->plain[k] == i) {
+                for (; k > me->ph; k--)
+                    me->plain[k] = me->plain[k - 1];
+                me->ph++;
+                break;
+            }
+    } else {
         logp_sim_drop(me->sready, &me->nsready, i);
+    }
     while (me->pc < me->end && x->done[me->pc])
         me->pc++;
     for (long k = x->kid_at[i]; k < x->kid_at[i + 1]; k++)
@@ -631,7 +640,7 @@ static logp_status_t logp_sim_dataflow_init(logp_sim_ctx_t *x, long n)
         me->ready = lists + base;
         me->sready = me->ready + (me->end - me->pc);
         me->plain = me->sready + (me->end - me->pc);
-        me->nready = me->nsready = me->nplain = 0;
+        me->nready = me->nsready = me->ph = me->pt = 0;
         me->left = me->end - me->pc;
         me->wake = -1.0;
         me->pnext = me->pc;
