@@ -223,10 +223,10 @@ static int logp_parse_rule(logp_section_t *sec, const char *key, char *val, cons
         if (logp_units_bytes(w[2], &bytes) || bytes == 0 || bytes > 0x7fffffff)
             return logp_config_fail(err, errlen, path, line, "correction: %.40s: expected a byte count 1..2G (64K)",
                                     w[2]);
-        if (*end != '\0' || algo == LOGP_ALGO_AUTO ||
-            logp_learn_set(&sec->rules->learn, coll, algo, logp_learn_class(bytes), f) != 0 || f == 0.0)
-            return logp_config_fail(err, errlen, path, line, "correction: %.40s: expected a factor 0.001..1000 of a "
-                                    "concrete algorithm (measured / predicted)", w[3]);
+        if (*end != '\0' || logp_learn_set(&sec->rules->learn, coll, algo, logp_learn_class(bytes), f) != 0 ||
+            f == 0.0)
+            return logp_config_fail(err, errlen, path, line, "correction: %.40s: expected a factor 0.001..1000 "
+                                    "(measured / predicted)", w[3]);
         sec->set |= LOGP_KEY_CORRECTION;
         return 0;
     }

@@ -56,7 +56,8 @@ enum {
  *   correction = COLL ALGO BYTES FACTOR
  * multiplies ALGO's predicted time in BYTES's class by FACTOR (measured /
  * predicted, 0.001..1000); classes without one interpolate
- * (logp_learn_factor). */
+ * (logp_learn_factor).  ALGO `auto` sets the default factor: that of
+ * every algorithm without a correction of its own for COLL. */
 typedef struct logp_rules {
     unsigned char algo[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* [coll][class][commutative]; LOGP_ALGO_COUNT: no rule */
     logp_learn_t learn;

@@ -49,11 +49,10 @@ double logp_learn_record(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, in
     return l->ratio[coll][algo][sc];
 }
 
-double logp_learn_factor(const logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc)
+/* The algorithm's own factor at class sc (interpolated as the header
+ * says), 0 if it was never measured for the collective. */
+static double logp_learn_own(const float *r, int sc)
 {
-    if (l == NULL || !logp_learn_valid(coll, algo, sc))
-        return 1.0;
-    const float *r = l->ratio[coll][algo];
     if (r[sc] > 0.0f)
         return r[sc];
     int lo = sc - 1, hi = sc + 1;
@@ -69,7 +68,41 @@ double logp_learn_factor(const logp_learn_t *l, logp_coll_t coll, logp_algo_t al
         return r[lo];
     if (hi < LOGP_LEARN_CLASSES)
         return r[hi];
+    return 0.0;
+}
+
+double logp_learn_factor(const logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc)
+{
+    if (l == NULL || !logp_learn_valid(coll, algo, sc))
+        return 1.0;
+    double own = logp_learn_own(l->ratio[coll][algo], sc);
+    if (own > 0.0)
+        return own;
+    /* never measured: the default (auto's slot), what the trials taught
+     * about our algorithms in general */
+    if (algo != LOGP_ALGO_AUTO) {
+        double def = logp_learn_own(l->ratio[coll][LOGP_ALGO_AUTO], sc);
+        if (def > 0.0)
+            return def;
+    }
     return 1.0;
+}
+
+double logp_learn_record_default(logp_learn_t *l, logp_coll_t coll, int sc)
+{
+    if (l == NULL || !logp_learn_valid(coll, LOGP_ALGO_AUTO, sc))
+        return 0.0;
+    double logsum = 0.0;
+    int n = 0;
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        if (a != LOGP_ALGO_NATIVE && a != LOGP_ALGO_AUTO && l->ratio[coll][a][sc] > 0.0f) {
+            logsum += log(l->ratio[coll][a][sc]);
+            n++;
+        }
+    if (n == 0)
+        return 0.0;
+    l->ratio[coll][LOGP_ALGO_AUTO][sc] = (float)exp(logsum / n);
+    return l->ratio[coll][LOGP_ALGO_AUTO][sc];
 }
 
 void logp_learn_apply(const logp_learn_t *l, logp_coll_t coll, int sc, double *t)

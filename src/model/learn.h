@@ -35,14 +35,23 @@ size_t logp_learn_class_mid(int sc);
 double logp_learn_record(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double measured,
                          double predicted);
 
+/* Sets the default factor of class sc (for algorithms without a factor
+ * of their own) to the geometric mean of the factors recorded at sc for
+ * our algorithms (native excluded: a model of someone else's code); call
+ * after recording a trial's candidates.  Returns it, 0 if none. */
+double logp_learn_record_default(logp_learn_t *l, logp_coll_t coll, int sc);
+
 /* Sets one factor as read from a file (0 clears it); out-of-range
  * arguments are ignored.  Returns 0, or -1 if factor is out of range. */
 int logp_learn_set(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double factor);
 
 /* The factor for (coll, algo) at class sc: the class's own if measured;
  * else interpolated geometrically between the nearest measured classes
- * below and above; else the nearest one's; 1 if the algorithm was never
- * measured for the collective. */
+ * below and above; else the nearest one's.  An algorithm never measured
+ * for the collective takes the default factor (the slot of
+ * LOGP_ALGO_AUTO, looked up the same way; logp_learn_record_default), so
+ * that trials of some algorithms do not make the untried ones look dear
+ * by comparison when the model misses the whole machine; 1 without one. */
 double logp_learn_factor(const logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc);
 
 /* Multiplies every price t[a] >= 0 (a < LOGP_ALGO_COUNT) by its factor. */

@@ -4,8 +4,10 @@
 #include <math.h>
 #include <string.h>
 
-int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan)
+int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp_trial_plan_t *plan)
 {
+    if (raw == NULL)
+        raw = t;
     memset(plan, 0, sizeof(*plan));
     if ((int)best < 0 || best >= LOGP_ALGO_COUNT || !(t[best] >= 0.0))
         return 0;
@@ -27,9 +29,10 @@ int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan
                 continue;
             int fresh = 1; /* priced apart from our candidates: not the same schedule again (native's
                               code is another, whatever its model says) */
-            for (int c = 0; c < plan->n && fresh; c++)
-                fresh = plan->algo[c] == LOGP_ALGO_NATIVE ||
-                        fabs(t[a] - plan->predicted[c]) > LOGP_CONFIRM_DISTINCT * plan->predicted[c];
+            for (int c = 0; c < plan->n && fresh; c++) {
+                double rc = raw[plan->algo[c]];
+                fresh = plan->algo[c] == LOGP_ALGO_NATIVE || fabs(raw[a] - rc) > LOGP_CONFIRM_DISTINCT * rc;
+            }
             if (fresh)
                 runner = a;
         }

@@ -13,6 +13,7 @@
                                    after a refit of L or G the decision from before it */
 #define LOGP_CONFIRM_ROUNDS 3   /* calls per candidate, of which the fastest counts (see logp_confirm_verdict) */
 #define LOGP_CONFIRM_CALLS (LOGP_CONFIRM_MAX * LOGP_CONFIRM_ROUNDS)
+#define LOGP_CONFIRM_WARMUP 16 /* a class's first calls run the model's pick untimed, then the trial */
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
 #define LOGP_CONFIRM_NEAR 2.0   /* our runners-up are tried if predicted within 2x of the best */
 #define LOGP_CONFIRM_DISTINCT 0.005 /* a runner-up must be priced > 0.5% away from our candidates */
@@ -27,16 +28,22 @@ typedef struct logp_trial_plan {
 } logp_trial_plan_t;
 
 /* The candidates of a trial from the prices t[0 .. LOGP_ALGO_COUNT-1]
- * (< 0: not a candidate) and the model's pick `best` (t[best] >= 0): best
+ * (< 0: not a candidate; with the learned corrections), the model's own
+ * prices raw[] (without them; NULL: t) and the model's pick `best`
+ * (t[best] >= 0): best
  * first; native if t[native] >= 0 and within LOGP_CONFIRM_SPAN of best;
  * the cheapest other algorithm within LOGP_CONFIRM_NEAR (within
  * LOGP_CONFIRM_SPAN when best is native: the model knows least about the
  * library it does not run, and corrections extrapolated from other
  * classes can make native look cheap), then the next cheapest in the same
- * span.  A runner-up must be priced more than LOGP_CONFIRM_DISTINCT
- * (relative) away from each of our candidates before it: equal prices are
- * mostly one schedule under two names (every tree at P = 2; hetero-tree on
- * a uniform layout is logp-tree), and trying it twice tells nothing
+ * span.  A runner-up must be priced by the model (raw) more than
+ * LOGP_CONFIRM_DISTINCT (relative) away from each of our candidates before
+ * it: equal prices are mostly one schedule under two names (every tree at
+ * P = 2; hetero-tree on a uniform layout is logp-tree), and trying it
+ * twice tells nothing; the raw prices, because corrections learned from
+ * noisy trials set such twins apart (binomial, chain and chain-opt at P =
+ * 2, one message each, priced 2.19, 2.21 and 2.24 us and tried together
+ * in one 16 KiB trial on MPICH, n = 2)
  * (native is exempt: its code is the library's, whatever its model says).  The
  * second runner-up is there because the model's order among our near
  * candidates is what it knows least: on MPICH at n = 2, a 32 KiB reduce,
@@ -45,7 +52,7 @@ typedef struct logp_trial_plan {
  * saw it.  Where the model's
  * margin is overwhelming nobody else qualifies and plan->n is 1.
  * Returns plan->n. */
-int logp_confirm_plan(const double *t, logp_algo_t best, logp_trial_plan_t *plan);
+int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp_trial_plan_t *plan);
 
 /* Which candidate (index into plan) trial call `call` (0-based) runs:
  * candidates alternate, so a drift in the machine hits all alike. */

@@ -113,7 +113,7 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
     logp_select_prices(&raw_q, raw);
     memcpy(cor, raw, sizeof raw);
     logp_learn_apply(q->learn, q->coll, d->sclass, cor);
-    logp_confirm_plan(cor, d->algo, &t->plan);
+    logp_confirm_plan(cor, raw, d->algo, &t->plan);
     int n = t->plan.n; /* the model's candidates; the previous decision joins after them */
     if (has_prev && n >= 1 && n < LOGP_CONFIRM_MAX && !(prev_algo == LOGP_ALGO_NATIVE && d->algo == LOGP_ALGO_NATIVE)) {
         int dup = 0;
@@ -201,6 +201,7 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
     logp_confirm_verdict(&t->plan, times, &t->verdict);
     for (int c = 0; c < t->plan.n; c++)
         logp_learn_record(&st->learn, d->coll, t->plan.algo[c], d->sclass, t->verdict.time[c], t->raw[c]);
+    logp_learn_record_default(&st->learn, d->coll, d->sclass);
     int w = t->verdict.winner;
     if (w != 0) {
         logp_sched_free(&d->sched);
@@ -245,8 +246,8 @@ static int logp_confirm_progress(logp_comm_state_t *st)
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
             logp_decision_t *d = st->decisions[c][i];
-            if (d && d->trial.phase == LOGP_TRIAL_RUNNING && d->trial.calls != d->trial.calls_seen) {
-                d->trial.calls_seen = d->trial.calls;
+            if (d && d->trial.phase == LOGP_TRIAL_RUNNING && d->trial.calls + d->trial.warm != d->trial.calls_seen) {
+                d->trial.calls_seen = d->trial.calls + d->trial.warm;
                 any = 1;
             }
         }
@@ -358,7 +359,9 @@ void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, in
                         double seconds)
 {
     logp_trial_t *t = &d->trial;
-    if (timed && t->phase == LOGP_TRIAL_RUNNING) {
+    if (t->phase == LOGP_TRIAL_RUNNING && t->warm < LOGP_CONFIRM_WARMUP) {
+        t->warm++;
+    } else if (timed && t->phase == LOGP_TRIAL_RUNNING) {
         seconds = seconds > 0.0 ? seconds : 1e-9;
         t->start[t->calls] = st->clock_global && origin ? start : 0.0;
         t->local[t->calls++] = st->clock_global ? start + seconds : seconds;

@@ -340,6 +340,16 @@ START_TEST(test_rules)
     ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20) - 2.5) < 1e-6);
     ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 3) - 0.5) < 1e-6);
     ck_assert(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, 3) == 1.0);
+    /* auto's correction: the default of every algorithm without its own */
+    ck_assert_int_eq(parse("[default]\ncorrection = bcast binomial 8 0.5\ncorrection = bcast auto 8 0.25\n", &cfg, err), 0);
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 3) - 0.5) < 1e-6);
+    ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, 3) - 0.25) < 1e-6);
+    ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_NATIVE, 9) - 0.25) < 1e-6);
+    ck_assert(logp_learn_factor(&r.rules.learn, LOGP_COLL_REDUCE, LOGP_ALGO_FLAT, 3) == 1.0);
+    logp_config_free(&cfg);
+    ck_assert_int_eq(parse(text, &cfg, err), 0);
+    logp_config_resolve(&cfg, &f, &r);
     /* another size: the [size 4-4] rules do not apply */
     logp_comm_facts_t f8 = {8, "", 1};
     logp_config_resolve(&cfg, &f8, &r);
@@ -359,7 +369,7 @@ START_TEST(test_rules)
     expect_error("[default]\nrule = bcast 4500-5000 binomial\n", "t.conf:2:", "covers no size class");
     expect_error("[default]\nrule = bcast 1-4K commutative binomial\n", "t.conf:2:", "(reduce only)");
     expect_error("[default]\ncorrection = reduce native 1M 0\n", "t.conf:2:", "factor 0.001..1000");
-    expect_error("[default]\ncorrection = reduce auto 1M 2\n", "t.conf:2:", "concrete algorithm");
+    expect_error("[default]\ncorrection = reduce auto 1M 1e9\n", "t.conf:2:", "factor 0.001..1000");
     expect_error("[default]\ncorrection = reduce native 1M\n", "t.conf:2:", "expected correction = COLL");
     expect_error("[host n*]\nrule = bcast 1-4K binomial\n", "t.conf:2:", "only speed");
     expect_error("[size 2-4]\nlearn = /tmp/x.conf\n", "t.conf:2:", "in [default] only");

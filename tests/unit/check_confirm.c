@@ -23,6 +23,23 @@ START_TEST(test_learn_factor)
     /* other algorithms and collectives are untouched */
     ck_assert(logp_learn_factor(&l, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, 4) == 1.0);
     ck_assert(logp_learn_factor(&l, LOGP_COLL_REDUCE, LOGP_ALGO_BINOMIAL, 4) == 1.0);
+    /* the default (auto's slot) from a trial's candidates: an algorithm
+     * never measured takes what the measured ones of ours say, native's
+     * factor is no evidence of that */
+    static logp_learn_t u;
+    memset(&u, 0, sizeof u);
+    logp_learn_record(&u, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 10, 9e-6, 1e-6);
+    ck_assert(logp_learn_record_default(&u, LOGP_COLL_REDUCE, 10) == 0.0);
+    ck_assert(logp_learn_factor(&u, LOGP_COLL_REDUCE, LOGP_ALGO_PIPELINE, 10) == 1.0);
+    logp_learn_record(&u, LOGP_COLL_REDUCE, LOGP_ALGO_LOGP_TREE, 10, 0.25e-6, 1e-6);
+    logp_learn_record(&u, LOGP_COLL_REDUCE, LOGP_ALGO_FLAT, 10, 1e-6, 1e-6);
+    logp_learn_record(&u, LOGP_COLL_REDUCE, LOGP_ALGO_BINOMIAL, 12, 8e-6, 1e-6); /* another class */
+    ck_assert(fabs(logp_learn_record_default(&u, LOGP_COLL_REDUCE, 10) - 0.5) < 1e-6); /* sqrt(1/4 x 1) */
+    ck_assert(fabs(logp_learn_factor(&u, LOGP_COLL_REDUCE, LOGP_ALGO_PIPELINE, 10) - 0.5) < 1e-6);
+    ck_assert(fabs(logp_learn_factor(&u, LOGP_COLL_REDUCE, LOGP_ALGO_PIPELINE, 20) - 0.5) < 1e-6);
+    ck_assert(fabs(logp_learn_factor(&u, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 10) - 9.0) < 1e-5);
+    ck_assert(fabs(logp_learn_factor(&u, LOGP_COLL_REDUCE, LOGP_ALGO_FLAT, 10) - 1.0) < 1e-6);
+    ck_assert(logp_learn_factor(&u, LOGP_COLL_BCAST, LOGP_ALGO_PIPELINE, 10) == 1.0);
     /* two: geometric interpolation between them, the nearest beyond */
     logp_learn_record(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 8, 12e-6, 1e-6);
     ck_assert(fabs(logp_learn_factor(&l, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 6) - 6.0) < 1e-5); /* sqrt(3 x 12) */
@@ -76,21 +93,21 @@ START_TEST(test_plan)
     logp_trial_plan_t p;
     /* the model's pick first, native, our cheapest other within 2x */
     prices(t, 20e-6, 10e-6, 15e-6, 30e-6);
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_LOGP_TREE, &p), 3);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_LOGP_TREE, &p), 3);
     ck_assert_int_eq(p.algo[0], LOGP_ALGO_LOGP_TREE);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_BINOMIAL);
     ck_assert(p.predicted[2] == 15e-6);
     /* an overwhelming margin: no trial */
     prices(t, 100e-6, 10e-6, 50e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_LOGP_TREE, &p), 1);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_LOGP_TREE, &p), 1);
     /* native unsafe (not priced): ours only */
     prices(t, -1.0, 10e-6, 12e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_LOGP_TREE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_LOGP_TREE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_BINOMIAL);
     /* native is the pick: our best other is the challenger */
     prices(t, 5e-6, 9e-6, -1.0, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_NATIVE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
     ck_assert_int_eq(logp_confirm_calls(&p), 2 * LOGP_CONFIRM_ROUNDS);
     /* turns alternate: each candidate gets ROUNDS calls */
@@ -101,10 +118,10 @@ START_TEST(test_plan)
     ck_assert_int_eq(seen[1], LOGP_CONFIRM_ROUNDS);
     /* native the pick: ours is tried within 8x, not only 2x */
     prices(t, 5e-6, 30e-6, 45e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_NATIVE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
     prices(t, 5e-6, 50e-6, -1.0, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_NATIVE, &p), 1);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_NATIVE, &p), 1);
     /* a second runner-up within 2x, priced apart from the others: the
      * MPICH n = 2 32 KiB reduce (best rsg 12.57, native 12.99, pipeline
      * 14.12, two-tree 14.25, every tree 15.51) */
@@ -112,27 +129,45 @@ START_TEST(test_plan)
     t[LOGP_ALGO_REDUCE_SCATTER_GATHER] = 12.57e-6;
     t[LOGP_ALGO_PIPELINE] = 14.12e-6;
     t[LOGP_ALGO_TWO_TREE] = 14.25e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert_int_eq(p.algo[3], LOGP_ALGO_TWO_TREE);
     /* without two-tree, the trees' one price joins once (> 0.5% from pipeline's) */
     t[LOGP_ALGO_TWO_TREE] = -1.0;
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
     ck_assert(p.predicted[3] == 15.51e-6);
     /* a second runner-up priced within 0.5% of the first is the same schedule: not tried (flat and
      * binomial at P = 2 were priced 0.12% apart after a refit) */
     t[LOGP_ALGO_PIPELINE] = 15.505e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 3);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 3);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert_int_eq(logp_confirm_calls(&p), 3 * LOGP_CONFIRM_ROUNDS);
     /* a runner-up priced as the pick (hetero-tree on a uniform layout is
      * logp-tree) gives way to the next; one priced as native does not */
     prices(t, 15e-6, 10e-6, 15e-6, 19e-6);
     t[LOGP_ALGO_HETERO_TREE] = 10e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, LOGP_ALGO_LOGP_TREE, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_LOGP_TREE, &p), 4);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_BINOMIAL);
     ck_assert_int_eq(p.algo[3], LOGP_ALGO_FLAT);
+    /* twins by the model's own prices stay twins whatever the corrections
+     * say: MPICH n = 2, 16 KiB reduce, binomial / chain / chain-opt are
+     * one message each (raw 8.95 us), corrected 2.19 / 2.21 / 2.24;
+     * pipeline (raw 8.53, corrected 3.4) is the runner-up to try */
+    double raw[LOGP_ALGO_COUNT];
+    prices(raw, 8.9e-6, 8.95e-6, 8.95e-6, 8.95e-6);
+    raw[LOGP_ALGO_CHAIN] = raw[LOGP_ALGO_CHAIN_OPT] = 8.95e-6;
+    raw[LOGP_ALGO_PIPELINE] = 8.53e-6;
+    prices(t, 2.31e-6, -1.0, 2.19e-6, 2.25e-6);
+    t[LOGP_ALGO_CHAIN] = 2.21e-6;
+    t[LOGP_ALGO_CHAIN_OPT] = 2.24e-6;
+    t[LOGP_ALGO_PIPELINE] = 3.4e-6;
+    ck_assert_int_eq(logp_confirm_plan(t, raw, LOGP_ALGO_BINOMIAL, &p), 3);
+    ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
+    ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
+    ck_assert(p.predicted[2] == 3.4e-6);
+    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_BINOMIAL, &p), 4); /* by corrected prices: twins */
+    ck_assert_int_eq(p.algo[2], LOGP_ALGO_CHAIN);
 }
 END_TEST
 
