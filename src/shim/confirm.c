@@ -92,7 +92,7 @@ int logp_confirm_first(logp_comm_state_t *st, logp_decision_t **dp)
 void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_select_query_t *q)
 {
     logp_trial_t *t = &d->trial;
-    int reopens = t->reopens;
+    int reopens = t->reopens, warm = t->warm; /* deciding again does not make the library's messages cold */
     logp_algo_t prev_algo = t->prev_algo;
     logp_sched_t prev_sched = t->prev_sched; /* ours now: the trial takes it or it is freed */
     int has_prev = prev_algo != LOGP_ALGO_COUNT && t->prev_sched.algo == prev_algo;
@@ -101,6 +101,7 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
     logp_confirm_free_scheds(t);
     memset(t, 0, sizeof(*t));
     t->reopens = reopens;
+    t->warm = warm;
     t->previous = -1;
     t->prev_algo = LOGP_ALGO_COUNT;
     if (!st->confirm || st->size < 2 || st->pcomm == MPI_COMM_NULL) {

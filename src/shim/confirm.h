@@ -70,16 +70,18 @@ int logp_confirm_first(logp_comm_state_t *st, logp_decision_t **dp);
  * call of a correct program), so that each call is timed from a common
  * start, within about one message time, and a candidate does not inherit
  * the skew the previous call left; the first call's checks that the ranks
- * decided alike (logp_confirm_first), made at the warm-up's first call,
- * which has no other barrier.  Returns 0 if the call must run
+ * decided alike (logp_confirm_first), made at the first call after
+ * logp_confirm_start (a warm-up call: no other barrier then).  Returns 0 if the call must run
  * (*dp)->algo instead of the candidate logp_confirm_turn gave. */
 static inline int logp_confirm_barrier(logp_comm_state_t *st, logp_decision_t **dp)
 {
-    const logp_trial_t *t = &(*dp)->trial;
+    logp_trial_t *t = &(*dp)->trial;
     if (t->phase != LOGP_TRIAL_RUNNING)
         return 1;
-    if (t->warm == 0 && t->calls == 0)
+    if (!t->checked) {
+        t->checked = 1;
         return logp_confirm_first(st, dp);
+    }
     if (t->warm < LOGP_CONFIRM_WARMUP)
         return 1;
     logp_coll_barrier(st->pcomm, st->tag);

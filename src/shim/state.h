@@ -42,7 +42,8 @@ typedef struct logp_trial {
     logp_sched_t sched[LOGP_CONFIRM_MAX]; /* the other candidates' schedules ([0]: the decision's) */
     double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
     int warm;                             /* calls before the trial (the pick, untimed:
-                                             LOGP_CONFIRM_WARMUP) */
+                                             LOGP_CONFIRM_WARMUP), kept when deciding again */
+    int checked;                          /* the ranks' plans compared (logp_confirm_first) */
     int calls;                            /* trial calls made */
     int calls_seen;                       /* calls at the last agreement point (progress) */
     double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each (with a global clock: its end) */
