@@ -8,7 +8,10 @@
 #   sh scripts/confirm-bench.sh      env: NS="2 3 4" REPS=3 ITERS=10 OUT=docs/confirm
 #        SIZES (default every power of two 8 B .. 16 MiB)
 # Needs gawk (asort).  Ranks beyond the cores (n = 3, 4 here) make every
-# time a multiple of the scheduler's 4 ms tick: read those rows as such.
+# time a multiple of the scheduler's 4 ms tick: read those rows as such,
+# or set YIELD=1, which preloads scripts/yield-progress.c (a rank yields
+# its core when MPICH's progress poll found nothing) and runs auto with
+# PMPI_LOGP_OVERSUBSCRIBED=model there: a proxy, see that file.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup.sh" >/dev/null
@@ -20,12 +23,19 @@ OUT=${OUT:-$top/docs/confirm}
 SIZES=${SIZES:-$(awk 'BEGIN { for (s = 8; s <= 16777216; s *= 2) printf "%s%d", (s > 8 ? "," : ""), s }')}
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 mkdir -p "$OUT"
+yield=""
+if [ "${YIELD:-0}" = 1 ]; then
+    yield="$top/build/yield-progress.so"
+    cc -O2 -shared -fPIC -o "$yield" "$top/scripts/yield-progress.c" -ldl
+fi
 raw="$OUT/raw.txt"
 : >"$raw"
 for rep in $(seq "$REPS"); do
     for n in $NS; do
+        pre="$top/build/.libs/libpmpi-logp.so" over=native
+        [ -n "$yield" ] && [ "$n" -gt "$(nproc)" ] && pre="$pre $yield" over=model
         for coll in bcast reduce alltoall; do
-            env LD_PRELOAD="$top/build/.libs/libpmpi-logp.so" $MPIEXEC -n "$n" ./pmpi-logp-bench --coll "$coll" \
+            env LD_PRELOAD="$pre" PMPI_LOGP_OVERSUBSCRIBED=$over $MPIEXEC -n "$n" ./pmpi-logp-bench --coll "$coll" \
                 --sizes "$SIZES" --iters "$ITERS" --entry 2>/dev/null |
                 awk -v n="$n" -v rep="$rep" '$4 == "entry" { r = $0; sub(/.*median\/best /, "", r); split(r, x, " ");
                     b = $0; sub(/.*\(best /, "", b); sub(/\).*/, "", b); print n, $1, $3, rep, x[1], b }' >>"$raw"
