@@ -13,9 +13,8 @@
                                    after a refit of L or G the decision from before it */
 #define LOGP_CONFIRM_ROUNDS 3   /* calls per candidate, of which the fastest counts (see logp_confirm_verdict) */
 #define LOGP_CONFIRM_CALLS (LOGP_CONFIRM_MAX * LOGP_CONFIRM_ROUNDS)
-#ifndef LOGP_CONFIRM_WARMUP
-#define LOGP_CONFIRM_WARMUP 16 /* a class's first calls run the model's pick untimed, then the trial */
-#endif
+#define LOGP_CONFIRM_WARMUP 16 /* a class's first calls run the model's pick untimed, then the trial
+                                  (the default of PMPI_LOGP_CONFIRM_WARMUP) */
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
 #define LOGP_CONFIRM_NEAR 2.0   /* our runners-up are tried if predicted within 2x of the best */
 #define LOGP_CONFIRM_DISTINCT 0.005 /* a runner-up must be priced > 0.5% away from our candidates */

@@ -102,6 +102,7 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
     memset(t, 0, sizeof(*t));
     t->reopens = reopens;
     t->warm = warm;
+    t->warmup = st->warmup;
     t->previous = -1;
     t->prev_algo = LOGP_ALGO_COUNT;
     if (!st->confirm || st->size < 2 || st->pcomm == MPI_COMM_NULL) {
@@ -360,7 +361,7 @@ void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, in
                         double seconds)
 {
     logp_trial_t *t = &d->trial;
-    if (t->phase == LOGP_TRIAL_RUNNING && t->warm < LOGP_CONFIRM_WARMUP) {
+    if (t->phase == LOGP_TRIAL_RUNNING && t->warm < t->warmup) {
         t->warm++;
     } else if (timed && t->phase == LOGP_TRIAL_RUNNING) {
         seconds = seconds > 0.0 ? seconds : 1e-9;

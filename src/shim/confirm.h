@@ -21,7 +21,8 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
 
 /* What this call runs: *algo and *sched start as the decision's; during a
  * trial they become the candidate whose turn it is.  A trial's first
- * LOGP_CONFIRM_WARMUP calls run the model's pick untimed: the library's
+ * LOGP_CONFIRM_WARMUP calls (PMPI_LOGP_CONFIRM_WARMUP) run the model's
+ * pick untimed: the library's
  * first messages of a size are slow (MPICH over shared memory, n = 2: a
  * 4 KiB one-message reduce measured 8.4 us in every call of a trial at the
  * class's first calls, 1.8 in steady state, while two-tree's 2 KiB
@@ -36,7 +37,7 @@ static inline int logp_confirm_turn(logp_decision_t *d, logp_algo_t *algo, const
         return 1;
     }
     if (t->phase == LOGP_TRIAL_RUNNING) {
-        if (t->warm < LOGP_CONFIRM_WARMUP)
+        if (t->warm < t->warmup)
             return 0;
         int c = logp_confirm_turn_of(&t->plan, t->calls);
         *algo = t->plan.algo[c];
@@ -82,7 +83,7 @@ static inline int logp_confirm_barrier(logp_comm_state_t *st, logp_decision_t **
         t->checked = 1;
         return logp_confirm_first(st, dp);
     }
-    if (t->warm < LOGP_CONFIRM_WARMUP)
+    if (t->warm < t->warmup)
         return 1;
     logp_coll_barrier(st->pcomm, st->tag);
     return 1;

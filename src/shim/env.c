@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../select/confirm.h"
+
 static void logp_env_algos(logp_coll_t coll, char *buf, size_t n)
 {
     buf[0] = '\0';
@@ -74,6 +76,12 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     if (confirm != NULL && *confirm != '\0') {
         int before = env->errors, level = logp_env_level("PMPI_LOGP_CONFIRM", confirm, 2, env, msgs, n);
         env->confirm = env->errors == before ? level : 1; /* invalid: the default ("00" is 0) */
+    }
+    const char *warmup = getenv("PMPI_LOGP_CONFIRM_WARMUP");
+    env->confirm_warmup = LOGP_CONFIRM_WARMUP;
+    if (warmup != NULL && *warmup != '\0') {
+        int before = env->errors, calls = logp_env_level("PMPI_LOGP_CONFIRM_WARMUP", warmup, 1000, env, msgs, n);
+        env->confirm_warmup = env->errors == before ? calls : LOGP_CONFIRM_WARMUP;
     }
     env->native = logp_native_lib_default();
     const char *native = getenv("PMPI_LOGP_NATIVE");

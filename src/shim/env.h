@@ -27,6 +27,8 @@ typedef struct logp_env {
     logp_native_lib_t native;            /* PMPI_LOGP_NATIVE=mpich|openmpi, else the build's library */
     int confirm;                         /* PMPI_LOGP_CONFIRM: 1 (default) auto confirms by trials, 0 pure model,
                                             2 trials and refits of L and G */
+    int confirm_warmup;                  /* PMPI_LOGP_CONFIRM_WARMUP: a class's calls before its trial
+                                            (default LOGP_CONFIRM_WARMUP) */
     const char *learn;                   /* PMPI_LOGP_LEARN: learned file, read at start, written at the end */
     logp_algo_t test_slow[LOGP_COLL_COUNT]; /* PMPI_LOGP_TEST_SLOW=ALGO (tests only): every call that runs ALGO
                                                takes 20 ms x P longer; LOGP_ALGO_COUNT if unset */

@@ -521,6 +521,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     h = logp_hash(st->configured, sizeof(st->configured), h);
     h = logp_hash(&st->chain_k, sizeof(st->chain_k), h);
     h = logp_hash(&st->confirm, sizeof(st->confirm), h);
+    h = logp_hash(&st->warmup, sizeof(st->warmup), h);
     h = logp_hash(&st->clock_global, sizeof(st->clock_global), h);
     /* environment that changes decisions: the library whose algorithms
      * "native" models, and whether auto stays on oversubscribed nodes */
@@ -696,6 +697,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         logp_config_resolve(&logp_learned, &facts, &learnt);
         memcpy(st->learned_rule, learnt.rules.algo, sizeof st->learned_rule);
         st->confirm = st->size > 1 ? logp_env.confirm : 0; /* 0, 1, or 2 (with refits) */
+        st->warmup = logp_env.confirm_warmup;
         int *global = NULL, has = 0; /* a clock all ranks share (SMPI): trial calls timed across ranks */
         st->clock_global = PMPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &global, &has) == MPI_SUCCESS && has &&
                            global && *global;

@@ -41,8 +41,9 @@ typedef struct logp_trial {
     logp_trial_plan_t plan;               /* candidates; [0] is the model's pick */
     logp_sched_t sched[LOGP_CONFIRM_MAX]; /* the other candidates' schedules ([0]: the decision's) */
     double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
-    int warm;                             /* calls before the trial (the pick, untimed:
-                                             LOGP_CONFIRM_WARMUP), kept when deciding again */
+    int warm;                             /* calls before the trial (the pick, untimed), kept when
+                                             deciding again */
+    int warmup;                           /* how many: the communicator's warmup */
     int checked;                          /* the ranks' plans compared (logp_confirm_first) */
     int calls;                            /* trial calls made */
     int calls_seen;                       /* calls at the last agreement point (progress) */
@@ -112,6 +113,7 @@ typedef struct logp_comm_state {
     char matched[256]; /* tuning sections that apply */
     /* auto's confirmation (shim/confirm.c) */
     int confirm;              /* trials and agreement points on this communicator (alike on every rank) */
+    int warmup;               /* a class's calls before its trial (PMPI_LOGP_CONFIRM_WARMUP; alike) */
     int oversubscribed;       /* some rank's node runs more processes than it has processors (agreed) */
     unsigned long ncalls;     /* the shim's calls on it: agreement points are counted in them */
     unsigned long next_point; /* ncalls of the next agreement point (logp_confirm_agree_next) */

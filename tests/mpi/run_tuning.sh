@@ -56,9 +56,10 @@ timeout 300 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_REPORT="$tmp/one.txt" 
     { ko "report on one rank only"; cat "$tmp/err"; }
 
 # environment that changes decisions, set on one rank only (PMPI_LOGP_NATIVE,
-# PMPI_LOGP_OVERSUBSCRIBED): the ranks would decide unlike and wait for each
-# other; they notice it at set-up and all run the library's collectives
-for var in PMPI_LOGP_NATIVE=openmpi PMPI_LOGP_OVERSUBSCRIBED=native; do
+# PMPI_LOGP_OVERSUBSCRIBED, PMPI_LOGP_CONFIRM_WARMUP: when trials start): the
+# ranks would decide unlike and wait for each other; they notice it at
+# set-up and all run the library's collectives
+for var in PMPI_LOGP_NATIVE=openmpi PMPI_LOGP_OVERSUBSCRIBED=native PMPI_LOGP_CONFIRM_WARMUP=5; do
     timeout 300 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_OVERSUBSCRIBED=model "$var" "$tmp/hello" : \
         -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_OVERSUBSCRIBED=model "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
     [ $? -eq 0 ] && grep -q 'all results correct' "$tmp/out" && grep -q 'ranks disagree on the configuration' "$tmp/err" &&
