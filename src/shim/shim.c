@@ -241,7 +241,9 @@ static void logp_shim_account(logp_comm_state_t *st, logp_coll_t coll, logp_deci
     s->predicted += d->predicted > 0 ? d->predicted : 0.0;
     if (logp_state_env()->verbose >= 2 && st->rank == 0)
         fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s%s\n", st->name, logp_coll_name(coll), bytes,
-                logp_algo_name(ran), d->trial.phase == LOGP_TRIAL_RUNNING ? " (trial)" : "");
+                logp_algo_name(ran), d->trial.phase != LOGP_TRIAL_RUNNING ? ""
+                                     : d->trial.calls == 0            ? " (warm-up)"
+                                                                      : " (trial)");
 }
 
 /* PMPI_LOGP_TEST_SLOW (tests only): the call ran the algorithm that is to

@@ -69,6 +69,16 @@ for n in 1 2 3 4 8; do
     fi
 done
 
+# the warm-up (PMPI_LOGP_CONFIRM_WARMUP, default 16): a class's first 16
+# calls run the pick, untimed; its trial starts at the 17th call (rank 0's
+# call lines of the n = 2 run above: w = warm-up, t = trial call)
+calls=$(grep "^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> " "$tmp/slow.2" |
+    awk '{ printf "%s", $NF == "(warm-up)" ? "w" : $NF == "(trial)" ? "t" : "-" }')
+case $calls in
+wwwwwwwwwwwwwwwwt*) ok "n=2: the trial starts at the class's 17th call, after 16 warm-up calls" ;;
+*) ko "n=2: warm-up before the trial: $calls" ;;
+esac
+
 # one rank much slower than the others (the hook on rank 2 only, as an
 # oversubscribed or noisy rank would be): the slowest rank's time decides,
 # on every rank alike

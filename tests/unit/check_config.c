@@ -341,6 +341,7 @@ START_TEST(test_rules)
     ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 3) - 0.5) < 1e-6);
     ck_assert(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, 3) == 1.0);
     /* auto's correction: the default of every algorithm without its own */
+    logp_config_free(&cfg);
     ck_assert_int_eq(parse("[default]\ncorrection = bcast binomial 8 0.5\ncorrection = bcast auto 8 0.25\n", &cfg, err), 0);
     logp_config_resolve(&cfg, &f, &r);
     ck_assert(fabs(logp_learn_factor(&r.rules.learn, LOGP_COLL_BCAST, LOGP_ALGO_BINOMIAL, 3) - 0.5) < 1e-6);
