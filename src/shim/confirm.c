@@ -161,8 +161,13 @@ void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n)
     if (t->plan.n < 2)
         return;
     if (t->phase == LOGP_TRIAL_RUNNING || t->phase == LOGP_TRIAL_WAITING) {
-        len += (size_t)snprintf(out, n, "trial %s (%d of %d calls):", t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement",
-                                t->calls, logp_confirm_calls(&t->plan));
+        char warm[48] = ""; /* the pick's untimed calls still to come before the trial's first */
+        if (t->phase == LOGP_TRIAL_RUNNING && t->warm < t->warmup)
+            snprintf(warm, sizeof warm, ", after %d warm-up call%s", t->warmup - t->warm,
+                     t->warmup - t->warm == 1 ? "" : "s");
+        len += (size_t)snprintf(out, n, "trial %s (%d of %d calls%s):",
+                                t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement", t->calls,
+                                logp_confirm_calls(&t->plan), warm);
         for (int c = 0; c < t->plan.n && len < n; c++)
             len += (size_t)snprintf(out + len, n - len, c == t->previous ? "%s %s (the decision before the refit)"
                                                                           : "%s %s (predicted %.4g us)",
