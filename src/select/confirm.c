@@ -6,8 +6,6 @@
 
 int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp_trial_plan_t *plan)
 {
-    if (raw == NULL)
-        raw = t;
     memset(plan, 0, sizeof(*plan));
     if ((int)best < 0 || best >= LOGP_ALGO_COUNT || !(t[best] >= 0.0))
         return 0;

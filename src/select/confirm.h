@@ -30,7 +30,8 @@ typedef struct logp_trial_plan {
 
 /* The candidates of a trial from the prices t[0 .. LOGP_ALGO_COUNT-1]
  * (< 0: not a candidate; with the learned corrections), the model's own
- * prices raw[] (without them; NULL: t) and the model's pick `best`
+ * prices raw[] (without them; the same array where there are none) and
+ * the model's pick `best`
  * (t[best] >= 0): best
  * first; native if t[native] >= 0 and within LOGP_CONFIRM_SPAN of best;
  * the cheapest other algorithm within LOGP_CONFIRM_NEAR (within

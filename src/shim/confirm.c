@@ -102,7 +102,6 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
     memset(t, 0, sizeof(*t));
     t->reopens = reopens;
     t->warm = warm;
-    t->warmup = st->warmup;
     t->previous = -1;
     t->prev_algo = LOGP_ALGO_COUNT;
     if (!st->confirm || st->size < 2 || st->pcomm == MPI_COMM_NULL) {
@@ -153,7 +152,7 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
     t->phase = LOGP_TRIAL_RUNNING;
 }
 
-void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n)
+void logp_confirm_describe(const logp_comm_state_t *st, const logp_decision_t *d, char *out, size_t n)
 {
     const logp_trial_t *t = &d->trial;
     size_t len = 0;
@@ -162,9 +161,9 @@ void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n)
         return;
     if (t->phase == LOGP_TRIAL_RUNNING || t->phase == LOGP_TRIAL_WAITING) {
         char warm[48] = ""; /* the pick's untimed calls still to come before the trial's first */
-        if (t->phase == LOGP_TRIAL_RUNNING && t->warm < t->warmup)
-            snprintf(warm, sizeof warm, ", after %d warm-up call%s", t->warmup - t->warm,
-                     t->warmup - t->warm == 1 ? "" : "s");
+        if (t->phase == LOGP_TRIAL_RUNNING && t->warm < st->warmup)
+            snprintf(warm, sizeof warm, ", after %d warm-up call%s", st->warmup - t->warm,
+                     st->warmup - t->warm == 1 ? "" : "s");
         len += (size_t)snprintf(out, n, "trial %s (%d of %d calls%s):",
                                 t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement", t->calls,
                                 logp_confirm_calls(&t->plan), warm);
@@ -222,7 +221,7 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
     int verbose = logp_state_env()->verbose;
     if ((verbose >= 1 && st->rank == 0) || verbose >= 2) {
         char what[512], who[32] = "";
-        logp_confirm_describe(d, what, sizeof what);
+        logp_confirm_describe(st, d, what, sizeof what);
         if (verbose >= 2)
             snprintf(who, sizeof who, "rank %d: ", st->rank);
         fprintf(stderr, "pmpi-logp: %s%s (P=%d): %s %zu-%zu B%s: %s\n", who, st->name, st->size, logp_coll_name(d->coll),
@@ -366,7 +365,7 @@ void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, in
                         double seconds)
 {
     logp_trial_t *t = &d->trial;
-    if (t->phase == LOGP_TRIAL_RUNNING && t->warm < t->warmup) {
+    if (t->phase == LOGP_TRIAL_RUNNING && t->warm < st->warmup) {
         t->warm++;
     } else if (timed && t->phase == LOGP_TRIAL_RUNNING) {
         seconds = seconds > 0.0 ? seconds : 1e-9;
@@ -466,7 +465,7 @@ static void logp_confirm_format(const logp_comm_state_t *st, logp_text_t *t)
                     logp_confirm_settled(st, (logp_coll_t)c, x, k, &e);
                     char what[512] = "";
                     if (e)
-                        logp_confirm_describe(e, what, sizeof what);
+                        logp_confirm_describe(st, e, what, sizeof what);
                     if (what[0])
                         logp_text_printf(t, "# %s %zu-%zu B%s: %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
                                          ((size_t)2 << x) - 1, qual, what);

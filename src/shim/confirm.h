@@ -29,7 +29,8 @@ void logp_confirm_start(logp_comm_state_t *st, logp_decision_t *d, const logp_se
  * segments, warm from the class below, measured 2.4 and won).  Returns nonzero if
  * the call is to be timed for logp_confirm_after (trial calls, and one in
  * 16 later calls for the drift watch).  O(1). */
-static inline int logp_confirm_turn(logp_decision_t *d, logp_algo_t *algo, const logp_sched_t **sched)
+static inline int logp_confirm_turn(const logp_comm_state_t *st, logp_decision_t *d, logp_algo_t *algo,
+                                    const logp_sched_t **sched)
 {
     logp_trial_t *t = &d->trial;
     if (t->phase == LOGP_TRIAL_RUNNING && t->broken) { /* a placeholder: its first call's check cancels it */
@@ -37,7 +38,7 @@ static inline int logp_confirm_turn(logp_decision_t *d, logp_algo_t *algo, const
         return 1;
     }
     if (t->phase == LOGP_TRIAL_RUNNING) {
-        if (t->warm < t->warmup)
+        if (t->warm < st->warmup)
             return 0;
         int c = logp_confirm_turn_of(&t->plan, t->calls);
         *algo = t->plan.algo[c];
@@ -83,7 +84,7 @@ static inline int logp_confirm_barrier(logp_comm_state_t *st, logp_decision_t **
         t->checked = 1;
         return logp_confirm_first(st, dp);
     }
-    if (t->warm < t->warmup)
+    if (t->warm < st->warmup)
         return 1;
     logp_coll_barrier(st->pcomm, st->tag);
     return 1;
@@ -106,7 +107,7 @@ void logp_confirm_after(logp_comm_state_t *st, logp_decision_t *d, int timed, in
 /* One line (no newline) on d's trial for the verbose output and the run
  * report: candidates, their times on the slowest rank, the winner, the
  * overhead; "" if there was no trial. */
-void logp_confirm_describe(const logp_decision_t *d, char *out, size_t n);
+void logp_confirm_describe(const logp_comm_state_t *st, const logp_decision_t *d, char *out, size_t n);
 
 /* Keeps what st learned (rules of its decided classes, corrections) for
  * the learned file: called when a communicator goes or the run ends, on

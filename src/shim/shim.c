@@ -309,7 +309,7 @@ static int logp_shim_bcast(void *buffer, int count, MPI_Datatype datatype, int r
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_BCAST, bytes, 1, 0);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(d, &algo, &sched);
+    int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
     int rc, ours = logp_shim_ours(algo, sched, root, st->rank, 1, &v);
     if (entry > 0.0)
@@ -356,7 +356,7 @@ static int logp_shim_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_REDUCE, bytes, commutative, unsafe);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(d, &algo, &sched);
+    int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
     int rc, ours = logp_shim_ours(algo, sched, root, st->rank, commutative, &v);
     if (entry > 0.0)
@@ -411,7 +411,7 @@ static int logp_shim_alltoall(const void *sendbuf, int sendcount, MPI_Datatype s
     logp_decision_t *d = logp_state_decide(st, LOGP_COLL_ALLTOALL, bytes, 1, unsafe);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
-    int timed = logp_confirm_turn(d, &algo, &sched);
+    int timed = logp_confirm_turn(st, d, &algo, &sched);
     logp_view_t v;
     int rc, ours = logp_shim_ours(algo, sched, 0, st->rank, 1, &v);
     if (entry > 0.0)

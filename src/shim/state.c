@@ -259,7 +259,7 @@ static void logp_state_report(const logp_comm_state_t *st)
                 logp_text_printf(&t, "  slowest rank %d total %.1f us, fastest %.1f us", x->max_rank,
                                  x->max_time * 1e6, x->min_time * 1e6);
             char trial[512];
-            logp_confirm_describe(d, trial, sizeof trial);
+            logp_confirm_describe(st, d, trial, sizeof trial);
             /* the trial on a line of its own that does not start like a row */
             logp_text_printf(&t, "%s%s\n", trial[0] ? "\n^ " : "", trial);
         }
@@ -889,7 +889,7 @@ static void logp_state_fill(logp_comm_state_t *st, logp_decision_t *d, int faile
                 coll == LOGP_COLL_REDUCE ? (commutative ? " commutative" : " non-commutative") : "",
                 logp_algo_name(d->algo), native, ruled ? " by a rule" : "", logp_algo_name(st->configured[coll]),
                 d->predicted * 1e6);
-        logp_confirm_describe(d, trial, sizeof trial);
+        logp_confirm_describe(st, d, trial, sizeof trial);
         if (trial[0]) /* its own line: the decision line keeps its form */
             fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s: %s\n", st->name, st->size, logp_coll_name(coll),
                     (size_t)1 << sc, ((size_t)2 << sc) - 1,

@@ -41,9 +41,8 @@ typedef struct logp_trial {
     logp_trial_plan_t plan;               /* candidates; [0] is the model's pick */
     logp_sched_t sched[LOGP_CONFIRM_MAX]; /* the other candidates' schedules ([0]: the decision's) */
     double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
-    int warm;                             /* calls before the trial (the pick, untimed), kept when
-                                             deciding again */
-    int warmup;                           /* how many: the communicator's warmup */
+    int warm;                             /* calls before the trial (the pick, untimed; until the
+                                             communicator's warmup), kept when deciding again */
     int checked;                          /* the ranks' plans compared (logp_confirm_first) */
     int calls;                            /* trial calls made */
     int calls_seen;                       /* calls at the last agreement point (progress) */

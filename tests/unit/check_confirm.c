@@ -93,21 +93,21 @@ START_TEST(test_plan)
     logp_trial_plan_t p;
     /* the model's pick first, native, our cheapest other within 2x */
     prices(t, 20e-6, 10e-6, 15e-6, 30e-6);
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_LOGP_TREE, &p), 3);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_LOGP_TREE, &p), 3);
     ck_assert_int_eq(p.algo[0], LOGP_ALGO_LOGP_TREE);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_BINOMIAL);
     ck_assert(p.predicted[2] == 15e-6);
     /* an overwhelming margin: no trial */
     prices(t, 100e-6, 10e-6, 50e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_LOGP_TREE, &p), 1);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_LOGP_TREE, &p), 1);
     /* native unsafe (not priced): ours only */
     prices(t, -1.0, 10e-6, 12e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_LOGP_TREE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_LOGP_TREE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_BINOMIAL);
     /* native is the pick: our best other is the challenger */
     prices(t, 5e-6, 9e-6, -1.0, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_NATIVE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
     ck_assert_int_eq(logp_confirm_calls(&p), 2 * LOGP_CONFIRM_ROUNDS);
     /* turns alternate: each candidate gets ROUNDS calls */
@@ -118,10 +118,10 @@ START_TEST(test_plan)
     ck_assert_int_eq(seen[1], LOGP_CONFIRM_ROUNDS);
     /* native the pick: ours is tried within 8x, not only 2x */
     prices(t, 5e-6, 30e-6, 45e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_NATIVE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
     prices(t, 5e-6, 50e-6, -1.0, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_NATIVE, &p), 1);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 1);
     /* a second runner-up within 2x, priced apart from the others: the
      * MPICH n = 2 32 KiB reduce (best rsg 12.57, native 12.99, pipeline
      * 14.12, two-tree 14.25, every tree 15.51) */
@@ -129,25 +129,25 @@ START_TEST(test_plan)
     t[LOGP_ALGO_REDUCE_SCATTER_GATHER] = 12.57e-6;
     t[LOGP_ALGO_PIPELINE] = 14.12e-6;
     t[LOGP_ALGO_TWO_TREE] = 14.25e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert_int_eq(p.algo[3], LOGP_ALGO_TWO_TREE);
     /* without two-tree, the trees' one price joins once (> 0.5% from pipeline's) */
     t[LOGP_ALGO_TWO_TREE] = -1.0;
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
     ck_assert(p.predicted[3] == 15.51e-6);
     /* a second runner-up priced within 0.5% of the first is the same schedule: not tried (flat and
      * binomial at P = 2 were priced 0.12% apart after a refit) */
     t[LOGP_ALGO_PIPELINE] = 15.505e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 3);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 3);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert_int_eq(logp_confirm_calls(&p), 3 * LOGP_CONFIRM_ROUNDS);
     /* a runner-up priced as the pick (hetero-tree on a uniform layout is
      * logp-tree) gives way to the next; one priced as native does not */
     prices(t, 15e-6, 10e-6, 15e-6, 19e-6);
     t[LOGP_ALGO_HETERO_TREE] = 10e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_LOGP_TREE, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_LOGP_TREE, &p), 4);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_BINOMIAL);
     ck_assert_int_eq(p.algo[3], LOGP_ALGO_FLAT);
     /* twins by the model's own prices stay twins whatever the corrections
@@ -166,7 +166,7 @@ START_TEST(test_plan)
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert(p.predicted[2] == 3.4e-6);
-    ck_assert_int_eq(logp_confirm_plan(t, NULL, LOGP_ALGO_BINOMIAL, &p), 4); /* by corrected prices: twins */
+    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_BINOMIAL, &p), 4); /* judged by corrected prices: twins */
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_CHAIN);
 }
 END_TEST
