@@ -145,8 +145,8 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                      const logp_view_t *v, logp_scratch_t *scratch)
 {
     if (v->s->fam->flags & LOGP_FAMILY_DATAFLOW) { /* without its staging, the same operations in order */
-        int df = logp_coll_reduce_dataflow(sendbuf, recvbuf, count, dt, op, comm, tag, v, scratch);
-        if (df != LOGP_DATAFLOW_NO_ROOM)
+        int no_room, df = logp_coll_reduce_dataflow(sendbuf, recvbuf, count, dt, op, comm, tag, v, scratch, &no_room);
+        if (!no_room)
             return df;
     }
     int rc, commute = v->commutative; /* the view was made for this operator */

@@ -170,7 +170,7 @@ static int logp_df_send(const logp_df_t *d, int i, char *acc, MPI_Aint extent, M
 }
 
 int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                              MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch)
+                              MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch, int *no_room)
 {
     const logp_sched_t *s = v->s;
     int n = v->nops;
@@ -185,11 +185,12 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
     size_t span = logp_df_align(logp_buffer_span(count, dt));
     size_t rspan = logp_df_align(2 * logp_buffer_span(count, dt) + (size_t)(extent < 0 ? -extent : extent));
     size_t sbytes = logp_df_state_bytes(n);
+    *no_room = 1;
     if (span + rspan + sbytes > SIZE_MAX / 2)
-        return LOGP_DATAFLOW_NO_ROOM;
+        return MPI_SUCCESS;
     char *mem = logp_scratch_get(scratch, span + rspan + sbytes);
     if (mem == NULL)
-        return LOGP_DATAFLOW_NO_ROOM;
+        return MPI_SUCCESS;
     logp_df_t d;
     d.v = v;
     logp_df_carve(&d, mem + span + rspan, n);
@@ -226,8 +227,9 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
     }
     if (slot > 2L * count || slot > INT_MAX) { /* more to combine than there is room for: in order, before any message */
         logp_scratch_put(scratch, mem);
-        return LOGP_DATAFLOW_NO_ROOM;
+        return MPI_SUCCESS;
     }
+    *no_room = 0;
     char *acc = logp_buffer_base(mem, count, dt), *rbuf = logp_buffer_base(mem + span, (int)slot, dt);
     for (int i = 0; i < n; i++)
         d.kid_at[i + 1] += d.kid_at[i];

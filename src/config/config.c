@@ -14,7 +14,9 @@
 
 #include "units.h"
 
-static int logp_config_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
+/* Writes "path:line: message" to err; returns LOGP_ERR_PARSE, what every
+ * rejected line is. */
+static logp_status_t logp_config_fail(char *err, size_t errlen, const char *path, int line, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -23,7 +25,15 @@ static int logp_config_fail(char *err, size_t errlen, const char *path, int line
     va_end(ap);
     if (err && errlen)
         snprintf(err, errlen, "%s:%d: %s", path, line, msg);
-    return -1;
+    return LOGP_ERR_PARSE;
+}
+
+/* As logp_config_fail for an allocation that failed: the file is not to
+ * blame, so the status says so. */
+static logp_status_t logp_config_nomem(char *err, size_t errlen, const char *path, int line)
+{
+    logp_config_fail(err, errlen, path, line, "out of memory");
+    return LOGP_ERR_NOMEM;
 }
 
 /* One message line into diag, if it fits. */
@@ -72,20 +82,21 @@ static char *logp_trim(char *s)
     return s;
 }
 
-static int logp_parse_int(const char *s, int *out)
+static logp_status_t logp_parse_int(const char *s, int *out)
 {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
     if (end == s || *end != '\0' || errno || v < 0 || v > 1 << 30)
-        return -1;
+        return LOGP_ERR_PARSE;
     *out = (int)v;
-    return 0;
+    return LOGP_OK;
 }
 
-/* "[...]" without the brackets -> a new section; 0 or -1 (err set). */
-static int logp_parse_header(logp_config_t *cfg, int *cap, char *h, const char *path, int line, char *err,
-                             size_t errlen)
+/* "[...]" without the brackets -> a new section; LOGP_OK, or
+ * LOGP_ERR_PARSE / LOGP_ERR_NOMEM with err set. */
+static logp_status_t logp_parse_header(logp_config_t *cfg, int *cap, char *h, const char *path, int line, char *err,
+                                       size_t errlen)
 {
     logp_section_t sec;
     memset(&sec, 0, sizeof sec);
@@ -104,7 +115,7 @@ static int logp_parse_header(logp_config_t *cfg, int *cap, char *h, const char *
             *dash = '\0';
             if (logp_parse_int(logp_trim(r), &sec.lo) || logp_parse_int(logp_trim(dash + 1), &sec.hi))
                 return logp_config_fail(err, errlen, path, line, "bad size range (expected [size A-B], 1 <= A <= B)");
-        } else if (logp_parse_int(r, &sec.lo) == 0) {
+        } else if (logp_parse_int(r, &sec.lo) == LOGP_OK) {
             sec.hi = sec.lo;
         } else {
             return logp_config_fail(err, errlen, path, line, "bad size range (expected [size A-B], 1 <= A <= B)");
@@ -136,12 +147,12 @@ static int logp_parse_header(logp_config_t *cfg, int *cap, char *h, const char *
         int ncap = *cap ? 2 * *cap : 16;
         logp_section_t *s = realloc(cfg->sections, sizeof(*s) * (size_t)ncap);
         if (s == NULL)
-            return logp_config_fail(err, errlen, path, line, "out of memory");
+            return logp_config_nomem(err, errlen, path, line);
         cfg->sections = s;
         *cap = ncap;
     }
     cfg->sections[cfg->nsections++] = sec;
-    return 0;
+    return LOGP_OK;
 }
 
 const char *logp_config_learn_path(const logp_config_t *cfg)
@@ -187,8 +198,8 @@ static logp_coll_t logp_coll_lookup(const char *name)
 
 /* rule = COLL LO-HI [commutative|non-commutative] ALGO
  * correction = COLL ALGO BYTES FACTOR   (config.h) */
-static int logp_parse_rule(logp_section_t *sec, const char *key, char *val, const char *path, int line, char *err,
-                           size_t errlen)
+static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char *val, const char *path, int line,
+                                     char *err, size_t errlen)
 {
     int is_rule = strcmp(key, "rule") == 0;
     const char *form = is_rule ? "rule = COLL LO-HI [commutative|non-commutative] ALGO (e.g. rule = bcast 1-4K logp-tree)"
@@ -213,7 +224,7 @@ static int logp_parse_rule(logp_section_t *sec, const char *key, char *val, cons
                                 aname, logp_coll_name(coll));
     if (sec->rules == NULL) {
         if ((sec->rules = malloc(sizeof(*sec->rules))) == NULL)
-            return logp_config_fail(err, errlen, path, line, "out of memory");
+            return logp_config_nomem(err, errlen, path, line);
         logp_config_rules_init(sec->rules);
     }
     if (!is_rule) {
@@ -223,12 +234,12 @@ static int logp_parse_rule(logp_section_t *sec, const char *key, char *val, cons
         if (logp_units_bytes(w[2], &bytes) || bytes == 0 || bytes > 0x7fffffff)
             return logp_config_fail(err, errlen, path, line, "correction: %.40s: expected a byte count 1..2G (64K)",
                                     w[2]);
-        if (*end != '\0' || logp_learn_set(&sec->rules->learn, coll, algo, logp_learn_class(bytes), f) != 0 ||
+        if (*end != '\0' || logp_learn_set(&sec->rules->learn, coll, algo, logp_learn_class(bytes), f) != LOGP_OK ||
             f == 0.0)
             return logp_config_fail(err, errlen, path, line, "correction: %.40s: expected a factor 0.001..1000 "
                                     "(measured / predicted)", w[3]);
         sec->set |= LOGP_KEY_CORRECTION;
-        return 0;
+        return LOGP_OK;
     }
     int kinds = 3; /* bit 0: non-commutative, bit 1: commutative */
     if (qual) {
@@ -259,11 +270,11 @@ static int logp_parse_rule(logp_section_t *sec, const char *key, char *val, cons
         return logp_config_fail(err, errlen, path, line, "rule: %zu-%zu covers no size class (classes are powers of "
                                 "two, decided at about 1.4 x 2^k bytes: widen the range)", lo, hi);
     sec->set |= LOGP_KEY_RULE;
-    return 0;
+    return LOGP_OK;
 }
 
-static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char *path, int line, char *err,
-                          size_t errlen, logp_config_diag_t *diag)
+static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, const char *path, int line, char *err,
+                                    size_t errlen, logp_config_diag_t *diag)
 {
     static const struct {
         const char *key;
@@ -297,16 +308,16 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
             logp_diag_warn(diag, path, line, "network is set twice in this section: the later value wins");
         sec->shared = strcmp(val, "shared") == 0;
         sec->set |= LOGP_KEY_NETWORK;
-        return 0;
+        return LOGP_OK;
     }
     if (strcmp(key, "learn") == 0) {
         if (sec->kind != LOGP_SECTION_DEFAULT || *val == '\0')
             return logp_config_fail(err, errlen, path, line, "learn = FILE: in [default] only, with a file name");
         free(sec->learn);
         if ((sec->learn = strdup(val)) == NULL)
-            return logp_config_fail(err, errlen, path, line, "out of memory");
+            return logp_config_nomem(err, errlen, path, line);
         sec->set |= LOGP_KEY_LEARN;
-        return 0;
+        return LOGP_OK;
     }
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         if (strcmp(key, keys[i].key) != 0)
@@ -385,7 +396,7 @@ static int logp_parse_key(logp_section_t *sec, char *key, char *val, const char 
                                         val, LOGP_CONFIG_MAX_COUNT);
         }
         sec->set |= keys[i].bit;
-        return 0;
+        return LOGP_OK;
     }
     return logp_config_fail(err, errlen, path, line,
                             "unknown key '%.40s' (expected L, o, g, G, gamma, bcast, reduce, alltoall, chain_k, "
@@ -419,21 +430,21 @@ static int logp_sizes_overlap(const logp_section_t **v, int m, const logp_sectio
  * order that overlaps an earlier one.  Not every pair (80,000 sections took
  * 22 s that way): one sort when all is well, a binary search over prefixes
  * (overlap is monotone in the prefix) when not: O(n log^2 n). */
-static int logp_config_check_sizes(const logp_config_t *cfg, const char *path, char *err, size_t errlen)
+static logp_status_t logp_config_check_sizes(const logp_config_t *cfg, const char *path, char *err, size_t errlen)
 {
     int n = 0;
     for (int i = 0; i < cfg->nsections; i++)
         n += cfg->sections[i].kind == LOGP_SECTION_SIZE;
     if (n < 2)
-        return 0;
+        return LOGP_OK;
     const logp_section_t **v = malloc(sizeof(*v) * 2 * (size_t)n), **tmp = v + n;
     if (v == NULL)
-        return logp_config_fail(err, errlen, path, 0, "out of memory");
+        return logp_config_nomem(err, errlen, path, 0);
     n = 0;
     for (int i = 0; i < cfg->nsections; i++)
         if (cfg->sections[i].kind == LOGP_SECTION_SIZE)
             v[n++] = &cfg->sections[i];
-    int rc = 0;
+    logp_status_t rc = LOGP_OK;
     if (logp_sizes_overlap(v, n, tmp)) {
         int lo = 2, hi = n; /* the shortest overlapping prefix is in [lo, hi] */
         while (lo < hi) {
@@ -455,8 +466,8 @@ static int logp_config_check_sizes(const logp_config_t *cfg, const char *path, c
 }
 
 /* One non-empty line without its comment: a section header or a key. */
-static int logp_parse_line(logp_config_t *cfg, int *cap, char *s, const char *path, int line, char *err, size_t errlen,
-                           logp_config_diag_t *diag)
+static logp_status_t logp_parse_line(logp_config_t *cfg, int *cap, char *s, const char *path, int line, char *err,
+                                     size_t errlen, logp_config_diag_t *diag)
 {
     if (*s == '[') {
         char *close = strchr(s, ']');
@@ -476,20 +487,22 @@ static int logp_parse_line(logp_config_t *cfg, int *cap, char *s, const char *pa
 }
 
 /* The parser.  With diag: reads on after an error (the line is skipped),
- * collects every error and warning there, fails at the end if any error. */
-static int logp_config_parse_diag(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err,
-                                  size_t errlen, logp_config_diag_t *diag)
+ * collects every error and warning there, fails at the end if any error
+ * (with the first error's status). */
+static logp_status_t logp_config_parse_diag(logp_config_t *cfg, const char *text, size_t len, const char *path,
+                                            char *err, size_t errlen, logp_config_diag_t *diag)
 {
     char buf[LOGP_CONFIG_MAX_LINE + 2];
     memset(cfg, 0, sizeof(*cfg));
     size_t pos = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a UTF-8 byte order mark (editors) */
     int cap = 0;
+    logp_status_t first = LOGP_OK; /* diag: the first error's */
     for (int line = 1; pos < len; line++) {
         size_t end = pos;
         while (end < len && text[end] != '\n')
             end++;
         size_t n = end - pos;
-        int rc = 0;
+        logp_status_t rc = LOGP_OK;
         if (n > LOGP_CONFIG_MAX_LINE) {
             rc = logp_config_fail(err, errlen, path, line, "line longer than %d characters", LOGP_CONFIG_MAX_LINE);
             n = 0;
@@ -512,37 +525,43 @@ static int logp_config_parse_diag(logp_config_t *cfg, const char *text, size_t l
             rc = logp_parse_line(cfg, &cap, s, path, line, err, errlen, diag);
         if (rc && diag == NULL) {
             logp_config_free(cfg);
-            return -1;
+            return rc;
         }
         if (rc) {
+            first = first ? first : rc;
             diag->errors++;
             logp_diag_add(diag, err);
             if (diag->errors >= 1000) /* a binary or foreign file: enough said */
                 break;
         }
     }
-    if (logp_config_check_sizes(cfg, path, err, errlen)) {
+    logp_status_t rc = logp_config_check_sizes(cfg, path, err, errlen);
+    if (rc) {
         if (diag == NULL) {
             logp_config_free(cfg);
-            return -1;
+            return rc;
         }
+        first = first ? first : rc;
         diag->errors++;
         logp_diag_add(diag, err);
     }
     if (diag && diag->errors) {
         logp_config_free(cfg);
-        return -1;
+        return first;
     }
-    return 0;
+    return LOGP_OK;
 }
 
-int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err, size_t errlen)
+logp_status_t logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err,
+                                size_t errlen)
 {
     return logp_config_parse_diag(cfg, text, len, path, err, errlen, NULL);
 }
 
-/* The file's text (malloc'ed, *len bytes) or NULL with err set. */
-static char *logp_config_read(const char *path, size_t *len_out, char *err, size_t errlen)
+/* The file's text into *text_out (malloc'ed, *len_out bytes): LOGP_OK, or
+ * with err set LOGP_ERR_IO (cannot read it, not a regular file),
+ * LOGP_ERR_NOMEM or LOGP_ERR_PARSE (too large for a tuning file). */
+static logp_status_t logp_config_read(const char *path, char **text_out, size_t *len_out, char *err, size_t errlen)
 {
     /* a FIFO or terminal would block the application's start: regular
      * files only, opened without waiting for a writer */
@@ -550,18 +569,18 @@ static char *logp_config_read(const char *path, size_t *len_out, char *err, size
     struct stat sb;
     if (fd < 0) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
+        return LOGP_ERR_IO;
     }
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         close(fd);
         snprintf(err, errlen, "%s: not a regular file", path);
-        return NULL;
+        return LOGP_ERR_IO;
     }
     FILE *f = fdopen(fd, "rb");
     if (f == NULL) {
         close(fd);
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return NULL;
+        return LOGP_ERR_IO;
     }
     size_t cap = 1 << 16, len = 0;
     char *text = malloc(cap);
@@ -569,7 +588,7 @@ static char *logp_config_read(const char *path, size_t *len_out, char *err, size
         if (text == NULL) {
             fclose(f);
             snprintf(err, errlen, "%s: out of memory", path);
-            return NULL;
+            return LOGP_ERR_NOMEM;
         }
         len += fread(text + len, 1, cap - len, f);
         if (len < cap)
@@ -578,7 +597,7 @@ static char *logp_config_read(const char *path, size_t *len_out, char *err, size
             free(text);
             fclose(f);
             snprintf(err, errlen, "%s: larger than 64 MiB: not a tuning file", path);
-            return NULL;
+            return LOGP_ERR_PARSE;
         }
         char *t = realloc(text, cap * 2);
         if (t == NULL)
@@ -591,37 +610,39 @@ static char *logp_config_read(const char *path, size_t *len_out, char *err, size
     if (rd_err) {
         free(text);
         snprintf(err, errlen, "%s: cannot read", path);
-        return NULL;
+        return LOGP_ERR_IO;
     }
+    *text_out = text;
     *len_out = len;
-    return text;
+    return LOGP_OK;
 }
 
-int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen)
+logp_status_t logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen)
 {
     size_t len = 0;
+    char *text = NULL;
     memset(cfg, 0, sizeof(*cfg));
-    char *text = logp_config_read(path, &len, err, errlen);
-    if (text == NULL)
-        return -1;
-    int rc = logp_config_parse(cfg, text, len, path, err, errlen);
+    logp_status_t rc = logp_config_read(path, &text, &len, err, errlen);
+    if (rc != LOGP_OK)
+        return rc;
+    rc = logp_config_parse(cfg, text, len, path, err, errlen);
     free(text);
     return rc;
 }
 
-int logp_config_lint(logp_config_t *cfg, const char *path, logp_config_diag_t *diag)
+logp_status_t logp_config_lint(logp_config_t *cfg, const char *path, logp_config_diag_t *diag)
 {
-    char err[640];
+    char err[640], *text = NULL;
     size_t len = 0;
     memset(cfg, 0, sizeof(*cfg));
     memset(diag, 0, sizeof(*diag));
-    char *text = logp_config_read(path, &len, err, sizeof err);
-    if (text == NULL) {
+    logp_status_t rc = logp_config_read(path, &text, &len, err, sizeof err);
+    if (rc != LOGP_OK) {
         diag->errors = 1;
         logp_diag_add(diag, err);
-        return -1;
+        return rc;
     }
-    int rc = logp_config_parse_diag(cfg, text, len, path, err, sizeof err, diag);
+    rc = logp_config_parse_diag(cfg, text, len, path, err, sizeof err, diag);
     free(text);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include "../model/algo.h"
 #include "../model/learn.h"
 #include "../model/params.h"
+#include "../model/status.h"
 
 #define LOGP_CONFIG_MAX_LINE 4096 /* longer lines are an error */
 /* Sane ranges: beyond them a value is a typo, and the model's sums would
@@ -84,14 +85,16 @@ typedef struct logp_config {
     int nsections;
 } logp_config_t;
 
-/* Parses tuning-file text; `path` names it in messages.  On error returns
- * -1 and writes "path:line: what is wrong (what was expected)" to err;
- * *cfg is then empty.  Returns 0 on success. */
-int logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err, size_t errlen);
+/* Parses tuning-file text; `path` names it in messages.  Returns LOGP_OK,
+ * or LOGP_ERR_PARSE (LOGP_ERR_NOMEM if memory ran out) with "path:line:
+ * what is wrong (what was expected)" in err; *cfg is then empty. */
+logp_status_t logp_config_parse(logp_config_t *cfg, const char *text, size_t len, const char *path, char *err,
+                                size_t errlen);
 
 /* Reads and parses a file (errors as logp_config_parse; a file that cannot
- * be read is "path: cannot read: reason"). */
-int logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen);
+ * be read, or is not a regular file, is LOGP_ERR_IO with "path: cannot
+ * read: reason" or "path: not a regular file"). */
+logp_status_t logp_config_load(logp_config_t *cfg, const char *path, char *err, size_t errlen);
 
 /* Every problem of a file, for `pmpi-logp check` (the shim stops at the
  * first error and has no warnings). */
@@ -104,8 +107,9 @@ typedef struct logp_config_diag {
 /* As logp_config_load, but reads on after an error (the line is skipped,
  * at most 1000 errors) and warns about implausible settings (a key set
  * twice in a section; L, o, g or G of 0); everything goes to *diag.
- * Returns 0 if there is no error (warnings allowed), else -1 (*cfg empty). */
-int logp_config_lint(logp_config_t *cfg, const char *path, logp_config_diag_t *diag);
+ * Returns LOGP_OK if there is no error (warnings allowed), else the first
+ * error's status as logp_config_load's (*cfg empty). */
+logp_status_t logp_config_lint(logp_config_t *cfg, const char *path, logp_config_diag_t *diag);
 
 /* Releases a configuration; safe on a zeroed one. */
 void logp_config_free(logp_config_t *cfg);

@@ -98,30 +98,31 @@ static char *logp_learned_keep(FILE *old, const int *sizes, int nsizes, int *cov
     return out;
 }
 
-/* The file to merge with: NULL and 0 if there is none, NULL and -1 (err
- * set) if there is one we cannot read or that is not a regular file (a
- * FIFO would block, a device never end; nothing is written then, so that
- * nothing in it is lost). */
-static FILE *logp_learned_open_old(const char *target, const char *path, char *err, size_t errlen, int *rc)
+/* The file to merge with into *old: LOGP_OK with NULL if there is none;
+ * LOGP_ERR_IO (err set) if there is one we cannot read or that is not a
+ * regular file (a FIFO would block, a device never end; nothing is
+ * written then, so that nothing in it is lost). */
+static logp_status_t logp_learned_open_old(const char *target, const char *path, char *err, size_t errlen, FILE **old)
 {
     struct stat st;
     int fd = open(target, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    *rc = 0;
+    *old = NULL;
     if (fd < 0 && errno == ENOENT)
-        return NULL;
+        return LOGP_OK;
     const char *why = fd < 0 || fstat(fd, &st) != 0 ? strerror(errno) : !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
     FILE *f = why ? NULL : fdopen(fd, "r");
     if (f == NULL) {
         snprintf(err, errlen, "%s: %s", path, why ? why : strerror(errno));
         if (fd >= 0)
             close(fd);
-        *rc = -1;
+        return LOGP_ERR_IO;
     }
-    return f;
+    *old = f;
+    return LOGP_OK;
 }
 
-int logp_learned_write(const char *path, const char *const *sections, const int *sizes, int nsizes, char *err,
-                       size_t errlen)
+logp_status_t logp_learned_write(const char *path, const char *const *sections, const int *sizes, int nsizes,
+                                 char *err, size_t errlen)
 {
     err[0] = '\0';
     /* a symbolic link names the file to update: write next to its target
@@ -130,10 +131,12 @@ int logp_learned_write(const char *path, const char *const *sections, const int 
     const char *target = real ? real : path;
     size_t plen = strlen(target);
     char *lock = malloc(plen + 8), *tmp = malloc(plen + 16);
-    int rc = -1, lfd = -1, tfd = -1;
-    FILE *out = NULL;
+    logp_status_t rc = LOGP_ERR_IO; /* what most steps below fail with */
+    int lfd = -1, tfd = -1;
+    FILE *out = NULL, *old = NULL;
     if (lock == NULL || tmp == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
+        rc = LOGP_ERR_NOMEM;
         goto done;
     }
     snprintf(lock, plen + 8, "%s.lock", target);
@@ -152,9 +155,8 @@ int logp_learned_write(const char *path, const char *const *sections, const int 
     }
     struct stat st;
     mode_t mode = stat(target, &st) == 0 ? st.st_mode & 07777 : 0644; /* the file keeps its permissions */
-    int bad_old, *covered = calloc((size_t)(nsizes > 0 ? nsizes : 1), sizeof(int));
-    FILE *old = logp_learned_open_old(target, path, err, errlen, &bad_old);
-    if (bad_old) {
+    int *covered = calloc((size_t)(nsizes > 0 ? nsizes : 1), sizeof(int));
+    if (logp_learned_open_old(target, path, err, errlen, &old) != LOGP_OK) {
         free(covered);
         goto done;
     }
@@ -164,6 +166,7 @@ int logp_learned_write(const char *path, const char *const *sections, const int 
     if (kept == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
         free(covered);
+        rc = LOGP_ERR_NOMEM;
         goto done;
     }
     /* a fresh name (O_EXCL): nothing planted at a guessable one is written through */
@@ -201,7 +204,7 @@ int logp_learned_write(const char *path, const char *const *sections, const int 
         unlink(tmp);
         goto done;
     }
-    rc = 0;
+    rc = LOGP_OK;
 done:
     if (lfd >= 0)
         close(lfd); /* releases the lock */

@@ -38,34 +38,34 @@ double logp_units_number(const char *text, char **end)
 }
 
 /* A non-negative finite number followed by one of `units` exactly. */
-static int logp_units_parse(const char *text, const logp_unit_t *units, size_t n, double *out)
+static logp_status_t logp_units_parse(const char *text, const logp_unit_t *units, size_t n, double *out)
 {
     char *end;
     double v = logp_units_number(text, &end);
     if (end == text || !isfinite(v) || v < 0)
-        return -1;
+        return LOGP_ERR_PARSE;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(end, units[i].unit) != 0)
             continue;
         if (!units[i].bandwidth) {
             *out = v * units[i].scale;
-            return 0;
+            return LOGP_OK;
         }
         if (v <= 0)
-            return -1;
+            return LOGP_ERR_PARSE;
         *out = 1.0 / (v * units[i].scale);
-        return 0;
+        return LOGP_OK;
     }
-    return -1;
+    return LOGP_ERR_PARSE;
 }
 
-int logp_units_time(const char *text, double *out)
+logp_status_t logp_units_time(const char *text, double *out)
 {
     static const logp_unit_t u[] = {{"", 1e-6, 0}, {"us", 1e-6, 0}, {"ns", 1e-9, 0}, {"ms", 1e-3, 0}, {"s", 1.0, 0}};
     return logp_units_parse(text, u, sizeof u / sizeof u[0], out);
 }
 
-int logp_units_per_byte(const char *text, double *out)
+logp_status_t logp_units_per_byte(const char *text, double *out)
 {
     static const logp_unit_t u[] = {{"", 1e-9, 0},   {"ns/B", 1e-9, 0}, {"us/B", 1e-6, 0}, {"ms/B", 1e-3, 0},
                                     {"s/B", 1.0, 0}, {"B/s", 1.0, 1},   {"KB/s", 1e3, 1},  {"MB/s", 1e6, 1},
@@ -73,7 +73,7 @@ int logp_units_per_byte(const char *text, double *out)
     return logp_units_parse(text, u, sizeof u / sizeof u[0], out);
 }
 
-int logp_units_bytes(const char *text, size_t *out)
+logp_status_t logp_units_bytes(const char *text, size_t *out)
 {
     static const struct {
         const char *unit;
@@ -81,31 +81,31 @@ int logp_units_bytes(const char *text, size_t *out)
     } u[] = {{"", 0}, {"B", 0}, {"K", 10}, {"KiB", 10}, {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
     char *end;
     if (text[0] < '0' || text[0] > '9') /* no sign, no space, no "inf" */
-        return -1;
+        return LOGP_ERR_PARSE;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
     if (end == text || errno)
-        return -1;
+        return LOGP_ERR_PARSE;
     for (size_t i = 0; i < sizeof u / sizeof u[0]; i++) {
         if (strcmp(end, u[i].unit) != 0)
             continue;
         if (v > (unsigned long long)SIZE_MAX >> u[i].shift)
-            return -1;
+            return LOGP_ERR_PARSE;
         *out = (size_t)v << u[i].shift;
-        return 0;
+        return LOGP_OK;
     }
-    return -1;
+    return LOGP_ERR_PARSE;
 }
 
-int logp_units_count(const char *text, long lo, long hi, long *out)
+logp_status_t logp_units_count(const char *text, long lo, long hi, long *out)
 {
     char *end;
     if (!((text[0] >= '0' && text[0] <= '9') || (text[0] == '-' && text[1] >= '0' && text[1] <= '9')))
-        return -1;
+        return LOGP_ERR_PARSE;
     errno = 0;
     long v = strtol(text, &end, 10);
     if (*end != '\0' || errno || v < lo || v > hi)
-        return -1;
+        return LOGP_ERR_PARSE;
     *out = v;
-    return 0;
+    return LOGP_OK;
 }

@@ -28,14 +28,14 @@ static int logp_learn_valid(logp_coll_t coll, logp_algo_t algo, int sc)
            sc < LOGP_LEARN_CLASSES;
 }
 
-int logp_learn_set(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double factor)
+logp_status_t logp_learn_set(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double factor)
 {
     if (!logp_learn_valid(coll, algo, sc))
-        return -1;
+        return LOGP_ERR_ARG;
     if (factor != 0.0 && !(factor >= 1.0 / LOGP_LEARN_CLAMP && factor <= LOGP_LEARN_CLAMP))
-        return -1;
+        return LOGP_ERR_ARG;
     l->ratio[coll][algo][sc] = (float)factor;
-    return 0;
+    return LOGP_OK;
 }
 
 double logp_learn_record(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double measured,

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "algo.h"
+#include "status.h"
 
 /* Size classes floor(log2(bytes)) of 1 B .. INT_MAX B. */
 #define LOGP_LEARN_CLASSES 31
@@ -41,9 +42,9 @@ double logp_learn_record(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, in
  * after recording a trial's candidates.  Returns it, 0 if none. */
 double logp_learn_record_default(logp_learn_t *l, logp_coll_t coll, int sc);
 
-/* Sets one factor as read from a file (0 clears it); out-of-range
- * arguments are ignored.  Returns 0, or -1 if factor is out of range. */
-int logp_learn_set(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double factor);
+/* Sets one factor as read from a file (0 clears it).  Returns LOGP_OK, or
+ * LOGP_ERR_ARG (nothing set) if an argument or the factor is out of range. */
+logp_status_t logp_learn_set(logp_learn_t *l, logp_coll_t coll, logp_algo_t algo, int sc, double factor);
 
 /* The factor for (coll, algo) at class sc: the class's own if measured;
  * else interpolated geometrically between the nearest measured classes

@@ -9,13 +9,13 @@ logp_params_t logp_params_default(void)
     return p;
 }
 
-int logp_params_check(const logp_params_t *p)
+logp_status_t logp_params_check(const logp_params_t *p)
 {
     const double v[5] = {p->L, p->o, p->g, p->G, p->gamma};
     for (int i = 0; i < 5; i++)
         if (!isfinite(v[i]) || v[i] < 0.0)
-            return -1;
-    return 0;
+            return LOGP_ERR_ARG;
+    return LOGP_OK;
 }
 
 double logp_params_inj(const logp_params_t *p, size_t bytes)

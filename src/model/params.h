@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 
+#include "status.h"
+
 typedef struct logp_params {
     double L;     /* latency: network time of one message, s */
     double o;     /* CPU overhead of one send or one receive, s */
@@ -32,8 +34,8 @@ typedef struct logp_params {
  * a commodity cluster (L 1.6us, o 0.4us, g 0.6us, G 0.1ns/B, gamma 0.3ns/B). */
 logp_params_t logp_params_default(void);
 
-/* 0 if every parameter is finite and >= 0, -1 otherwise. */
-int logp_params_check(const logp_params_t *p);
+/* LOGP_OK if every parameter is finite and >= 0, LOGP_ERR_ARG otherwise. */
+logp_status_t logp_params_check(const logp_params_t *p);
 
 /* Injection time (m - 1) G of an m-byte message (0 for m = 0). */
 double logp_params_inj(const logp_params_t *p, size_t bytes);

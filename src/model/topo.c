@@ -19,8 +19,8 @@ static int logp_topo_cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *speed, const logp_params_t *intra,
-                   const logp_params_t *inter)
+logp_status_t logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *speed,
+                             const logp_params_t *intra, const logp_params_t *inter)
 {
     memset(t, 0, sizeof(*t));
     if (P < 1 || node_of == NULL || logp_params_check(intra) != 0 || logp_params_check(inter) != 0)
@@ -75,8 +75,8 @@ int logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *spee
     return LOGP_OK;
 }
 
-int logp_topo_blocks(logp_topo_t *t, int P, int ranks_per_node, const double *speed, const logp_params_t *intra,
-                     const logp_params_t *inter)
+logp_status_t logp_topo_blocks(logp_topo_t *t, int P, int ranks_per_node, const double *speed,
+                               const logp_params_t *intra, const logp_params_t *inter)
 {
     memset(t, 0, sizeof(*t));
     if (P < 1 || ranks_per_node < 1)

@@ -42,17 +42,18 @@ logp_topo_t logp_topo_uniform(int P, const logp_params_t *p);
  * 0.. in increasing order of those integers), speed[r] > 0 (NULL: all 1).  Copies
  * both.  Returns LOGP_OK, LOGP_ERR_ARG (P < 1, bad speed or parameters) or
  * LOGP_ERR_NOMEM; free with logp_topo_free. */
-int logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *speed, const logp_params_t *intra,
-                   const logp_params_t *inter);
+logp_status_t logp_topo_init(logp_topo_t *t, int P, const int *node_of, const double *speed,
+                             const logp_params_t *intra, const logp_params_t *inter);
 
 /* Nonzero if nodes a and b are interchangeable: as many ranks, all of
  * one speed. */
 int logp_topo_alike(const logp_topo_t *t, int a, int b);
 
 /* `nodes` blocks of consecutive ranks, the last one possibly short:
- * rank r on node r / ranks_per_node.  speed as logp_topo_init. */
-int logp_topo_blocks(logp_topo_t *t, int P, int ranks_per_node, const double *speed, const logp_params_t *intra,
-                     const logp_params_t *inter);
+ * rank r on node r / ranks_per_node.  speed, and what it returns, as
+ * logp_topo_init (LOGP_ERR_ARG also for ranks_per_node < 1). */
+logp_status_t logp_topo_blocks(logp_topo_t *t, int P, int ranks_per_node, const double *speed,
+                               const logp_params_t *intra, const logp_params_t *inter);
 
 /* Releases what logp_topo_init allocated; safe on a uniform or zeroed topo. */
 void logp_topo_free(logp_topo_t *t);

@@ -13,7 +13,7 @@
 /* Builds the tree whose parents are given and whose children are sent to in
  * increasing rank order (parent[] of a preorder tree whose first child is the
  * first one sent to). */
-static int logp_tree_ascending(logp_tree_t *t, int P, const int *parent)
+static logp_status_t logp_tree_ascending(logp_tree_t *t, int P, const int *parent)
 {
     int *order = malloc(sizeof(int) * (size_t)(P > 1 ? P - 1 : 1));
     if (order == NULL)
@@ -36,7 +36,7 @@ void logp_tree_free(logp_tree_t *t)
     memset(t, 0, sizeof(*t));
 }
 
-int logp_tree_from_parents(logp_tree_t *t, int P, const int *parent, const int *order)
+logp_status_t logp_tree_from_parents(logp_tree_t *t, int P, const int *parent, const int *order)
 {
     if (order == NULL)
         return logp_tree_ascending(t, P, parent);
@@ -89,7 +89,7 @@ int logp_tree_kids_descending(const logp_tree_t *t, int v)
     return b - a > 1 && t->kids[a] > t->kids[b - 1];
 }
 
-int logp_tree_check(const logp_tree_t *t)
+logp_status_t logp_tree_check(const logp_tree_t *t)
 {
     int P = t->P, ok = LOGP_OK;
     if (P < 1 || t->parent[0] != -1 || t->size[0] != P)
@@ -136,7 +136,7 @@ int logp_tree_check(const logp_tree_t *t)
 
 /* Builds the tree in which v's parent is parent_of(v) and every node sends
  * to its children in descending (desc) or ascending rank order. */
-static int logp_tree_by_rule(logp_tree_t *t, int P, int (*parent_of)(int), int desc)
+static logp_status_t logp_tree_by_rule(logp_tree_t *t, int P, int (*parent_of)(int), int desc)
 {
     if (P < 1)
         return LOGP_ERR_ARG;
@@ -166,19 +166,19 @@ static int logp_flat_parent(int v)
     return 0;
 }
 
-int logp_tree_binomial(logp_tree_t *t, int P)
+logp_status_t logp_tree_binomial(logp_tree_t *t, int P)
 {
     /* The largest subtree, v + 2^(k-1), is sent to first: children are sent
      * in descending rank order (a reduce receives them ascending). */
     return logp_tree_by_rule(t, P, logp_binomial_parent, 1);
 }
 
-int logp_tree_flat(logp_tree_t *t, int P)
+logp_status_t logp_tree_flat(logp_tree_t *t, int P)
 {
     return logp_tree_by_rule(t, P, logp_flat_parent, 0);
 }
 
-int logp_tree_from_abs(logp_tree_t *t, int *perm, int P, int root, const int *parent, const int *order)
+logp_status_t logp_tree_from_abs(logp_tree_t *t, int *perm, int P, int root, const int *parent, const int *order)
 {
     memset(t, 0, sizeof(*t));
     if (P < 1 || root < 0 || root >= P || parent[root] != -1)

@@ -23,7 +23,7 @@ typedef struct logp_tree {
 /* Builds a tree from parent[] (parent[0] = -1, parent[v] < v) and `order`, the
  * P - 1 non-root ranks listed so that each parent's children appear in send
  * order (NULL: ascending rank order).  Copies both arrays.  Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
-int logp_tree_from_parents(logp_tree_t *t, int P, const int *parent, const int *order);
+logp_status_t logp_tree_from_parents(logp_tree_t *t, int P, const int *parent, const int *order);
 
 /* Builds a tree over absolute ranks 0..P-1 rooted at `root` from parent[]
  * (absolute, parent[root] = -1) and `order` (the P - 1 other ranks, each
@@ -31,7 +31,7 @@ int logp_tree_from_parents(logp_tree_t *t, int P, const int *parent, const int *
  * (children visited in send order), so that the result satisfies
  * logp_tree_check, and writes perm[v] = absolute rank of tree rank v.
  * LOGP_ERR_ARG if parent[] and order do not describe one tree. */
-int logp_tree_from_abs(logp_tree_t *t, int *perm, int P, int root, const int *parent, const int *order);
+logp_status_t logp_tree_from_abs(logp_tree_t *t, int *perm, int P, int root, const int *parent, const int *order);
 
 /* Releases what a builder allocated; safe on a zeroed or freed tree. */
 void logp_tree_free(logp_tree_t *t);
@@ -49,13 +49,15 @@ int logp_tree_kids_descending(const logp_tree_t *t, int v);
 /* Depth-first check of the invariants every executor relies on: one root,
  * every rank reached exactly once, parent/children consistent, preorder
  * contiguity.  Returns LOGP_OK or LOGP_ERR_ARG. */
-int logp_tree_check(const logp_tree_t *t);
+logp_status_t logp_tree_check(const logp_tree_t *t);
 
 /* Binomial tree (seed 002, recursive doubling): children of v are v + 2^j for
- * 2^j below v's lowest set bit, largest first.  Any P >= 1. */
-int logp_tree_binomial(logp_tree_t *t, int P);
+ * 2^j below v's lowest set bit, largest first.  Any P >= 1.  Returns
+ * LOGP_OK, LOGP_ERR_ARG (P < 1) or LOGP_ERR_NOMEM. */
+logp_status_t logp_tree_binomial(logp_tree_t *t, int P);
 
-/* Flat tree: the root's children are 1, 2, .., P-1. */
-int logp_tree_flat(logp_tree_t *t, int P);
+/* Flat tree: the root's children are 1, 2, .., P-1.  Returns as
+ * logp_tree_binomial. */
+logp_status_t logp_tree_flat(logp_tree_t *t, int P);
 
 #endif

@@ -53,7 +53,7 @@ int logp_chain_adaptive_lengths(int P, int *len)
     return k;
 }
 
-int logp_tree_chains(logp_tree_t *t, int P, const int *len, int nchains)
+logp_status_t logp_tree_chains(logp_tree_t *t, int P, const int *len, int nchains)
 {
     if (P < 1 || nchains < 0)
         return LOGP_ERR_ARG;

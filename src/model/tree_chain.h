@@ -24,8 +24,10 @@ int logp_chain_adaptive_lengths(int P, int *len);
 
 /* Tree of chains: chain c is ranks [h_c, h_c + len[c]) with head h_c, each
  * rank's parent the one before it, the heads' parent the root; the root
- * receives chain 0 first (so sends to heads in descending order). */
-int logp_tree_chains(logp_tree_t *t, int P, const int *len, int nchains);
+ * receives chain 0 first (so sends to heads in descending order).
+ * Returns LOGP_OK, LOGP_ERR_ARG (lengths that do not cover 1..P-1) or
+ * LOGP_ERR_NOMEM. */
+logp_status_t logp_tree_chains(logp_tree_t *t, int P, const int *len, int nchains);
 
 /* Seed 001 closed forms with a = 2o + L + m gamma, b = max(o + m gamma, g)
  * (plus the injection time (m-1)G in a and b when G > 0):

@@ -65,7 +65,7 @@ static logp_heap_item_t logp_heap_pop(logp_heap_item_t *h, int *n)
     return top;
 }
 
-int logp_tree_optimal(logp_tree_t *t, int P, double delay, double gap, double *ready, double *T)
+logp_status_t logp_tree_optimal(logp_tree_t *t, int P, double delay, double gap, double *ready, double *T)
 {
     memset(t, 0, sizeof(*t));
     if (P < 1 || !(delay > 0.0) || !(gap >= 0.0) || !isfinite(delay) || !isfinite(gap))
@@ -159,7 +159,7 @@ out:
     return rc;
 }
 
-int logp_tree_fn(long L, long o, long g, long n, long *f)
+logp_status_t logp_tree_fn(long L, long o, long g, long n, long *f)
 {
     if (L < 0 || o < 0 || g < 1 || n < 0 || L + 2 * o < 1)
         return LOGP_ERR_ARG;
@@ -203,8 +203,8 @@ int logp_tree_seed_parent(int v, long T, long L, long o, long g, const long *f)
     return -1;
 }
 
-int logp_tree_sum_plan(int P, long N, long L, long o, long g, logp_sum_node_t *nodes, long *T_B,
-                       long *N_S, double *time)
+logp_status_t logp_tree_sum_plan(int P, long N, long L, long o, long g, logp_sum_node_t *nodes, long *T_B,
+                                 long *N_S, double *time)
 {
     if (P < 1 || N < 0 || L < 0 || o < 0 || g < 1)
         return LOGP_ERR_ARG;
@@ -248,7 +248,7 @@ void logp_tree_costs(const logp_params_t *p, size_t bytes, int reduce, double *d
     }
 }
 
-int logp_tree_model(logp_tree_t *t, int P, const logp_params_t *p, size_t bytes, int reduce, double *ready)
+logp_status_t logp_tree_model(logp_tree_t *t, int P, const logp_params_t *p, size_t bytes, int reduce, double *ready)
 {
     double delay, gap;
     logp_tree_costs(p, bytes, reduce, &delay, &gap);

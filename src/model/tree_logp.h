@@ -16,8 +16,9 @@
  * prefix of P nodes of OBT(f_T) (seed definition 4), children numbered as in
  * theorem 3.  O(P log P).  If `ready` is not NULL it receives, per rank, the
  * time it holds the data (its label); `*T` (if not NULL) the completion time.
- * delay > 0 and gap >= 0 required. */
-int logp_tree_optimal(logp_tree_t *t, int P, double delay, double gap, double *ready, double *T);
+ * delay > 0 and gap >= 0 required (else LOGP_ERR_ARG).  Returns LOGP_OK,
+ * LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
+logp_status_t logp_tree_optimal(logp_tree_t *t, int P, double delay, double gap, double *ready, double *T);
 
 /* The (delay, gap) of logp_tree_optimal for m-byte messages under p:
  * broadcast 2o + L + (m-1)G and its send gap (logp_params_send_gap:
@@ -28,13 +29,14 @@ int logp_tree_optimal(logp_tree_t *t, int P, double delay, double gap, double *r
 void logp_tree_costs(const logp_params_t *p, size_t bytes, int reduce, double *delay, double *gap);
 
 /* logp_tree_optimal with logp_tree_costs; a free network (delay 0) gets the
- * binomial tree (every tree is then optimal).  `ready` as logp_tree_optimal
- * (all 0 for the binomial case). */
-int logp_tree_model(logp_tree_t *t, int P, const logp_params_t *p, size_t bytes, int reduce, double *ready);
+ * binomial tree (every tree is then optimal).  `ready` and what it returns
+ * as logp_tree_optimal (all 0 for the binomial case). */
+logp_status_t logp_tree_model(logp_tree_t *t, int P, const logp_params_t *p, size_t bytes, int reduce, double *ready);
 
 /* Seed 000 theorem 2 for integer parameters: f[0..n] = number of ranks an
- * optimal broadcast informs within time 0..n (delay = L + 2o). */
-int logp_tree_fn(long L, long o, long g, long n, long *f);
+ * optimal broadcast informs within time 0..n (delay = L + 2o).  LOGP_OK,
+ * or LOGP_ERR_ARG (negative times, g < 1 or L + 2o < 1). */
+logp_status_t logp_tree_fn(long L, long o, long g, long n, long *f);
 
 /* Seed 000 ComputeParent, literally: parent (relative rank) of relative
  * rank v > 0 in T*(P; L, o, g) whose root has effective time T, given f[0..T]
@@ -55,7 +57,7 @@ typedef struct logp_sum_node {
  * T_B + ceil((N - N_S) / P) (theorem 6; the seed writes (N - N_S)/P).
  * N < N_S is allowed: B_i are then 0 and the plan finishes early.
  * Returns LOGP_OK or LOGP_ERR_ARG / LOGP_ERR_NOMEM. */
-int logp_tree_sum_plan(int P, long N, long L, long o, long g, logp_sum_node_t *nodes, long *T_B,
-                       long *N_S, double *time);
+logp_status_t logp_tree_sum_plan(int P, long N, long L, long o, long g, logp_sum_node_t *nodes, long *T_B,
+                                 long *N_S, double *time);
 
 #endif

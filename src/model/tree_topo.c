@@ -29,8 +29,8 @@ static int logp_rank_key_cmp(const void *a, const void *b)
 /* One level: a model-optimal tree over the n ranks ids[0..n-1] (ids[0] its
  * root), the faster ones at the positions informed first.  Appends every
  * child to order[*k] level by level of the caller, sets parent[]. */
-static int logp_tree_level(const logp_topo_t *topo, const logp_params_t *p, size_t bytes, int reduce,
-                           const int *ids, int n, int *parent, int *order, int *k)
+static logp_status_t logp_tree_level(const logp_topo_t *topo, const logp_params_t *p, size_t bytes, int reduce,
+                                     const int *ids, int n, int *parent, int *order, int *k)
 {
     if (n <= 1)
         return LOGP_OK;
@@ -66,7 +66,7 @@ out:
     return rc;
 }
 
-int logp_tree_two_level(const logp_topo_t *topo, int root, size_t bytes, int reduce, int *parent, int *order)
+logp_status_t logp_tree_two_level(const logp_topo_t *topo, int root, size_t bytes, int reduce, int *parent, int *order)
 {
     int P = topo->P, N = topo->nnodes, k = 0, rc = LOGP_ERR_NOMEM;
     if (root < 0 || root >= P)
@@ -161,8 +161,8 @@ static int logp_tree_class_next(int P, const int *cls, const double *free_at, in
     return -1;
 }
 
-int logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce, logp_greedy_rule_t rule,
-                     int *parent, int *order)
+logp_status_t logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce, logp_greedy_rule_t rule,
+                               int *parent, int *order)
 {
     int P = topo->P, N = topo->nnodes, rc = LOGP_ERR_NOMEM, edge = rule == LOGP_GREEDY_EDGE;
     if (root < 0 || root >= P || rule < 0 || rule >= LOGP_GREEDY_RULES)

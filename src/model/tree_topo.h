@@ -21,7 +21,7 @@
  * flat tree or a chain where those are optimal, so each level gets the
  * best of tree, flat and chain under its own parameters.
  * Returns LOGP_OK, LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
-int logp_tree_two_level(const logp_topo_t *topo, int root, size_t bytes, int reduce, int *parent, int *order);
+logp_status_t logp_tree_two_level(const logp_topo_t *topo, int root, size_t bytes, int reduce, int *parent, int *order);
 
 /* Receiver-choice rules of the greedy builder. */
 typedef enum logp_greedy_rule {
@@ -50,7 +50,7 @@ typedef enum logp_greedy_rule {
  * see tests/unit/check_topo.c for the comparison with brute force).
  * O(P^2), LOGP_ERR_ARG over LOGP_GREEDY_BUDGET.  Returns LOGP_OK,
  * LOGP_ERR_ARG or LOGP_ERR_NOMEM. */
-int logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce, logp_greedy_rule_t rule,
-                     int *parent, int *order);
+logp_status_t logp_tree_greedy(const logp_topo_t *topo, int root, size_t bytes, int reduce, logp_greedy_rule_t rule,
+                               int *parent, int *order);
 
 #endif

@@ -358,10 +358,10 @@ int main(int argc, char **argv)
             size_t m;
             snprintf(list, sizeof list, "%s", sizes);
             for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
-                if (logp_units_bytes(t, &m) != 0 || m > (size_t)1 << 30)
+                if (logp_units_bytes(t, &m) != LOGP_OK || m > (size_t)1 << 30)
                     bad = "--sizes: expected byte counts up to 1G separated by commas (8,64K,1M)";
         } else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc) {
-            if (logp_units_count(argv[++i], 1, 1000000, &n) == 0)
+            if (logp_units_count(argv[++i], 1, 1000000, &n) == LOGP_OK)
                 iters = (int)n;
             else
                 bad = "--iters: expected an integer 1..1000000";
@@ -381,7 +381,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--native-only") == 0)
             native_only = 1;
         else if (strcmp(argv[i], "--rpn") == 0 && i + 1 < argc) {
-            if (logp_units_count(argv[++i], 1, INT_MAX, &n) == 0)
+            if (logp_units_count(argv[++i], 1, INT_MAX, &n) == LOGP_OK)
                 rpn = (int)n;
             else
                 bad = "--rpn: expected an integer >= 1";
@@ -409,7 +409,7 @@ int main(int argc, char **argv)
     }
     logp_config_t cfg = {0};
     char err[640];
-    if (tuning && logp_config_load(&cfg, tuning, err, sizeof err) != 0) {
+    if (tuning && logp_config_load(&cfg, tuning, err, sizeof err) != LOGP_OK) {
         if (g_rank == 0)
             fprintf(stderr, "pmpi-logp-bench: %s\n", err);
         PMPI_Finalize();

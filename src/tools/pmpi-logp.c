@@ -47,19 +47,19 @@ typedef struct {
     logp_native_lib_t native;           /* whose defaults "native" models */
 } logp_cli_t;
 
-/* "1,0.5,2" -> c->speeds; -1 if malformed or not > 0. */
-static int parse_speeds(const char *v, logp_cli_t *c)
+/* "1,0.5,2" -> c->speeds; LOGP_ERR_PARSE if malformed or not > 0. */
+static logp_status_t parse_speeds(const char *v, logp_cli_t *c)
 {
     c->nspeeds = 0;
     for (const char *s = v; *s;) {
         char *end;
         double x = strtod(s, &end);
         if (end == s || !(x > 0.0) || c->nspeeds == LOGP_CLI_MAX_SPEEDS || (*end != ',' && *end != '\0'))
-            return -1;
+            return LOGP_ERR_PARSE;
         c->speeds[c->nspeeds++] = x;
         s = *end ? end + 1 : end;
     }
-    return c->nspeeds > 0 ? 0 : -1;
+    return c->nspeeds > 0 ? LOGP_OK : LOGP_ERR_PARSE;
 }
 
 /* Builds c->topo from --nodes/--rpn/--speeds/--intra-*: node k holds ranks
@@ -100,7 +100,7 @@ static int make_layout(logp_cli_t *c, int P_given)
         return -1;
     for (int r = 0; r < c->P; r++)
         speed[r] = c->nspeeds == 0 ? 1.0 : c->speeds[c->nspeeds == 1 ? 0 : r / c->rpn];
-    int rc = logp_topo_blocks(&c->topo, c->P, c->rpn, speed, &c->intra, &c->p);
+    logp_status_t rc = logp_topo_blocks(&c->topo, c->P, c->rpn, speed, &c->intra, &c->p);
     free(speed);
     if (rc != LOGP_OK)
         fprintf(stderr, "pmpi-logp: invalid layout\n");
@@ -195,18 +195,20 @@ static void usage_cmd(FILE *f, const logp_cli_cmd_t *cmd)
         fprintf(f, "%s%s", logp_cli_params_help, logp_cli_layout_help);
 }
 
-/* An int option of at least lo into *out; 0, or -1 when the value is bad. */
-static int parse_int(const char *v, long lo, int *out)
+/* An int option of at least lo into *out; LOGP_OK, or LOGP_ERR_PARSE when
+ * the value is bad. */
+static logp_status_t parse_int(const char *v, long lo, int *out)
 {
     long n = 0;
-    if (logp_units_count(v, lo, INT_MAX, &n) != 0)
-        return -1;
+    if (logp_units_count(v, lo, INT_MAX, &n) != LOGP_OK)
+        return LOGP_ERR_PARSE;
     *out = (int)n;
-    return 0;
+    return LOGP_OK;
 }
 
-/* One option's value into c; 0, or -1 when the value is bad. */
-static int parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int opt, const char *v)
+/* One option's value into c; LOGP_OK, or LOGP_ERR_PARSE when the value is
+ * bad. */
+static logp_status_t parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int opt, const char *v)
 {
     int integer_times = strcmp(cmd->name, "sum-plan") == 0;
     switch (opt) {
@@ -256,18 +258,20 @@ static int parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int opt, const 
     case OPT_ALLTOALL:
         c->coll = opt == OPT_BCAST ? LOGP_COLL_BCAST : opt == OPT_REDUCE ? LOGP_COLL_REDUCE : LOGP_COLL_ALLTOALL;
         c->algo = logp_algo_lookup(c->coll, v);
-        return c->algo == LOGP_ALGO_COUNT || c->algo == LOGP_ALGO_NATIVE || c->algo == LOGP_ALGO_AUTO ? -1 : 0;
+        if (c->algo == LOGP_ALGO_COUNT || c->algo == LOGP_ALGO_NATIVE || c->algo == LOGP_ALGO_AUTO)
+            return LOGP_ERR_PARSE;
+        return LOGP_OK;
     case OPT_NAME:
         c->name = v;
-        return 0;
+        return LOGP_OK;
     case OPT_NATIVE:
         c->native = logp_native_lib_lookup(v);
-        return c->native == LOGP_NATIVE_LIB_COUNT ? -1 : 0;
+        return c->native == LOGP_NATIVE_LIB_COUNT ? LOGP_ERR_PARSE : LOGP_OK;
     case OPT_NETWORK:
         c->shared = strcmp(v, "shared") == 0;
-        return c->shared || strcmp(v, "loggp") == 0 ? 0 : -1;
+        return c->shared || strcmp(v, "loggp") == 0 ? LOGP_OK : LOGP_ERR_PARSE;
     }
-    return -1;
+    return LOGP_ERR_PARSE;
 }
 
 /* Options of `cmd` (argv[0] is the command).  0 to run, 1 after --help
@@ -310,7 +314,7 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
             c->dot = 1;
         else if (opt == OPT_INTRA_NODE)
             c->intra_node = 1;
-        else if (parse_value(c, cmd, opt, optarg) != 0) {
+        else if (parse_value(c, cmd, opt, optarg) != LOGP_OK) {
             fprintf(stderr, "pmpi-logp %s: bad value for --%s: '%s'\n", cmd->name, logp_cli_options[idx].name, optarg);
             return -1;
         }
@@ -636,11 +640,11 @@ static int cmd_check(const logp_cli_t *c)
     logp_comm_facts_t facts = {c->P_given ? c->P : 64, c->name ? c->name : "", c->intra_node};
     logp_config_t cfg;
     static logp_config_diag_t diag; /* 8 KiB of messages: not on the stack */
-    int rc = logp_config_lint(&cfg, c->file, &diag);
+    logp_status_t rc = logp_config_lint(&cfg, c->file, &diag);
     fputs(diag.text, stderr); /* every error and warning, each with file:line */
     if (diag.dropped)
         fprintf(stderr, "%s: %d more messages not shown\n", c->file, diag.dropped);
-    if (rc != 0) {
+    if (rc != LOGP_OK) {
         fprintf(stderr, "%s: %d error%s, %d warning%s: the shim would ignore this file\n", c->file, diag.errors,
                 diag.errors == 1 ? "" : "s", diag.warnings, diag.warnings == 1 ? "" : "s");
         return 1;
@@ -698,7 +702,7 @@ static int cmd_show_learned(const logp_cli_t *c)
 {
     logp_config_t cfg;
     char err[640];
-    if (logp_config_load(&cfg, c->file, err, sizeof err) != 0) {
+    if (logp_config_load(&cfg, c->file, err, sizeof err) != LOGP_OK) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }

@@ -15,7 +15,7 @@
 #include "../../src/config/units.h"
 #include "check_main.h"
 
-static int parse(const char *text, logp_config_t *cfg, char *err)
+static logp_status_t parse(const char *text, logp_config_t *cfg, char *err)
 {
     return logp_config_parse(cfg, text, strlen(text), "t.conf", err, 640);
 }
@@ -24,7 +24,7 @@ static void expect_error(const char *text, const char *where, const char *what)
 {
     logp_config_t cfg;
     char err[640] = "";
-    ck_assert_int_eq(parse(text, &cfg, err), -1);
+    ck_assert_int_eq(parse(text, &cfg, err), LOGP_ERR_PARSE);
     ck_assert_msg(strstr(err, where) != NULL, "'%s' lacks '%s'", err, where);
     ck_assert_msg(strstr(err, what) != NULL, "'%s' lacks '%s'", err, what);
     ck_assert_int_eq(cfg.nsections, 0);
@@ -33,21 +33,21 @@ static void expect_error(const char *text, const char *where, const char *what)
 START_TEST(test_units)
 {
     double v;
-    ck_assert_int_eq(logp_units_time("1.5", &v), 0);
+    ck_assert_int_eq(logp_units_time("1.5", &v), LOGP_OK);
     ck_assert(fabs(v - 1.5e-6) < 1e-18);
-    ck_assert_int_eq(logp_units_time("200ns", &v), 0);
+    ck_assert_int_eq(logp_units_time("200ns", &v), LOGP_OK);
     ck_assert(fabs(v - 200e-9) < 1e-18);
-    ck_assert_int_eq(logp_units_time("2ms", &v), 0);
-    ck_assert_int_eq(logp_units_time("1s", &v), 0);
+    ck_assert_int_eq(logp_units_time("2ms", &v), LOGP_OK);
+    ck_assert_int_eq(logp_units_time("1s", &v), LOGP_OK);
     ck_assert(v == 1.0);
-    ck_assert_int_eq(logp_units_time("-1us", &v), -1);
-    ck_assert_int_eq(logp_units_time("1 furlong", &v), -1);
-    ck_assert_int_eq(logp_units_time("nan", &v), -1);
-    ck_assert_int_eq(logp_units_per_byte("0.1ns/B", &v), 0);
+    ck_assert_int_eq(logp_units_time("-1us", &v), LOGP_ERR_PARSE);
+    ck_assert_int_eq(logp_units_time("1 furlong", &v), LOGP_ERR_PARSE);
+    ck_assert_int_eq(logp_units_time("nan", &v), LOGP_ERR_PARSE);
+    ck_assert_int_eq(logp_units_per_byte("0.1ns/B", &v), LOGP_OK);
     ck_assert(fabs(v - 0.1e-9) < 1e-20);
-    ck_assert_int_eq(logp_units_per_byte("10GB/s", &v), 0);
+    ck_assert_int_eq(logp_units_per_byte("10GB/s", &v), LOGP_OK);
     ck_assert(fabs(v - 0.1e-9) < 1e-20);
-    ck_assert_int_eq(logp_units_per_byte("0GB/s", &v), -1);
+    ck_assert_int_eq(logp_units_per_byte("0GB/s", &v), LOGP_ERR_PARSE);
     /* byte counts: binary units, nothing else after the digits */
     size_t b = 0;
     const struct {
@@ -56,22 +56,22 @@ START_TEST(test_units)
     } ok[] = {{"0", 0}, {"8", 8}, {"8B", 8}, {"64K", 65536}, {"64KiB", 65536}, {"1MiB", 1048576},
               {"4M", 4194304}, {"2G", (size_t)2 << 30}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-        ck_assert_int_eq(logp_units_bytes(ok[i].text, &b), 0);
+        ck_assert_int_eq(logp_units_bytes(ok[i].text, &b), LOGP_OK);
         ck_assert_uint_eq(b, ok[i].want);
     }
     const char *bad[] = {"", "abc", "-1", " 8", "8 K", "64k", "64KB", "1.5M", "1e3", "99999999999999999999",
                          "18446744073709551615K"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        ck_assert_msg(logp_units_bytes(bad[i], &b) == -1, "'%s' accepted", bad[i]);
+        ck_assert_msg(logp_units_bytes(bad[i], &b) == LOGP_ERR_PARSE, "'%s' accepted", bad[i]);
     long n = 0;
-    ck_assert_int_eq(logp_units_count("42", 1, 100, &n), 0);
+    ck_assert_int_eq(logp_units_count("42", 1, 100, &n), LOGP_OK);
     ck_assert_int_eq(n, 42);
-    ck_assert_int_eq(logp_units_count("-3", -5, 5, &n), 0);
+    ck_assert_int_eq(logp_units_count("-3", -5, 5, &n), LOGP_OK);
     ck_assert_int_eq(n, -3);
-    ck_assert_int_eq(logp_units_count("0", 1, 100, &n), -1);
-    ck_assert_int_eq(logp_units_count("8x", 1, 100, &n), -1);
-    ck_assert_int_eq(logp_units_count("", 1, 100, &n), -1);
-    ck_assert_int_eq(logp_units_count("99999999999999999999", 1, 100, &n), -1);
+    ck_assert_int_eq(logp_units_count("0", 1, 100, &n), LOGP_ERR_PARSE);
+    ck_assert_int_eq(logp_units_count("8x", 1, 100, &n), LOGP_ERR_PARSE);
+    ck_assert_int_eq(logp_units_count("", 1, 100, &n), LOGP_ERR_PARSE);
+    ck_assert_int_eq(logp_units_count("99999999999999999999", 1, 100, &n), LOGP_ERR_PARSE);
 }
 END_TEST
 
@@ -188,13 +188,13 @@ START_TEST(test_errors)
     logp_config_t cfg;
     char err[640];
     const char bin[] = "[default]\nL = 1us\n\x01\x02\xff\x00zz\n";
-    ck_assert_int_eq(logp_config_parse(&cfg, bin, sizeof bin - 1, "b.conf", err, sizeof err), -1);
+    ck_assert_int_eq(logp_config_parse(&cfg, bin, sizeof bin - 1, "b.conf", err, sizeof err), LOGP_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err, "b.conf:3: binary data"));
     size_t n = 10u << 20;
     char *big = malloc(n + 16);
     memcpy(big, "[default]\n", 10);
     memset(big + 10, 'x', n);
-    ck_assert_int_eq(logp_config_parse(&cfg, big, n + 10, "big.conf", err, sizeof err), -1);
+    ck_assert_int_eq(logp_config_parse(&cfg, big, n + 10, "big.conf", err, sizeof err), LOGP_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err, "big.conf:2: line longer than"));
     free(big);
     /* 10 MB of disjoint [size] sections: refused at the section limit, with
@@ -204,25 +204,25 @@ START_TEST(test_errors)
     big = malloc(cap + 64);
     for (int k = 1; len < cap; k++)
         len += (size_t)sprintf(big + len, "[size %d]\nL = 1us\n", k);
-    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), -1);
+    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), LOGP_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err, "many.conf:20001: more than 10000 sections"));
     len = 0;
     for (int k = LOGP_CONFIG_MAX_SECTIONS; k >= 1; k--) /* reverse order: the sort does the work */
         len += (size_t)sprintf(big + len, "[size %d]\n", 3 * k);
-    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), 0);
+    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), LOGP_OK);
     ck_assert_int_eq(cfg.nsections, LOGP_CONFIG_MAX_SECTIONS);
     logp_config_free(&cfg);
     len += (size_t)sprintf(big + len, "[size 2-3]\n"); /* one too many */
-    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), -1);
+    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), LOGP_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err, "more than 10000 sections"));
     len = 0;
     for (int k = LOGP_CONFIG_MAX_SECTIONS - 1; k >= 1; k--)
         len += (size_t)sprintf(big + len, "[size %d]\n", 3 * k);
     len += (size_t)sprintf(big + len, "[size 4-6]\n"); /* overlaps [size 6], line 9998 */
-    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), -1);
+    ck_assert_int_eq(logp_config_parse(&cfg, big, len, "many.conf", err, sizeof err), LOGP_ERR_PARSE);
     ck_assert_ptr_nonnull(strstr(err, "many.conf:10000: size range 4-6 overlaps [size 6-6] of line 9998"));
     free(big);
-    ck_assert_int_eq(logp_config_load(&cfg, "/nonexistent/pmpi-logp.conf", err, sizeof err), -1);
+    ck_assert_int_eq(logp_config_load(&cfg, "/nonexistent/pmpi-logp.conf", err, sizeof err), LOGP_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err, "/nonexistent/pmpi-logp.conf: cannot read"));
 }
 END_TEST
@@ -241,7 +241,7 @@ START_TEST(test_lint)
     close(fd);
     logp_config_t cfg;
     static logp_config_diag_t diag;
-    ck_assert_int_eq(logp_config_lint(&cfg, path, &diag), -1);
+    ck_assert_int_eq(logp_config_lint(&cfg, path, &diag), LOGP_ERR_PARSE);
     ck_assert_int_eq(diag.errors, 3);
     ck_assert_int_eq(diag.warnings, 3);
     ck_assert_int_eq(cfg.nsections, 0);
@@ -254,10 +254,13 @@ START_TEST(test_lint)
     const char ok[] = "[default]\nL = 1us\nL = 2us\n";
     ck_assert_int_eq((int)write(fd, ok, sizeof ok - 1), (int)(sizeof ok - 1));
     close(fd);
-    ck_assert_int_eq(logp_config_lint(&cfg, path, &diag), 0);
+    ck_assert_int_eq(logp_config_lint(&cfg, path, &diag), LOGP_OK);
     ck_assert_int_eq(diag.errors, 0);
     ck_assert_int_eq(diag.warnings, 1);
     logp_config_free(&cfg);
+    /* a file that cannot be read is one error, and not the file's fault */
+    ck_assert_int_eq(logp_config_lint(&cfg, "/nonexistent/pmpi-logp.conf", &diag), LOGP_ERR_IO);
+    ck_assert_int_eq(diag.errors, 1);
     char err[640];
     ck_assert_int_eq(logp_config_load(&cfg, path, err, sizeof err), 0);
     ck_assert(cfg.sections[0].params.L == 2e-6);
@@ -385,7 +388,7 @@ END_TEST
  * replaced; writers at once lose nothing; a stale temporary file (a job
  * killed mid-write) leaves the file whole. */
 /* logp_learned_write of one [size P-P] section. */
-static int write1(const char *path, const char *text, int size, char *err, size_t errlen)
+static logp_status_t write1(const char *path, const char *text, int size, char *err, size_t errlen)
 {
     return logp_learned_write(path, &text, &size, 1, err, errlen);
 }
@@ -396,9 +399,9 @@ START_TEST(test_learned_write)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/learned.conf", dir);
     int s4 = 4;
-    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", 2, err, sizeof err), 0);
-    ck_assert_int_eq(write1(path, "[size 4-4]\nrule = bcast 1-15 flat\n", 4, err, sizeof err), 0);
-    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 logp-tree\n", 2, err, sizeof err), 0);
+    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", 2, err, sizeof err), LOGP_OK);
+    ck_assert_int_eq(write1(path, "[size 4-4]\nrule = bcast 1-15 flat\n", 4, err, sizeof err), LOGP_OK);
+    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 logp-tree\n", 2, err, sizeof err), LOGP_OK);
     /* a job killed between writing its temporary file and renaming it */
     char stale[300];
     snprintf(stale, sizeof stale, "%s.tmp.99999", path);
@@ -422,7 +425,7 @@ START_TEST(test_learned_write)
             int size = 100 + k;
             snprintf(text, sizeof text, "[size %d-%d]\nrule = reduce 1-15 binomial\n", size, size);
             for (int rep = 0; rep < 20; rep++)
-                if (write1(path, text, size, err, sizeof err) != 0)
+                if (write1(path, text, size, err, sizeof err) != LOGP_OK)
                     _exit(1);
             _exit(0);
         }
@@ -437,13 +440,13 @@ START_TEST(test_learned_write)
      * and its target updated; a link planted at the lock's name is refused */
     struct stat sb;
     ck_assert_int_eq(chmod(path, 0640), 0);
-    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", 2, err, sizeof err), 0);
+    ck_assert_int_eq(write1(path, "[size 2-2]\nrule = bcast 1-15 binomial\n", 2, err, sizeof err), LOGP_OK);
     ck_assert_int_eq(stat(path, &sb), 0);
     ck_assert_int_eq(sb.st_mode & 0777, 0640);
     char link[300], victim[300];
     snprintf(link, sizeof link, "%s/link.conf", dir);
     ck_assert_int_eq(symlink(path, link), 0);
-    ck_assert_int_eq(write1(link, "[size 2-2]\nrule = bcast 1-15 flat\n", 2, err, sizeof err), 0);
+    ck_assert_int_eq(write1(link, "[size 2-2]\nrule = bcast 1-15 flat\n", 2, err, sizeof err), LOGP_OK);
     ck_assert_int_eq(lstat(link, &sb), 0);
     ck_assert(S_ISLNK(sb.st_mode));
     ck_assert_int_eq(logp_config_load(&cfg, path, err, sizeof err), 0);
@@ -457,7 +460,7 @@ START_TEST(test_learned_write)
     snprintf(link, sizeof link, "%s/other.conf.lock", dir);
     ck_assert_int_eq(symlink(victim, link), 0);
     snprintf(link, sizeof link, "%s/other.conf", dir);
-    ck_assert_int_ne(write1(link, "[size 2-2]\n", 2, err, sizeof err), 0);
+    ck_assert_int_eq(write1(link, "[size 2-2]\n", 2, err, sizeof err), LOGP_ERR_IO);
     ck_assert_int_eq(stat(victim, &sb), 0);
     ck_assert_int_eq(sb.st_size, 5);
     ck_assert(logp_learned_replaces("[size 4-4]", &s4, 1));
@@ -476,7 +479,7 @@ START_TEST(test_learned_write)
     const char *texts[3] = {"[size 4-4]\nrule = bcast 1-15 flat\n", "[size 16-16]\nrule = bcast 1-15 binomial\n",
                             "[size 32-32]\nrule = bcast 1-15 binomial\n"};
     int sizes[3] = {4, 16, 32};
-    ck_assert_int_eq(logp_learned_write(path, texts, sizes, 3, err, sizeof err), 0);
+    ck_assert_int_eq(logp_learned_write(path, texts, sizes, 3, err, sizeof err), LOGP_OK);
     ck_assert_msg(strstr(err, "not written for P = 4 ") != NULL, "%s", err);
     ck_assert_msg(logp_config_load(&cfg, path, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(cfg.nsections, 4); /* default, 2-8, 16 (replaced), 32 */
@@ -488,7 +491,7 @@ START_TEST(test_learned_write)
     /* a FIFO or an unreadable file at the path: left alone, nothing blocks */
     snprintf(path, sizeof path, "%s/fifo.conf", dir);
     ck_assert_int_eq(mkfifo(path, 0644), 0);
-    ck_assert_int_ne(write1(path, "[size 2-2]\n", 2, err, sizeof err), 0);
+    ck_assert_int_eq(write1(path, "[size 2-2]\n", 2, err, sizeof err), LOGP_ERR_IO);
     ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
     if (geteuid() != 0) { /* root reads anything */
         snprintf(path, sizeof path, "%s/locked.conf", dir);
@@ -496,7 +499,7 @@ START_TEST(test_learned_write)
         fputs("[size 8-8]\nbcast = flat\n", f);
         fclose(f);
         ck_assert_int_eq(chmod(path, 0200), 0);
-        ck_assert_int_ne(write1(path, "[size 2-2]\n", 2, err, sizeof err), 0);
+        ck_assert_int_eq(write1(path, "[size 2-2]\n", 2, err, sizeof err), LOGP_ERR_IO);
         ck_assert_int_eq(stat(path, &sb), 0);
         ck_assert_int_eq(sb.st_size, 25); /* its [size 8-8] kept */
     }
