@@ -43,10 +43,9 @@ cd "$top/build"
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
 units=$(make -s print-unit-tests)
+scripts=$(make -s print-script-tests)
 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
-for t in $units tests/check_layering.sh tests/check_symbols.sh tests/check_cli.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh \
-         tests/mpi/run_tuning.sh tests/mpi/run_errors.sh tests/mpi/run_confirm.sh tests/mpi/run_coarrays.sh \
-         tests/mpi/run_hdf5.sh tests/mpi/run_scalapack.sh tests/check_install.sh; do
+for t in $units $scripts; do
     echo "==== $t"
     if [ -f "$t.log" ]; then cat "$t.log"; else echo "(no log: not built)"; status=1; fi
 done

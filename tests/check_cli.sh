@@ -1,8 +1,10 @@
 #!/bin/sh
 # The command-line tool behaves like a Unix tool: --help per command exits
 # 0, --version prints the version, an unknown option or a bad value exits 2
-# with one line on stderr, --opt=VALUE works, byte counts take units, and
-# `pmpi-logp algorithms` lists every algorithm of the registry.
+# with one line on stderr, --opt=VALUE works, byte counts take units,
+# `pmpi-logp algorithms` lists every algorithm of the registry, and the
+# README's algorithm table and tuning/template.conf name exactly those, per
+# collective.
 b="${top_builddir:-.}"
 s="${top_srcdir:-.}"
 cli="$b/pmpi-logp"
@@ -11,7 +13,7 @@ pass=0; fail=0
 ok() { pass=$((pass + 1)); echo "ok: $1"; }
 ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
 out=$(mktemp); err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+trap 'rm -f "$out" "$err" "$out.reg" "$out.doc"' EXIT
 
 "$cli" --version >"$out" && grep -q '^pmpi-logp (libpmpi-logp) [0-9]' "$out" && ok "--version" || ko "--version"
 "$cli" --help >"$out" && grep -q 'pmpi-logp algorithms' "$out" && ok "--help" || ko "--help"
@@ -78,5 +80,34 @@ for name in $(sed -n 's/^LOGP_ALGO_X([A-Z_]*, *"\([a-z-]*\)".*/\1/p' "$s/src/mod
 done
 [ "$n" -ge 10 ] && [ "$(($(wc -l <"$out") - 1))" -eq "$n" ] && ok "algorithms: the $n rows of algo.def" ||
     ko "algorithms: $n rows in algo.def, $(($(wc -l <"$out") - 1)) listed"
+# The lists written by hand name exactly the registry's algorithms per
+# collective (the man pages list none: they point to `pmpi-logp algorithms`).
+# Pairs "collective name", sorted: the registry's from the CLI's output.
+awk 'NR > 1 { n = split($2, c, ","); for (i = 1; i <= n; i++) print c[i], $1 }' "$out" | sort -u >"$out.reg"
+# same_algorithms WHAT: the pairs in $out.doc against the registry's
+same_algorithms() {
+    missing=$(sort -u "$out.doc" | comm -23 "$out.reg" - | tr '\n' ',' | sed 's/,$//; s/,/, /g')
+    extra=$(sort -u "$out.doc" | comm -13 "$out.reg" - | tr '\n' ',' | sed 's/,$//; s/,/, /g')
+    if [ -z "$missing$extra" ] && [ -s "$out.doc" ]; then
+        ok "$1 names the registry's algorithms per collective"
+    else
+        ko "$1 does not name the registry's algorithms per collective: missing ${missing:-nothing}; extra ${extra:-nothing}"
+    fi
+}
+# README.md's table under "### Algorithms": | `name`, `name` | bcast, reduce (or all) | ... |
+awk -F'|' '/^### Algorithms/ { f = 1; next } f && /^#/ { exit } f && /^\| *`/ {
+    colls = $3; gsub(/ /, "", colls); if (colls == "all") colls = "bcast,reduce,alltoall"
+    n = split(colls, c, ",")
+    for (names = $2; match(names, /`[^`]*`/); names = substr(names, RSTART + RLENGTH))
+        for (i = 1; i <= n; i++) print c[i], substr(names, RSTART + 1, RLENGTH - 2)
+}' "$s/README.md" >"$out.doc"
+same_algorithms "README.md's algorithm table"
+# tuning/template.conf: "#   reduce   algorithm: name name", continued on
+# "#            name name" lines until the next key
+awk '!/^#/ || /^#   [a-z_]/ { coll = "" }
+/^#   (bcast|reduce|alltoall) +algorithm:/ { coll = $2; sub(/^.*algorithm:/, "#") }
+coll { sub(/^#/, ""); for (i = 1; i <= NF; i++) print coll, $i }
+' "$s/tuning/template.conf" >"$out.doc"
+same_algorithms "tuning/template.conf's algorithm list"
 echo "cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -7,13 +7,19 @@
 # set only to 5, and each other set at one of 7 and 8, unless LOGP_TEST_NS
 # is given).  Then tests/mpi/test_types:
 # every predefined operator and datatype (LOGP_TEST_TYPE_NS, _TYPE_SETS).
+# The sets are chosen by hand (which algorithms run together sets the
+# matrix's time), checked against the registry (`pmpi-logp algorithms`):
+# a name that is not an algorithm of its column's collective fails, and an
+# algorithm of the registry in no set is added as a set of its own
+# (X:X:auto for a bcast and reduce algorithm, auto:auto:X for an
+# all-to-all one).  LOGP_TEST_PRINT_SETS=1 prints the sets and exits.
 : "${MPIEXEC:=mpiexec}"
 b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
 prog="$b/tests/mpi/test_coll"
 NS="${LOGP_TEST_NS:-1 2 3 4 5 7 8}"
 SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:bruck logp-tree:logp-tree:butterfly auto:chain:ring auto:chain-opt:auto auto:chain-adaptive:auto scatter-allgather:pipeline:linear pipeline:reduce-scatter-gather:auto binary-pipeline:binary-pipeline:linear two-tree:two-tree:ring auto:chunked-rsg:auto}"
-[ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
+[ -f "$lib" ] || [ -n "${LOGP_TEST_PRINT_SETS:-}" ] || { echo "SKIP: $lib not built"; exit 77; }
 # Layout runs: PMPI_LOGP_RANKS_PER_NODE makes one machine several "nodes"
 # (tests/data/hetero.conf gives them fast and slow pairs and speeds), so
 # the layout-aware algorithms build real two-level and heterogeneous shapes;
@@ -22,14 +28,62 @@ SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:br
 LAYOUTS="${LOGP_TEST_LAYOUTS:-3:2 4:2 5:2 7:3 8:2 8:3}"
 LAYOUT_SETS="${LOGP_TEST_LAYOUT_SETS:-hetero-tree:hetero-tree:node-aggregate two-level:two-level:node-aggregate auto:auto:auto}"
 hetero="${top_srcdir:-.}/tests/data/hetero.conf"
-# every algorithm of the registry is forced in some run (adding one means adding it here)
-if [ -x "$b/pmpi-logp" ] && [ -z "${LOGP_TEST_SETS:-}${LOGP_TEST_LAYOUT_SETS:-}" ]; then
-    for a in $("$b/pmpi-logp" algorithms | awk 'NR > 1 && $1 != "native" && $1 != "auto" { print $1 }'); do
-        case " $(echo "$SETS $LAYOUT_SETS" | tr ':' ' ') " in
-        *" $a "*) ;;
-        *) echo "FAIL: algorithm $a is in the registry but in no run of the matrix"; exit 1 ;;
-        esac
+# Every predefined operator on every predefined datatype (test_types, below):
+# sets that cover each algorithm family's combining and staging, not every
+# algorithm: whole messages, chains, segments, reduce-scatter.
+TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterfly two-tree:two-tree:linear pipeline:reduce-scatter-gather:bruck scatter-allgather:chunked-rsg:ring}"
+# registry_sets MODE, the registry's "name bcast,reduce" lines on stdin:
+# "bad LIST: why" for every name of a set that is not an algorithm of its
+# column's collective; then per algorithm that some collective's column
+# of SETS and LAYOUT_SETS lacks, MODE add: "add SET" (that algorithm in
+# the columns it lacks, auto elsewhere), MODE check: "missing NAME".
+registry_sets() {
+    awk -v mode="$1" -v sets="$SETS" -v layout="$LAYOUT_SETS" -v types="$TYPE_SETS" '
+    BEGIN { split("bcast reduce alltoall", coll, " ") }
+    { n = split($2, cs, ","); for (i = 1; i <= n; i++) ok[$1, cs[i]] = 1; name[++na] = $1 }
+    END {
+        list["SETS"] = sets; list["LAYOUT_SETS"] = layout; list["TYPE_SETS"] = types
+        for (l in list) {
+            m = split(list[l], s, " ")
+            for (i = 1; i <= m; i++) {
+                if (split(s[i], a, ":") != 3) { print "bad " l ": " s[i] " is not BCAST:REDUCE:ALLTOALL"; continue }
+                for (c = 1; c <= 3; c++) {
+                    if (a[c] == "native" || a[c] == "auto") continue
+                    if (!((a[c], coll[c]) in ok)) print "bad " l ": " s[i] ": " a[c] " is not an algorithm of " coll[c] " in the registry"
+                    else if (l != "TYPE_SETS") run[a[c], coll[c]] = 1
+                }
+            }
+        }
+        for (j = 1; j <= na; j++) {
+            x = name[j]; set = ""; lacks = 0
+            for (c = 1; c <= 3; c++) {
+                lack = (x, coll[c]) in ok && !((x, coll[c]) in run)
+                lacks += lack
+                set = set (c > 1 ? ":" : "") (lack ? x : "auto")
+            }
+            if (lacks) print (mode == "add" ? "add " set : "missing " x)
+        }
+    }'
+}
+[ -x "$b/pmpi-logp" ] || { echo "FAIL: $b/pmpi-logp not built: the matrix reads the registry from it"; exit 1; }
+registry=$("$b/pmpi-logp" algorithms | awk 'NR > 1 && $1 != "native" && $1 != "auto" { print $1, $2 }')
+[ -n "$registry" ] || { echo "FAIL: '$b/pmpi-logp algorithms' listed no algorithm"; exit 1; }
+sets_out=$(echo "$registry" | registry_sets add)
+wrong=$(echo "$sets_out" | sed -n 's/^bad /FAIL: /p')
+[ -z "$wrong" ] || { echo "$wrong"; exit 1; }
+# every algorithm of the registry is forced in some run, for each of its
+# collectives: those the hand-written sets lack get a set of their own
+if [ -z "${LOGP_TEST_SETS:-}${LOGP_TEST_LAYOUT_SETS:-}" ]; then
+    for s in $(echo "$sets_out" | sed -n 's/^add //p'); do
+        echo "note: $s added to the matrix: its algorithm is in no set of tests/mpi/run_mpi.sh (choose its companions there)"
+        SETS="$SETS $s"
     done
+    missing=$(echo "$registry" | registry_sets check | sed -n 's/^missing //p')
+    [ -z "$missing" ] || { echo "FAIL: in the registry but in no run of the matrix:" $missing; exit 1; }
+fi
+if [ -n "${LOGP_TEST_PRINT_SETS:-}" ]; then
+    printf 'SETS=%s\nLAYOUT_SETS=%s\nTYPE_SETS=%s\n' "$SETS" "$LAYOUT_SETS" "$TYPE_SETS"
+    exit 0
 fi
 pass=0; fail=0; bad=0
 log=$(mktemp); err=$(mktemp)
@@ -116,11 +170,9 @@ for l in $LAYOUTS; do
 done
 # Every predefined operator on every predefined datatype it is defined on,
 # bcast and all-to-all of each (tests/mpi/test_types.c: the shim against
-# PMPI on the same inputs), with auto and sets that cover each algorithm
-# family's combining and staging: whole messages, chains, segments,
-# reduce-scatter; 2 ranks, and 3 with two of the sets (about 3 s a run).
+# PMPI on the same inputs), with auto and TYPE_SETS (above); 2 ranks, and
+# 3 with two of the sets (about 3 s a run).
 types="$b/tests/mpi/test_types"
-TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterfly two-tree:two-tree:linear pipeline:reduce-scatter-gather:bruck scatter-allgather:chunked-rsg:ring}"
 for n in ${LOGP_TEST_TYPE_NS:-2 3}; do
     for s in $TYPE_SETS; do
         # 3 ranks (slow on two cores): auto and the segmented set only
