@@ -317,6 +317,15 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
     return -1.0;
 }
 
+int logp_native_unsafe(logp_native_lib_t lib, logp_coll_t coll, int P, int root, size_t bytes, int commutative)
+{
+    if (lib == LOGP_NATIVE_OPENMPI)
+        return 0;
+    if (coll == LOGP_COLL_REDUCE)
+        return commutative && root != 0 && bytes > 2048;
+    return coll == LOGP_COLL_ALLTOALL && P == 1;
+}
+
 double logp_native_predict(logp_native_lib_t lib, logp_coll_t coll, size_t bytes, int commutative,
                            const logp_topo_t *topo, int exact)
 {

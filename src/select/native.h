@@ -47,6 +47,17 @@ logp_native_lib_t logp_native_lib_lookup(const char *name);
  *     fan-out 4), transcribed as data in native.c. */
 const char *logp_native_algo(logp_native_lib_t lib, logp_coll_t coll, int P, size_t bytes, int commutative);
 
+/* Nonzero if the MPI library `lib` (the one this build runs on, not the
+ * one modelled) is known to fail on such a call, so that auto must not
+ * hand it to the library: MPICH 4.0.2 (and SMPI, built on MPICH's
+ * rules; kept there, untested) crashes in its reduce-scatter-gather path
+ * (a commutative reduce above 2 KiB) with MPI_IN_PLACE at a root other
+ * than 0, which only the root knows, so every such reduce counts; its
+ * MPI_Alltoall on a 1-rank communicator hangs while an MPI_ANY_SOURCE
+ * receive is pending on it.  Open MPI 4.1: none.  Depends only on
+ * arguments every rank shares. */
+int logp_native_unsafe(logp_native_lib_t lib, logp_coll_t coll, int P, int root, size_t bytes, int commutative);
+
 /* Predicted time of that algorithm on topo->P ranks.  Binomial, linear,
  * Bruck and pairwise are priced as our schedules of the same shape (under
  * the layout: simulated if `exact`, else estimated, logp_sim_price); the

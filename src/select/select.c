@@ -4,15 +4,17 @@
 #include "../model/sim.h"
 #include "native.h"
 
-static logp_algo_t logp_select_safe_default(const logp_select_query_t *q)
+logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe)
 {
-    return q->coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL;
+    if (!native_unsafe)
+        return LOGP_ALGO_NATIVE;
+    return coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL;
 }
 
 logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_t *q)
 {
-    if (configured == LOGP_ALGO_NATIVE && q->native_unsafe)
-        return logp_select_safe_default(q);
+    if (configured == LOGP_ALGO_NATIVE)
+        return logp_select_safe(q->coll, q->native_unsafe);
     if (q->coll == LOGP_COLL_REDUCE && !q->commutative && !(logp_sched_family(configured)->flags & LOGP_FAMILY_RANK_ORDER) &&
         configured != LOGP_ALGO_NATIVE && configured != LOGP_ALGO_AUTO)
         return LOGP_ALGO_LOGP_TREE; /* what keeps rank order among the trees */
@@ -99,8 +101,9 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
         if (best_t > 0.0)
             best_t *= logp_learn_factor(q->learn, q->coll, best, logp_learn_class(q->bytes));
     } else if (q->topo->P == 1) {
-        /* nothing to communicate: a local copy (native would be no faster) */
-        best = logp_select_safe_default(q);
+        /* nothing to communicate: the safe default's local copy (native
+         * would be no faster, and MPICH's 1-rank all-to-all can hang) */
+        best = logp_select_safe(q->coll, 1);
         rc = logp_select_build(best, q, &best_s);
         best_t = 0.0;
     } else {
@@ -122,7 +125,7 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
                     logp_sched_free(&all[a]);
             }
         if (best == LOGP_ALGO_COUNT) { /* nothing could be priced */
-            best = q->native_unsafe ? logp_select_safe_default(q) : LOGP_ALGO_NATIVE;
+            best = logp_select_safe(q->coll, q->native_unsafe);
             if (best != LOGP_ALGO_NATIVE)
                 rc = logp_select_build(best, q, &best_s);
         }

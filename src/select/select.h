@@ -21,6 +21,12 @@ typedef struct logp_select_query {
     const logp_learn_t *learn; /* corrections of auto's prices (NULL: none) */
 } logp_select_query_t;
 
+/* What runs where nothing is decided or a decision cannot stand: the
+ * library's collective, or where the library is known to fail on the call
+ * (native_unsafe) the safe default, binomial (ring for all-to-all), whose
+ * schedule is O(1) numbers (it cannot fail for want of memory). */
+logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe);
+
 /* The algorithm that `configured` (a name from the registry) runs for this
  * query: a concrete algorithm as is, except native when native_unsafe
  * (then binomial, or ring for alltoall) and hetero-tree or two-level for a

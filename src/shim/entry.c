@@ -26,12 +26,12 @@ typedef int (*logp_alltoall_fn_t)(const void *, logp_word_t, logp_word_t, void *
                                   logp_word_t);
 typedef int (*logp_session_fn_t)(void *);
 
-static int logp_entry_bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
+static int logp_entry_bcast(const logp_next_t *next, void *buffer, logp_word_t count, logp_word_t datatype,
+                            logp_word_t root, logp_word_t comm)
 {
-    const logp_next_t *next = logp_next_get();
     if (next->foreign)
         return LOGP_NEXT_AS(logp_bcast_fn_t, next->bcast)(buffer, count, datatype, root, comm);
-    return logp_shim_bcast_words(buffer, count, datatype, root, comm);
+    return logp_shim_bcast_words(next, buffer, count, datatype, root, comm);
 }
 
 LOGP_EXPORT int MPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
@@ -40,22 +40,21 @@ LOGP_EXPORT int MPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype,
     const logp_next_t *next = logp_next_get();
     if (next->tool_bcast)
         return LOGP_NEXT_AS(logp_bcast_fn_t, next->tool_bcast)(buffer, count, datatype, root, comm);
-    return logp_entry_bcast(buffer, count, datatype, root, comm);
+    return logp_entry_bcast(next, buffer, count, datatype, root, comm);
 }
 
 LOGP_EXPORT int PMPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
 LOGP_EXPORT int PMPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
 {
-    return logp_entry_bcast(buffer, count, datatype, root, comm);
+    return logp_entry_bcast(logp_next_get(), buffer, count, datatype, root, comm);
 }
 
-static int logp_entry_reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                             logp_word_t op, logp_word_t root, logp_word_t comm)
+static int logp_entry_reduce(const logp_next_t *next, const void *sendbuf, void *recvbuf, logp_word_t count,
+                             logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm)
 {
-    const logp_next_t *next = logp_next_get();
     if (next->foreign)
         return LOGP_NEXT_AS(logp_reduce_fn_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_shim_reduce_words(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_shim_reduce_words(next, sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
@@ -66,7 +65,7 @@ LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count
     const logp_next_t *next = logp_next_get();
     if (next->tool_reduce)
         return LOGP_NEXT_AS(logp_reduce_fn_t, next->tool_reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_entry_reduce(next, sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
@@ -74,17 +73,17 @@ LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t coun
 LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
                             logp_word_t op, logp_word_t root, logp_word_t comm)
 {
-    return logp_entry_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_entry_reduce(logp_next_get(), sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
-static int logp_entry_alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                               logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
+static int logp_entry_alltoall(const logp_next_t *next, const void *sendbuf, logp_word_t sendcount,
+                               logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
+                               logp_word_t comm)
 {
-    const logp_next_t *next = logp_next_get();
     if (next->foreign)
         return LOGP_NEXT_AS(logp_alltoall_fn_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                                                recvtype, comm);
-    return logp_shim_alltoall_words(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return logp_shim_alltoall_words(next, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
@@ -96,7 +95,7 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_wo
     if (next->tool_alltoall)
         return LOGP_NEXT_AS(logp_alltoall_fn_t, next->tool_alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                                                     recvtype, comm);
-    return logp_entry_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return logp_entry_alltoall(next, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
@@ -104,24 +103,23 @@ LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_w
 LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
                               logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
 {
-    return logp_entry_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return logp_entry_alltoall(logp_next_get(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 /* MPI-4 Sessions: the end of the shim's run when the application ends its
  * session (there may be no MPI_Finalize).  Exported whatever the library:
  * a library without Sessions never calls it. */
-static int logp_entry_session_finalize(void *session)
+static int logp_entry_session_finalize(const logp_next_t *next, void *session)
 {
-    const logp_next_t *next = logp_next_get();
     if (next->foreign) /* a library without Sessions is never asked */
         return next->session_finalize ? LOGP_NEXT_AS(logp_session_fn_t, next->session_finalize)(session) : 1;
-    return logp_shim_session_finalize_words(session);
+    return logp_shim_session_finalize_words(next, session);
 }
 
 LOGP_EXPORT int PMPI_Session_finalize(void *session);
 LOGP_EXPORT int PMPI_Session_finalize(void *session)
 {
-    return logp_entry_session_finalize(session);
+    return logp_entry_session_finalize(logp_next_get(), session);
 }
 
 LOGP_EXPORT int MPI_Session_finalize(void *session);
@@ -130,6 +128,6 @@ LOGP_EXPORT int MPI_Session_finalize(void *session)
     const logp_next_t *next = logp_next_get();
     if (next->tool_session_finalize)
         return LOGP_NEXT_AS(logp_session_fn_t, next->tool_session_finalize)(session);
-    return logp_entry_session_finalize(session);
+    return logp_entry_session_finalize(next, session);
 }
 #endif

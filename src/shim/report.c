@@ -12,41 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "process.h"
+
 static pthread_mutex_t logp_report_lock = PTHREAD_MUTEX_INITIALIZER;
 static logp_text_t logp_report; /* every block of this process, under the lock */
 static int logp_report_done;
-
-void logp_text_printf(logp_text_t *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if (t->len + (size_t)n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (cap < t->len + (size_t)n + 1)
-            cap *= 2;
-        char *b = realloc(t->buf, cap);
-        if (b == NULL) {
-            t->lost++;
-            return;
-        }
-        t->buf = b;
-        t->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->buf + t->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    t->len += (size_t)n;
-}
-
-void logp_text_free(logp_text_t *t)
-{
-    free(t->buf);
-    memset(t, 0, sizeof(*t));
-}
 
 void logp_report_add(const logp_text_t *block)
 {
@@ -146,4 +116,151 @@ void logp_report_write(const char *path, int header, int ranks, const char *tuni
     if (fd >= 0)
         close(fd);
     logp_text_free(&out);
+}
+
+/* The report block of one communicator (rank 0 of it adds it; times are
+ * rank 0's own: the root's view of a bcast, everyone's for alltoall; and,
+ * where gathered at the end, the slowest and fastest rank's totals). */
+void logp_report_comm(const logp_comm_state_t *st)
+{
+    const char *path = logp_process_env()->report;
+    if (path == NULL || st->rank != 0)
+        return;
+    logp_text_t t = {0};
+    int csv = logp_report_csv(path);
+    char name[2 * MPI_MAX_OBJECT_NAME + 3], *q = name;
+    if (csv) { /* one row per decision; the name quoted, quotes doubled */
+        *q++ = '"';
+        for (const char *c = st->name; *c; c++) {
+            if (*c == '"')
+                *q++ = '"';
+            *q++ = *c;
+        }
+        *q++ = '"';
+        *q = '\0';
+    } else {
+        const logp_params_t *rep = logp_topo_rep(&st->topo);
+        logp_text_printf(&t,
+                         "comm %s P=%d nodes=%d tuning: %s; L=%.3gus o=%.3gus g=%.3gus G=%.3gns/B gamma=%.3gns/B%s\n",
+                         st->name, st->size, st->topo.nnodes, st->matched, rep->L * 1e6, rep->o * 1e6, rep->g * 1e6,
+                         rep->G * 1e9, rep->gamma * 1e9,
+                         st->no_private ? " (no private communicator could be had: MPI library only)" : "");
+    }
+    for (int i = 0; i < LOGP_COLL_COUNT * LOGP_STATE_SLOTS; i++) {
+        const logp_decision_t *d = st->decisions[i / LOGP_STATE_SLOTS][i % LOGP_STATE_SLOTS];
+        if (d == NULL || d->stat.calls == 0)
+            continue;
+        double mean = d->stat.time / (double)d->stat.calls, pred = d->stat.predicted / (double)d->stat.calls;
+        size_t lo = (size_t)1 << d->sclass, hi = ((size_t)2 << d->sclass) - 1;
+        const logp_stat_t *x = &d->stat;
+        if (csv) {
+            logp_text_printf(&t, "%s,%d,%d,%s,%zu,%zu,%s,%lu,%.0f,%.3f,%.3f,%.3f,%.4f,", name, st->size,
+                             st->topo.nnodes, logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), x->calls,
+                             x->bytes, x->time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
+            if (x->gathered)
+                logp_text_printf(&t, "%.3f,%d,%.3f,", x->max_time * 1e6, x->max_rank, x->min_time * 1e6);
+            else
+                logp_text_printf(&t, ",,,");
+            const logp_trial_t *tr = &d->trial;
+            if (tr->phase == LOGP_TRIAL_DONE && !tr->disagreed && tr->plan.n >= 2) {
+                for (int c = 0; c < tr->plan.n; c++)
+                    logp_text_printf(&t, "%s%s=%.3f", c ? ";" : "", logp_algo_name(tr->plan.algo[c]),
+                                     tr->verdict.time[c] * 1e6);
+                logp_text_printf(&t, ",%s,%.3f\n", logp_algo_name(tr->plan.algo[tr->verdict.winner]),
+                                 tr->verdict.overhead * 1e6);
+            } else {
+                logp_text_printf(&t, ",,\n");
+            }
+        } else {
+            logp_text_printf(&t,
+                             "  %-8s %9zu-%-9zu %-15s calls %7lu  bytes %12.0f  total %10.1f us  mean %9.2f us  "
+                             "predicted %9.2f us  measured/predicted %6.2f",
+                             logp_coll_name(d->coll), lo, hi, logp_algo_name(d->algo), x->calls, x->bytes,
+                             x->time * 1e6, mean * 1e6, pred * 1e6, pred > 0 ? mean / pred : 0.0);
+            if (x->gathered)
+                logp_text_printf(&t, "  slowest rank %d total %.1f us, fastest %.1f us", x->max_rank,
+                                 x->max_time * 1e6, x->min_time * 1e6);
+            char trial[512];
+            logp_trial_describe(&d->trial, st->warmup, trial, sizeof trial);
+            /* the trial on a line of its own that does not start like a row */
+            logp_text_printf(&t, "%s%s\n", trial[0] ? "\n^ " : "", trial);
+        }
+    }
+    logp_report_add(&t);
+    logp_text_free(&t);
+}
+
+/* Whether st takes part in the end-of-run gather: the same answer on every
+ * rank (all_timed, end_times and the private communicator were agreed). */
+static int logp_report_gathers(const logp_comm_state_t *st)
+{
+    return st->all_timed && st->end_times != NULL && st->pcomm != MPI_COMM_NULL && !st->no_private && st->size > 1;
+}
+
+/* rank 0's own totals, then every other rank's in[] (< 0: no such decision). */
+static void logp_report_gather_add(logp_comm_state_t *st, const double *in, int from)
+{
+    for (int k = 0; k < LOGP_STATE_ALL_SLOTS; k++) {
+        logp_decision_t *d = st->decisions[k / LOGP_STATE_SLOTS][k % LOGP_STATE_SLOTS];
+        if (d == NULL || d->stat.calls == 0 || in[k] < 0.0)
+            continue;
+        logp_stat_t *x = &d->stat;
+        if (!x->gathered || in[k] > x->max_time) {
+            x->max_time = in[k];
+            x->max_rank = from;
+        }
+        if (!x->gathered || in[k] < x->min_time)
+            x->min_time = in[k];
+        x->gathered = 1;
+    }
+}
+
+/* Every rank's own total time per decision, sent to rank 0 of each
+ * communicator whose ranks all time their calls, for the report's slowest
+ * and fastest rank.  At the end of the run every rank is here (MPI_Finalize
+ * or the session's end); each first posts its sends for every
+ * communicator and only then receives, so no order of communicators
+ * between ranks can make two ranks wait for each other.  Point to point on
+ * the private communicator with the communicator's tag, which no
+ * collective uses any more; one receive buffer on the stack.  A failed
+ * receive leaves that communicator's rows with rank 0's times. */
+void logp_report_gather(logp_comm_state_t *const *all, int n)
+{
+    for (int i = 0; i < n; i++) {
+        logp_comm_state_t *st = all[i];
+        st->end_req = MPI_REQUEST_NULL;
+        if (!logp_report_gathers(st))
+            continue;
+        for (int k = 0; k < LOGP_STATE_ALL_SLOTS; k++) {
+            const logp_decision_t *d = st->decisions[k / LOGP_STATE_SLOTS][k % LOGP_STATE_SLOTS];
+            st->end_times[k] = d != NULL && d->stat.calls > 0 ? d->stat.time : -1.0;
+        }
+        if (st->rank != 0 && PMPI_Isend(st->end_times, LOGP_STATE_ALL_SLOTS, MPI_DOUBLE, 0, st->tag, st->pcomm,
+                                        &st->end_req) != MPI_SUCCESS)
+            st->end_req = MPI_REQUEST_NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        logp_comm_state_t *st = all[i];
+        if (!logp_report_gathers(st) || st->rank != 0)
+            continue;
+        double in[LOGP_STATE_ALL_SLOTS];
+        int ok = 1;
+        logp_report_gather_add(st, st->end_times, 0);
+        for (int r = 1; r < st->size; r++) { /* all of them, even after a failure: no sender is left waiting */
+            MPI_Status status;
+            if (PMPI_Recv(in, LOGP_STATE_ALL_SLOTS, MPI_DOUBLE, MPI_ANY_SOURCE, st->tag, st->pcomm, &status) ==
+                    MPI_SUCCESS && ok)
+                logp_report_gather_add(st, in, status.MPI_SOURCE);
+            else
+                ok = 0;
+        }
+        for (int k = 0; !ok && k < LOGP_STATE_ALL_SLOTS; k++) {
+            logp_decision_t *d = st->decisions[k / LOGP_STATE_SLOTS][k % LOGP_STATE_SLOTS];
+            if (d)
+                d->stat.gathered = 0;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (all[i]->end_req != MPI_REQUEST_NULL)
+            PMPI_Wait(&all[i]->end_req, MPI_STATUS_IGNORE);
 }

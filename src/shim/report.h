@@ -5,19 +5,25 @@
 
 #include <stddef.h>
 
-/* Text that grows as needed: every line is kept (no fixed buffer to
- * truncate or overrun); `lost` counts lines an allocation failure dropped. */
-typedef struct logp_text {
-    char *buf;
-    size_t len, cap;
-    unsigned long lost;
-} logp_text_t;
+#include "state.h"
+#include "text.h"
 
-/* Appends printf-formatted text; on allocation failure counts it in lost. */
-void logp_text_printf(logp_text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Adds st's block to the process's report (rank 0 of st only): a row per
+ * decision, times rank 0's own (the root's view of a bcast, everyone's for
+ * all-to-all) and, where gathered at the end, the slowest and fastest
+ * rank's totals; with auto's trial on a line of its own. */
+void logp_report_comm(const logp_comm_state_t *st);
 
-/* Releases the text. */
-void logp_text_free(logp_text_t *t);
+/* At the end of the run, with every rank here (MPI_Finalize or the
+ * session's end): every rank's own total time per decision, sent to rank
+ * 0 of each communicator whose ranks all time their calls, for the
+ * report's slowest and fastest rank.  Each rank first posts its sends for
+ * every communicator of all[0 .. n) and only then receives, so no order
+ * of communicators between ranks can make two ranks wait for each other.
+ * Point to point on the private communicator with the communicator's tag,
+ * which no collective uses any more.  A failed receive leaves that
+ * communicator's rows with rank 0's times. */
+void logp_report_gather(logp_comm_state_t *const *all, int n);
 
 /* Adds a communicator's block to the process's report (thread-safe). */
 void logp_report_add(const logp_text_t *block);
@@ -26,7 +32,7 @@ void logp_report_add(const logp_text_t *block);
 int logp_report_csv(const char *path);
 
 /* The CSV columns, one row per communicator, collective, size class and
- * algorithm (logp_state_report writes the rows).  trial_us: auto's trial,
+ * algorithm (logp_report_comm writes the rows).  trial_us: auto's trial,
  * "algo=us;algo=us" (each candidate's fastest call, slowest rank per call),
  * empty if none. */
 #define LOGP_REPORT_CSV_HEADER                                                                                         \

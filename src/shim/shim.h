@@ -15,18 +15,23 @@
 
 #include <stdint.h>
 
+#include "next.h"
+
 typedef intptr_t logp_word_t;
 
 /* MPI_Bcast / MPI_Reduce / MPI_Alltoall as the shim runs them (shim.c):
- * the arguments of the MPI call, in order, integers and handles as words. */
-int logp_shim_bcast_words(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
-int logp_shim_reduce_words(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype, logp_word_t op,
-                           logp_word_t root, logp_word_t comm);
-int logp_shim_alltoall_words(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                             logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
+ * the arguments of the MPI call, in order, integers and handles as words,
+ * after the next definitions (looked up once per call by the caller). */
+int logp_shim_bcast_words(const logp_next_t *next, void *buffer, logp_word_t count, logp_word_t datatype,
+                          logp_word_t root, logp_word_t comm);
+int logp_shim_reduce_words(const logp_next_t *next, const void *sendbuf, void *recvbuf, logp_word_t count,
+                           logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm);
+int logp_shim_alltoall_words(const logp_next_t *next, const void *sendbuf, logp_word_t sendcount,
+                             logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
+                             logp_word_t comm);
 
 /* The shim's end of run for MPI_Session_finalize, then the next
  * definition's (`session` is an MPI_Session *). */
-int logp_shim_session_finalize_words(void *session);
+int logp_shim_session_finalize_words(const logp_next_t *next, void *session);
 
 #endif

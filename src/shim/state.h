@@ -1,17 +1,19 @@
-/* Per-communicator state of the shim, cached as an attribute. */
+/* Per-communicator state of the shim, cached as an attribute: the
+ * configuration and layout its ranks agreed on, the private communicator,
+ * the table of decisions (filled by decide.h) and what auto's trials
+ * learned on it (agree.h). */
 #ifndef LOGP_SHIM_STATE_H
 #define LOGP_SHIM_STATE_H
 
 #include <mpi.h>
 
 #include "../model/algo.h"
-#include "../coll/buffer.h"
+#include "../model/learn.h"
 #include "../model/sched.h"
 #include "../model/topo.h"
-#include "../model/learn.h"
 #include "../select/confirm.h"
 #include "../select/select.h"
-#include "env.h"
+#include "trial.h"
 
 /* Size classes floor(log2(bytes)): the shim handles bytes <= INT_MAX. */
 #define LOGP_STATE_CLASSES 31
@@ -28,44 +30,6 @@ typedef struct logp_stat {
     int max_rank, gathered;
 } logp_stat_t;
 
-/* Where auto's trial of a decision stands (shim/confirm.c). */
-typedef enum logp_trial_phase {
-    LOGP_TRIAL_NONE,    /* no trial: forced, ruled, or the model's margin is overwhelming */
-    LOGP_TRIAL_RUNNING, /* calls alternate between the candidates */
-    LOGP_TRIAL_WAITING, /* every trial call made: the times wait for the next agreement point */
-    LOGP_TRIAL_DONE     /* agreed: the winner runs; later calls are sampled for drift */
-} logp_trial_phase_t;
-
-typedef struct logp_trial {
-    logp_trial_phase_t phase;
-    logp_trial_plan_t plan;               /* candidates; [0] is the model's pick */
-    logp_sched_t sched[LOGP_CONFIRM_MAX]; /* the other candidates' schedules ([0]: the decision's) */
-    double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
-    int warm;                             /* calls before the trial (the pick, untimed; until the
-                                             communicator's warmup), kept when deciding again */
-    int checked;                          /* the ranks' plans compared (logp_confirm_first) */
-    int calls;                            /* trial calls made */
-    int calls_seen;                       /* calls at the last agreement point (progress) */
-    double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each (with a global clock: its end) */
-    double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
-    logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
-    int disagreed;                        /* the ranks' trials did not match: the model's pick stays */
-    int broken;                           /* LOGP_TRIAL_BROKEN_*: this rank cannot run the trial it
-                                             planned; its first call tells every rank (confirm.h) */
-    double ref;                           /* s: this rank's median of its first 5 sampled calls after the
-                                             verdict (unsynchronised, as the later samples are) */
-    double recent[5];                     /* s: sampled later calls (drift watch): first the reference's,
-                                             then a ring of the last 5 */
-    unsigned long nrecent;                /* samples taken (ring index) */
-    unsigned long seen;                   /* calls since the verdict */
-    int reopens;                          /* re-opened after drift */
-    int previous;                         /* candidate that is the decision from before a refit of L
-                                             or G (its schedule built for the old values), -1 if none */
-    logp_algo_t prev_algo;                /* handed to logp_confirm_start by a refit: that decision */
-    logp_sched_t prev_sched;
-    struct logp_decision *next;           /* in the communicator's waiting list */
-} logp_trial_t;
-
 /* What a (collective, size class, commutative, unsafe) runs: decided at
  * its first call, agreed by every rank, then looked up in O(1). */
 typedef struct logp_decision {
@@ -78,7 +42,7 @@ typedef struct logp_decision {
     double predicted; /* s, < 0 if unknown */
     logp_sched_t sched; /* what runs, relative to the root (algo != native) */
     int ruled;          /* decided by a rule of the tuning or learned file */
-    logp_trial_t trial; /* auto's confirmation by measurement */
+    logp_trial_t trial; /* auto's confirmation by measurement (trial.h) */
 } logp_decision_t;
 
 typedef struct logp_comm_state {
@@ -110,7 +74,7 @@ typedef struct logp_comm_state {
     logp_decision_t *decisions[LOGP_COLL_COUNT][LOGP_STATE_SLOTS]; /* NULL until decided */
     logp_decision_t fallback[LOGP_COLL_COUNT]; /* a decision that could not be allocated */
     char matched[256]; /* tuning sections that apply */
-    /* auto's confirmation (shim/confirm.c) */
+    /* auto's confirmation (agree.h) */
     int confirm;              /* trials and agreement points on this communicator (alike on every rank) */
     int warmup;               /* a class's calls before its trial (PMPI_LOGP_CONFIRM_WARMUP; alike) */
     int oversubscribed;       /* some rank's node runs more processes than it has processors (agreed) */
@@ -127,41 +91,21 @@ typedef struct logp_comm_state {
     struct logp_comm_state *prev, *next; /* registry of live states */
 } logp_comm_state_t;
 
-/* Process-wide set-up (environment, tuning file, attribute keys, end-of-run
- * hook on MPI_COMM_SELF when MPI_Init was called); idempotent and
- * thread-safe.  Works without MPI_COMM_WORLD (MPI-4 Sessions). */
-void logp_state_setup(void);
-
-/* The environment read by logp_state_setup. */
-const logp_env_t *logp_state_env(void);
+/* The attribute key under which states are cached; its delete callback
+ * (run.c) ends a state with logp_state_detach and logp_state_release.
+ * Called once, before any other function here. */
+void logp_state_init(int keyval);
 
 /* State of `comm`, created at its first call (collective over comm: all
  * ranks call it from the same collective).  Check ->usable (a rank that
  * could not allocate it gets a shared unusable state, and its peers learn
- * it in the set-up); NULL only if MPI could not be set up at all. */
+ * it in the set-up); NULL only if MPI could not be set up at all.  O(1)
+ * for the communicator the calling thread used last. */
 logp_comm_state_t *logp_state_get(MPI_Comm comm);
-
-/* Decision for a call: the algorithm, its schedule and predicted time,
- * and the statistics of the calls that took it.  O(1) once the call's
- * class is decided; the first call of a class decides (pricing the
- * candidates, building the schedule), locally: every rank decides alike
- * from the same arguments, and no collective is made (ranks of an
- * erroneous call may pass sizes of different classes).  Prints it once
- * when verbose.  Never NULL. */
-logp_decision_t *logp_state_decide(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
-                                   int unsafe);
-
-/* Decides `d` (of st) again from scratch with what the communicator has
- * learned since: selection, schedule, a new trial.  Called by every rank
- * alike at an agreement point (drift; a refit of L or G, which passes
- * keep_previous: the old decision then runs in the new trial too, so a
- * refit that the measurements do not bear out cannot make a class
- * slower). */
-void logp_state_redecide(logp_comm_state_t *st, logp_decision_t *d, int keep_previous);
 
 /* The selection query of d's class: decided at the class's middle size,
  * with st's machine, native model and learned corrections. */
-logp_select_query_t logp_state_query(logp_comm_state_t *st, const logp_decision_t *d);
+logp_select_query_t logp_state_query(const logp_comm_state_t *st, const logp_decision_t *d);
 
 /* The slot in st->decisions[coll] of a size class's decision for an
  * operator that commutes or not and a call that is unsafe or not. */
@@ -173,25 +117,25 @@ static inline int logp_state_slot_of(int sclass, int commutative, int unsafe)
 /* The decision slot of d in st->decisions (for keys agreed across ranks). */
 int logp_state_slot(const logp_decision_t *d);
 
-/* The LOGP_TEST_NOMEM_* kinds of allocation this process is to fail
- * (PMPI_LOGP_TEST_NOMEM, tests only; 0 normally). */
-unsigned logp_state_test_nomem(void);
+/* A communicator goes (its attribute's delete callback): forgets every
+ * thread's cached lookup, takes st out of the registry and frees a
+ * private communicator of its own (collective, like the application's
+ * MPI_Comm_free that brought it here).  Returns -1 for the shared
+ * unusable state (nothing more to do), 1 if the run had ended already
+ * (logp_state_end_all), else 0. */
+int logp_state_detach(logp_comm_state_t *st);
 
-/* d runs what needs no agreement and no memory from now on: the library's
- * collective, or where that is unsafe the safe default (binomial, ring). */
-void logp_state_fall_back(logp_comm_state_t *st, logp_decision_t *d);
+/* Frees st and everything it holds. */
+void logp_state_release(logp_comm_state_t *st);
 
-/* Takes d out of st's table (every rank decides its class again at its
- * next call) into the fallback slot, which it returns. */
-logp_decision_t *logp_state_drop(logp_comm_state_t *st, logp_decision_t *d);
+/* The end of the run: every live state becomes unusable (calls go to the
+ * MPI library from now on) and is returned in a malloc'd array *all (NULL
+ * if there is no memory: then none is returned).  Returns their number,
+ * or -1 if the run had ended already (the first call only ends it). */
+int logp_state_end_all(logp_comm_state_t ***all);
 
-/* Staging memory of the executors: one region per process, at most
- * LOGP_SCRATCH_KEEP kept between calls (coll/buffer.h). */
-logp_scratch_t *logp_state_scratch(void);
-
-/* Ends the shim's run (report, private communicators): what MPI_COMM_SELF's
- * delete callback does at MPI_Finalize; for MPI-4 Sessions, called from
- * MPI_Session_finalize.  Idempotent. */
-void logp_state_end(void);
+/* After the end of the run: frees the private communicators and forgets
+ * every cached lookup. */
+void logp_state_free_privates(void);
 
 #endif

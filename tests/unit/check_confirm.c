@@ -48,8 +48,8 @@ START_TEST(test_learn_factor)
     ck_assert(fabs(logp_learn_record(&l, LOGP_COLL_ALLTOALL, LOGP_ALGO_RING, 3, 1.0, 1e-9) - LOGP_LEARN_CLAMP) < 1e-3);
     ck_assert(logp_learn_record(&l, LOGP_COLL_ALLTOALL, LOGP_ALGO_RING, 4, 0.0, 1e-9) == 0.0);
     ck_assert(logp_learn_record(&l, LOGP_COLL_ALLTOALL, LOGP_ALGO_RING, 99, 1.0, 1.0) == 0.0);
-    ck_assert_int_eq(logp_learn_set(&l, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20, 5000.0), -1);
-    ck_assert_int_eq(logp_learn_set(&l, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20, 2.0), 0);
+    ck_assert_int_eq(logp_learn_set(&l, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20, 5000.0), LOGP_ERR_ARG);
+    ck_assert_int_eq(logp_learn_set(&l, LOGP_COLL_REDUCE, LOGP_ALGO_NATIVE, 20, 2.0), LOGP_OK);
     /* apply: prices times factors, non-candidates stay < 0 */
     double t[LOGP_ALGO_COUNT];
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)

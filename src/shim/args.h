@@ -1,0 +1,38 @@
+/* The arguments of a collective call as the shim screens them: the sizes
+ * of datatypes, the standard's table of predefined reduction operators
+ * (which types each is defined on; every one commutes), and the MPI
+ * library's rule for NULL buffers.  One table of each, used by every
+ * collective and entry point. */
+#ifndef LOGP_SHIM_ARGS_H
+#define LOGP_SHIM_ARGS_H
+
+#include <stddef.h>
+
+#include <mpi.h>
+
+/* Bytes of `count` elements of dt into *bytes if the call is one the
+ * shim can run: a communicator and a datatype that are not null, count >
+ * 0 and a nonzero size, at most INT_MAX bytes (the executors' counts).
+ * The common predefined types' sizes are cached (no PMPI call).  Returns
+ * nonzero if so. */
+int logp_args_bytes(MPI_Comm comm, MPI_Count count, MPI_Datatype dt, size_t *bytes);
+
+/* Nonzero if a predefined `op` on dt is the MPI library's to judge: a
+ * predefined type the operator is not defined on (the library returns
+ * MPI_ERR_OP on every rank before any traffic), a named type in no
+ * operator's group (MPI_CHAR), a derived type, MPI_REPLACE or MPI_NO_OP.
+ * A user operator: 0 (defined on whatever it is given). */
+int logp_args_op_native(MPI_Op op, MPI_Datatype dt);
+
+/* Whether op commutes into *commutative: 1 for every predefined operator
+ * without a PMPI call (MPI standard, "Predefined Reduction Operations"),
+ * else MPI_Op_commutative's answer.  Returns an MPI error code. */
+int logp_args_commutative(MPI_Op op, int *commutative);
+
+/* Nonzero if buf is a NULL buffer the MPI library rejects (MPICH's rule):
+ * with a predefined datatype, or a derived one whose data starts at its
+ * address (true lower bound 0).  NULL is MPI_BOTTOM in MPICH, legal with
+ * a derived datatype of absolute addresses. */
+int logp_args_null(const void *buf, MPI_Datatype dt);
+
+#endif

@@ -1,0 +1,42 @@
+/* The decision table of a communicator: what a (collective, size class,
+ * commutative, unsafe) runs, decided at its first call and looked up in
+ * O(1) after; and where auto's confirmation says so (agree.h), decided
+ * again, dropped or sent back to what is safe. */
+#ifndef LOGP_SHIM_DECIDE_H
+#define LOGP_SHIM_DECIDE_H
+
+#include <stddef.h>
+
+#include "agree.h"
+#include "state.h"
+
+/* Decision for a call: the algorithm, its schedule and predicted time,
+ * and the statistics of the calls that took it.  O(1) once the call's
+ * class is decided; the first call of a class decides (a rule of the
+ * files, else what the communicator is configured for; auto prices the
+ * candidates, builds the winner's schedule and plans its trial), locally:
+ * every rank decides alike from the same arguments, and no collective is
+ * made (ranks of an erroneous call may pass sizes of different classes).
+ * Prints it once when verbose.  Never NULL. */
+logp_decision_t *logp_decide_get(logp_comm_state_t *st, logp_coll_t coll, size_t bytes, int commutative,
+                                 int unsafe);
+
+/* What every rank does when the first call of a trial found that the
+ * ranks' decisions differ (logp_agree_first's action and reason): the
+ * model's pick untried, or what needs no agreement and no memory (the
+ * library's collective, or where that is unsafe the safe default), and
+ * the decision dropped from the table (every rank decides its class again
+ * at its next call) where some rank could not keep it or the classes
+ * differ.  Prints one verbose line.  Returns the decision the call runs
+ * (the communicator's fallback slot after a drop). */
+logp_decision_t *logp_decide_disagreed(logp_comm_state_t *st, logp_decision_t *d, logp_agree_action_t action,
+                                       const char *why);
+
+/* Applies what an agreement point concluded (logp_agree_after), alike on
+ * every rank: after a refit of L and G every auto class is decided again
+ * (its old decision a candidate of the new trial, so a refit the
+ * measurements do not bear out cannot make a class slower), then a class
+ * whose calls drifted is decided again from scratch. */
+void logp_decide_agreed(logp_comm_state_t *st, const logp_agree_todo_t *todo);
+
+#endif

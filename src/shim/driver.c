@@ -1,0 +1,122 @@
+/* The one driver of every intercepted call (see driver.h). */
+#include "driver.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "agree.h"
+#include "args.h"
+#include "decide.h"
+#include "dispatch.h"
+#include "process.h"
+#include "run.h"
+
+/* The communicator's state if the shim may run calls on it. */
+static logp_comm_state_t *logp_driver_state(MPI_Comm comm)
+{
+    logp_run_setup();
+    logp_comm_state_t *st = logp_state_get(comm);
+    return st && st->usable ? st : NULL;
+}
+
+/* Nonzero if this rank runs algo's schedule (its view in *v) rather than
+ * the library's collective. */
+static int logp_driver_ours(logp_algo_t algo, const logp_sched_t *sched, int root, int rank, int commutative,
+                            logp_view_t *v)
+{
+    return algo != LOGP_ALGO_NATIVE && logp_view_init(v, sched, root, rank, commutative) == LOGP_OK;
+}
+
+/* Adds one call to the statistics and prints it at verbose level 2. */
+static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, logp_decision_t *d, logp_algo_t ran,
+                                double t0)
+{
+    logp_stat_t *s = &d->stat;
+    s->calls++;
+    s->bytes += (double)c->bytes;
+    if (st->timed)
+        s->time += PMPI_Wtime() - t0;
+    s->predicted += d->predicted > 0 ? d->predicted : 0.0;
+    if (logp_process_env()->verbose >= 2 && st->rank == 0)
+        fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s%s\n", st->name, logp_coll_name(c->coll), c->bytes,
+                logp_algo_name(ran), d->trial.phase != LOGP_TRIAL_RUNNING ? ""
+                                     : d->trial.calls == 0            ? " (warm-up)"
+                                                                      : " (trial)");
+}
+
+/* PMPI_LOGP_TEST_SLOW (tests only): the call ran the algorithm that is to
+ * look slow: 20 ms per rank of the communicator, so that the difference
+ * stands above the noise of ranks that oversubscribe the cores. */
+static void logp_driver_test_slow(const logp_comm_state_t *st, logp_coll_t coll, logp_algo_t ran)
+{
+    if (ran == logp_process_env()->test_slow[coll]) {
+        long ns = 20000000L * st->size;
+        struct timespec pause = {ns / 1000000000L, ns % 1000000000L};
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* An error of ours goes to the application's communicator and its current
+ * error handler (which may abort, as the MPI library's would), then back
+ * to the caller. */
+static int logp_driver_error(const logp_comm_state_t *st, int rc)
+{
+    if (rc != MPI_SUCCESS)
+        PMPI_Comm_call_errhandler(st->comm, rc);
+    return rc;
+}
+
+/* PMPI_LOGP_DISPATCH: records the call's work since `entry` and, timed
+ * again at once, its pure lookups (dispatch.h: warm_median_us).  The
+ * confirmation's turn is left out of the repeat: it counts trial calls. */
+static void logp_driver_dispatch(const logp_call_t *c, double entry)
+{
+    double end = logp_dispatch_now(), t = end;
+    size_t bytes;
+    logp_comm_state_t *st = NULL;
+    logp_view_t v;
+    if (logp_args_bytes(c->comm, c->count, c->type, &bytes) && (st = logp_driver_state(c->comm)) != NULL) {
+        logp_decision_t *d = logp_decide_get(st, c->coll, bytes, c->commutative, c->unsafe);
+        logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &v);
+        t = logp_dispatch_now();
+    }
+    if (st)
+        logp_dispatch_call(c->coll, st->size, end - entry, t - end);
+}
+
+int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
+{
+    double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
+    logp_comm_state_t *st;
+    c->commutative = 1;
+    c->unsafe = 0;
+    c->origin = 1;
+    if (!logp_args_bytes(c->comm, c->count, c->type, &c->bytes) || (ops->screen && !ops->screen(c)) ||
+        (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))
+        return ops->library(c);
+    double t0 = st->timed ? PMPI_Wtime() : 0.0;
+    logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
+    logp_algo_t algo = d->algo;
+    const logp_sched_t *sched = &d->sched;
+    int timed = logp_trial_turn(&d->trial, st->warmup, &d->sched, &algo, &sched);
+    logp_view_t v;
+    int rc, ours = logp_driver_ours(algo, sched, c->root, st->rank, c->commutative, &v);
+    if (entry > 0.0)
+        logp_driver_dispatch(c, entry);
+    const char *why = "";
+    logp_agree_action_t action = logp_agree_barrier(st, d, &why);
+    if (action != LOGP_AGREE_GO) { /* the ranks decided unlike: what every rank runs instead */
+        d = logp_decide_disagreed(st, d, action, why);
+        algo = d->algo;
+        timed = 0;
+        ours = logp_driver_ours(algo, &d->sched, c->root, st->rank, c->commutative, &v);
+    }
+    double tc = timed ? PMPI_Wtime() : 0.0;
+    rc = ours ? ops->execute(c, st, &v) : ops->library(c);
+    logp_driver_test_slow(st, c->coll, algo);
+    logp_agree_todo_t todo = logp_agree_after(st, d, timed, c->origin, tc, timed ? PMPI_Wtime() - tc : 0.0);
+    if (todo.refit || todo.reopen)
+        logp_decide_agreed(st, &todo);
+    logp_driver_account(st, c, d, algo, t0);
+    return ours ? logp_driver_error(st, rc) : rc; /* last: a handler may not return, or free the communicator */
+}

@@ -1,0 +1,83 @@
+/* The one driver of every intercepted call.  A call is a descriptor (what
+ * the application passed) and the collective's callbacks (what differs:
+ * its checks, its executor, the library's call); the driver screens it,
+ * finds the decision of (communicator, collective, size class), takes the
+ * trial's turn, runs the rank's schedule or the library's collective,
+ * counts and times it, and raises our errors on the application's
+ * communicator.  A new collective or entry point is a descriptor and
+ * callbacks, never another copy of this sequence.
+ *
+ * Screening sends a call the shim cannot run, or an erroneous one, to the
+ * library unchanged, so that the library reports it as it always does:
+ * NULL buffers with a nonzero count, aliased buffers, MPI_IN_PLACE where
+ * it is not allowed, a predefined operator on a type it is not defined
+ * for.  The library rejects such a call locally, without traffic, and so
+ * does the shim, after the communicator's set-up (a collective, reached
+ * by every rank's first call on the communicator whatever its arguments)
+ * and before its decision: the call is not one of the communicator's
+ * collectives and is not counted, so a rank that calls again correctly
+ * meets its peers' calls (MPICH's errors/coll/noalias* tests do that).
+ * When only some ranks fail (a NULL buffer at the root only), the others
+ * wait for them, exactly as when the library runs alone. */
+#ifndef LOGP_SHIM_DRIVER_H
+#define LOGP_SHIM_DRIVER_H
+
+#include <stddef.h>
+
+#include <mpi.h>
+
+#include "../model/sched.h"
+#include "next.h"
+#include "state.h"
+
+/* How the application reached the shim. */
+typedef enum logp_entry {
+    LOGP_ENTRY_BLOCKING = 0 /* MPI_Bcast, MPI_Reduce, MPI_Alltoall */
+} logp_entry_t;
+
+/* One call: the application's arguments, then what screening found. */
+typedef struct logp_call {
+    logp_coll_t coll;
+    logp_entry_t entry;
+    const void *sendbuf;     /* reduce, all-to-all (MPI_IN_PLACE as given) */
+    void *recvbuf;           /* the result; a bcast's buffer */
+    MPI_Count count;         /* bcast, reduce: elements; all-to-all: the receive count */
+    MPI_Datatype type;       /* bcast, reduce: the datatype; all-to-all: the receive type */
+    MPI_Count sendcount;     /* all-to-all */
+    MPI_Datatype sendtype;   /* all-to-all */
+    MPI_Op op;               /* reduce */
+    int root;                /* bcast, reduce; 0 for all-to-all */
+    MPI_Comm comm;
+    const logp_next_t *next; /* the next definitions (the library's collective) */
+    /* screening: */
+    size_t bytes;     /* of `count` elements of `type`: the size class's */
+    size_t sendbytes; /* all-to-all: of one send block */
+    int commutative;  /* reduce: the operator commutes (1 for the others) */
+    int unsafe;       /* the library is known to fail on such a call (logp_native_unsafe) */
+    int origin;       /* a trial call's time starts at this rank (agree.h) */
+} logp_call_t;
+
+/* What a collective gives the driver. */
+typedef struct logp_coll_ops {
+    /* Checks of the call's own arguments, before the communicator's state
+     * (NULL: none); 0 sends the call to the library. */
+    int (*screen)(logp_call_t *c);
+    /* Checks that need the communicator's size and rank, and what the
+     * call shares with its peers (commutative, unsafe, origin); 0 sends
+     * the call to the library. */
+    int (*admit)(logp_call_t *c, const logp_comm_state_t *st);
+    /* Runs this rank's operations v on the private communicator; an MPI
+     * error code. */
+    int (*execute)(const logp_call_t *c, const logp_comm_state_t *st, const logp_view_t *v);
+    /* The library's own collective (c->next); its return value is the
+     * call's. */
+    int (*library)(const logp_call_t *c);
+} logp_coll_ops_t;
+
+/* Runs call c of the collective `ops` describes: the library's collective
+ * where screening says so, else the communicator's decision.  Returns the
+ * call's MPI error code (an error of ours has gone through the
+ * communicator's error handler first, as the library's would). */
+int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c);
+
+#endif

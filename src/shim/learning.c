@@ -1,0 +1,162 @@
+/* What auto learned, for the next run (see learning.h). */
+#include "learning.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../config/learned.h"
+#include "../config/units.h"
+#include "process.h"
+#include "text.h"
+
+/* The learned file's sections, kept on the writing process (world rank
+ * 0) per communicator size until the end of the run. */
+#define LOGP_CONFIRM_KEPT 64
+static struct {
+    int size;
+    char *text;
+} logp_learning_kept[LOGP_CONFIRM_KEPT];
+static int logp_learning_nkept;
+static pthread_mutex_t logp_learning_kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The class's settled algorithm for the learned file, LOGP_ALGO_COUNT if
+ * none: a decision taken by a rule, without a trial (the model's margin),
+ * or by an agreed trial (*which: it); else the rule the learned file gave
+ * the class (*which NULL), so that a run that never calls a class keeps
+ * what earlier runs learnt of it; a class still in trial is left for the
+ * next run. */
+static logp_algo_t logp_learning_settled(const logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
+                                        const logp_decision_t **which)
+{
+    int called = 0;
+    *which = NULL;
+    for (int unsafe = 0; unsafe <= 1; unsafe++) { /* the safe call's decision first */
+        const logp_decision_t *d = st->decisions[coll][logp_state_slot_of(sc, commutative, unsafe)];
+        called |= d != NULL;
+        if (d == NULL || (d->trial.phase != LOGP_TRIAL_NONE && d->trial.phase != LOGP_TRIAL_DONE) || d->trial.disagreed)
+            continue;
+        *which = d;
+        return d->algo;
+    }
+    return called ? LOGP_ALGO_COUNT : (logp_algo_t)st->learned_rule[coll][sc][commutative];
+}
+
+/* Rules (runs of classes with one algorithm as one range) and corrections
+ * of st as a [size P-P] section; the trials' times as comments. */
+static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
+{
+    char name[sizeof st->name];
+    size_t i = 0;
+    for (; st->name[i] && i + 1 < sizeof name; i++) /* one comment line whatever the name holds */
+        name[i] = (unsigned char)st->name[i] < ' ' || st->name[i] == 127 ? ' ' : st->name[i];
+    name[i] = '\0';
+    logp_text_printf(t, "\n# communicator %s (P=%d), MPI library %s: auto's decisions and the model's corrections\n",
+                     name, st->size, logp_native_lib_name(logp_process_env()->native));
+    logp_text_printf(t, "[size %d-%d]\n", st->size, st->size);
+    const logp_params_t *rep = logp_topo_rep(&st->topo);
+    /* as a comment: a [size] section would give them to communicators of
+     * this size across nodes too, whose pairs these trials never saw */
+    if (st->refits && st->topo.nnodes == 1)
+        logp_text_printf(t, "# auto's trials moved L to %.6gus and G to %.6gns/B on one node (the tuning file said "
+                            "otherwise; copy them into an [intra-node] section to keep them)\n",
+                         rep->L * 1e6, rep->G * 1e9);
+    for (int c = 0; c < LOGP_COLL_COUNT; c++) {
+        if (st->configured[c] != LOGP_ALGO_AUTO)
+            continue;
+        for (int k = c == LOGP_COLL_REDUCE ? 0 : 1; k <= 1; k++) {
+            const char *qual = c != LOGP_COLL_REDUCE ? "" : k ? " commutative" : " non-commutative";
+            for (int sc = 0; sc < LOGP_LEARN_CLASSES;) {
+                const logp_decision_t *d = NULL;
+                logp_algo_t a = logp_learning_settled(st, (logp_coll_t)c, sc, k, &d);
+                if (a == LOGP_ALGO_COUNT) {
+                    sc++;
+                    continue;
+                }
+                int end = sc;
+                while (end + 1 < LOGP_LEARN_CLASSES) {
+                    const logp_decision_t *e = NULL;
+                    if (logp_learning_settled(st, (logp_coll_t)c, end + 1, k, &e) != a)
+                        break;
+                    end++;
+                }
+                for (int x = sc; x <= end; x++) {
+                    const logp_decision_t *e = NULL;
+                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e);
+                    char what[512] = "";
+                    if (e)
+                        logp_trial_describe(&e->trial, st->warmup, what, sizeof what);
+                    if (what[0])
+                        logp_text_printf(t, "# %s %zu-%zu B%s: %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
+                                         ((size_t)2 << x) - 1, qual, what);
+                }
+                logp_text_printf(t, "rule = %s %zu-%zu%s %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << sc,
+                                 ((size_t)2 << end) - 1, qual, logp_algo_name(a));
+                sc = end + 1;
+            }
+        }
+    }
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            for (int sc = 0; sc < LOGP_LEARN_CLASSES; sc++)
+                if (st->learn.ratio[c][a][sc] > 0.0f)
+                    logp_text_printf(t, "correction = %s %s %zu %.4g\n", logp_coll_name((logp_coll_t)c),
+                                     logp_algo_name((logp_algo_t)a), (size_t)1 << sc, st->learn.ratio[c][a][sc]);
+}
+
+void logp_learning_keep(const logp_comm_state_t *st)
+{
+    if (!st->confirm && !logp_learn_any(&st->learn))
+        return;
+    logp_text_t t = {0};
+    logp_units_locale_t c = logp_units_c_begin(); /* numbers the next run's parser reads: '.' */
+    logp_learning_format(st, &t);
+    logp_units_c_end(c);
+    if (t.buf == NULL)
+        return;
+    if (strstr(t.buf, "\nrule = ") == NULL && strstr(t.buf, "\ncorrection = ") == NULL) {
+        logp_text_free(&t);
+        return;
+    }
+    pthread_mutex_lock(&logp_learning_kept_lock);
+    int i = 0;
+    while (i < logp_learning_nkept && logp_learning_kept[i].size != st->size)
+        i++;
+    if (i == logp_learning_nkept && logp_learning_nkept < LOGP_CONFIRM_KEPT)
+        logp_learning_kept[logp_learning_nkept].size = st->size, logp_learning_kept[logp_learning_nkept++].text = NULL;
+    /* one section per size: the communicator that decided most */
+    if (i < logp_learning_nkept && (logp_learning_kept[i].text == NULL || strlen(logp_learning_kept[i].text) < strlen(t.buf))) {
+        free(logp_learning_kept[i].text);
+        logp_learning_kept[i].text = t.buf;
+        t.buf = NULL;
+    }
+    pthread_mutex_unlock(&logp_learning_kept_lock);
+    logp_text_free(&t);
+}
+
+void logp_learning_write(const char *path)
+{
+    pthread_mutex_lock(&logp_learning_kept_lock);
+    char *texts[LOGP_CONFIRM_KEPT];
+    int sizes[LOGP_CONFIRM_KEPT], n = 0;
+    for (int i = 0; i < logp_learning_nkept; i++) {
+        if (logp_learning_kept[i].text == NULL)
+            continue;
+        sizes[n] = logp_learning_kept[i].size;
+        texts[n++] = logp_learning_kept[i].text; /* ours now */
+        logp_learning_kept[i].text = NULL;
+    }
+    logp_learning_nkept = 0;
+    pthread_mutex_unlock(&logp_learning_kept_lock);
+    char err[1200];
+    if (n > 0 && logp_learned_write(path, (const char *const *)texts, sizes, n, err, sizeof err) != 0)
+        fprintf(stderr, "pmpi-logp: PMPI_LOGP_LEARN: %s (nothing learned was written)\n", err);
+    else if (n > 0 && err[0])
+        fprintf(stderr, "pmpi-logp: PMPI_LOGP_LEARN: %s\n", err);
+    else if (n > 0 && logp_process_env()->verbose >= 1)
+        fprintf(stderr, "pmpi-logp: learned decisions and corrections of %d communicator size%s written to %s\n", n,
+                n == 1 ? "" : "s", path);
+    for (int i = 0; i < n; i++)
+        free(texts[i]);
+}

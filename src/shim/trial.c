@@ -1,0 +1,155 @@
+/* Auto's trial of one decision (see trial.h). */
+#include "trial.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../model/learn.h"
+#include "env.h"
+#include "process.h"
+
+void logp_trial_free_scheds(logp_trial_t *t)
+{
+    for (int c = 1; c < LOGP_CONFIRM_MAX; c++)
+        logp_sched_free(&t->sched[c]);
+}
+
+void logp_trial_release(logp_trial_t *t)
+{
+    for (int c = 0; c < LOGP_CONFIRM_MAX; c++)
+        logp_sched_free(&t->sched[c]);
+    logp_sched_free(&t->prev_sched);
+}
+
+void logp_trial_cancel(logp_trial_t *t)
+{
+    logp_trial_free_scheds(t);
+    t->plan.n = 0;
+    t->previous = -1;
+    t->broken = 0;
+    t->phase = LOGP_TRIAL_NONE;
+}
+
+void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled)
+{
+    int reopens = t->reopens, warm = t->warm; /* deciding again does not make the library's messages cold */
+    logp_algo_t prev_algo = t->prev_algo;
+    logp_sched_t prev_sched = t->prev_sched; /* ours now: the trial takes it or it is freed */
+    int has_prev = prev_algo != LOGP_ALGO_COUNT && t->prev_sched.algo == prev_algo;
+    if (prev_algo == LOGP_ALGO_NATIVE)
+        has_prev = 1;
+    logp_trial_free_scheds(t);
+    memset(t, 0, sizeof(*t));
+    t->reopens = reopens;
+    t->warm = warm;
+    t->previous = -1;
+    t->prev_algo = LOGP_ALGO_COUNT;
+    if (!enabled) {
+        logp_sched_free(&prev_sched);
+        return;
+    }
+    logp_select_query_t raw_q = *q;
+    raw_q.learn = NULL; /* corrections divide what the model says by itself */
+    double raw[LOGP_ALGO_COUNT], cor[LOGP_ALGO_COUNT];
+    logp_select_prices(&raw_q, raw);
+    memcpy(cor, raw, sizeof raw);
+    logp_learn_apply(q->learn, q->coll, sclass, cor);
+    logp_confirm_plan(cor, raw, pick, &t->plan);
+    int n = t->plan.n; /* the model's candidates; the previous decision joins after them */
+    if (has_prev && n >= 1 && n < LOGP_CONFIRM_MAX && !(prev_algo == LOGP_ALGO_NATIVE && pick == LOGP_ALGO_NATIVE)) {
+        int dup = 0;
+        for (int c = 0; c < n; c++)
+            dup |= prev_algo == LOGP_ALGO_NATIVE && t->plan.algo[c] == LOGP_ALGO_NATIVE;
+        if (!dup) {
+            t->previous = t->plan.n;
+            t->plan.algo[t->plan.n] = prev_algo;
+            t->plan.predicted[t->plan.n++] = 0.0; /* priced for the old L and G: nothing to learn from it */
+        }
+    }
+    if (t->plan.n < 2) {
+        t->plan.n = 0;
+        t->previous = -1;
+        logp_sched_free(&prev_sched);
+        return;
+    }
+    logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0};
+    for (int c = 0; c < t->plan.n; c++) {
+        t->raw[c] = c == t->previous ? 0.0 : raw[t->plan.algo[c]];
+        if (c == t->previous) {
+            t->sched[c] = prev_sched;
+            memset(&prev_sched, 0, sizeof prev_sched);
+        } else if (c > 0 && t->plan.algo[c] != LOGP_ALGO_NATIVE &&
+                   (logp_process_test_nomem() & LOGP_TEST_NOMEM_TRIAL ||
+                    logp_sched_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK)) {
+            /* out of memory: the trial stays planned, so that its first
+             * call tells every rank, which then run the model's pick */
+            logp_trial_free_scheds(t);
+            t->broken |= LOGP_TRIAL_BROKEN_TRIAL;
+            break;
+        }
+    }
+    logp_sched_free(&prev_sched);
+    t->phase = LOGP_TRIAL_RUNNING;
+}
+
+int logp_trial_record(logp_trial_t *t, int warmup, int timed, int global, int origin, double start, double seconds)
+{
+    if (t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup) {
+        t->warm++;
+    } else if (timed && t->phase == LOGP_TRIAL_RUNNING) {
+        seconds = seconds > 0.0 ? seconds : 1e-9;
+        t->start[t->calls] = global && origin ? start : 0.0;
+        t->local[t->calls++] = global ? start + seconds : seconds;
+        if (t->calls == logp_confirm_calls(&t->plan)) {
+            t->phase = LOGP_TRIAL_WAITING;
+            return 1;
+        }
+    } else if (timed && t->phase == LOGP_TRIAL_DONE) {
+        t->recent[t->nrecent++ % 5] = seconds; /* a ring of the last 5 */
+        if (t->ref == 0.0 && t->nrecent == 5) { /* the first 5: the reference */
+            t->ref = logp_confirm_median(t->recent, 5);
+            t->nrecent = 0;
+        }
+    }
+    return 0;
+}
+
+void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    if (t->plan.n < 2)
+        return;
+    if (t->phase == LOGP_TRIAL_RUNNING || t->phase == LOGP_TRIAL_WAITING) {
+        char warm[48] = ""; /* the pick's untimed calls still to come before the trial's first */
+        if (t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup)
+            snprintf(warm, sizeof warm, ", after %d warm-up call%s", warmup - t->warm, warmup - t->warm == 1 ? "" : "s");
+        len += (size_t)snprintf(out, n, "trial %s (%d of %d calls%s):",
+                                t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement", t->calls,
+                                logp_confirm_calls(&t->plan), warm);
+        for (int c = 0; c < t->plan.n && len < n; c++)
+            len += (size_t)snprintf(out + len, n - len, c == t->previous ? "%s %s (the decision before the refit)"
+                                                                          : "%s %s (predicted %.4g us)",
+                                    c ? "," : "", logp_algo_name(t->plan.algo[c]), t->plan.predicted[c] * 1e6);
+        return;
+    }
+    if (t->disagreed) {
+        snprintf(out, n, "trial: the ranks' trials differed (sizes of different classes?): the model's pick %s kept",
+                 logp_algo_name(t->plan.algo[0]));
+        return;
+    }
+    const logp_trial_verdict_t *v = &t->verdict;
+    len += (size_t)snprintf(out, n, "trial (fastest of %d, slowest rank):", LOGP_CONFIRM_ROUNDS);
+    for (int c = 0; c < t->plan.n && len < n; c++)
+        if (c == t->previous)
+            len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (the decision before the refit)", c ? "," : "",
+                                    logp_algo_name(t->plan.algo[c]), v->time[c] * 1e6);
+        else
+            len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (predicted %.4g)", c ? "," : "",
+                                    logp_algo_name(t->plan.algo[c]), v->time[c] * 1e6, t->plan.predicted[c] * 1e6);
+    double w = v->time[v->winner];
+    if (len < n)
+        snprintf(out + len, n - len, " -> %s (%s), overhead %.3g us = %.2g calls%s",
+                 logp_algo_name(t->plan.algo[v->winner]), v->winner == 0 ? "the model's pick" : "overturned the model",
+                 v->overhead * 1e6, w > 0 ? v->overhead / w : 0.0, t->reopens ? " (re-opened after drift)" : "");
+}

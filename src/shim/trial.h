@@ -1,0 +1,123 @@
+/* Auto's trial of one decision: which candidates it runs on the
+ * application's own calls, whose turn a call is, the calls' times, and
+ * the line that describes it.  The candidates and the verdict are pure
+ * (select/confirm.h); the ranks' agreement on the times is agree.h's. */
+#ifndef LOGP_SHIM_TRIAL_H
+#define LOGP_SHIM_TRIAL_H
+
+#include <stddef.h>
+
+#include "../model/sched.h"
+#include "../select/confirm.h"
+#include "../select/select.h"
+
+/* Where a trial stands. */
+typedef enum logp_trial_phase {
+    LOGP_TRIAL_NONE,    /* no trial: forced, ruled, or the model's margin is overwhelming */
+    LOGP_TRIAL_RUNNING, /* calls alternate between the candidates */
+    LOGP_TRIAL_WAITING, /* every trial call made: the times wait for the next agreement point */
+    LOGP_TRIAL_DONE     /* agreed: the winner runs; later calls are sampled for drift */
+} logp_trial_phase_t;
+
+struct logp_decision;
+
+typedef struct logp_trial {
+    logp_trial_phase_t phase;
+    logp_trial_plan_t plan;               /* candidates; [0] is the model's pick */
+    logp_sched_t sched[LOGP_CONFIRM_MAX]; /* the other candidates' schedules ([0]: the decision's) */
+    double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
+    int warm;                             /* calls before the trial (the pick, untimed; until the
+                                             communicator's warmup), kept when deciding again */
+    int checked;                          /* the ranks' plans compared (agree.h: logp_agree_first) */
+    int calls;                            /* trial calls made */
+    int calls_seen;                       /* calls at the last agreement point (progress) */
+    double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each (with a global clock: its end) */
+    double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
+    logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
+    int disagreed;                        /* the ranks' trials did not match: the model's pick stays */
+    int broken;                           /* LOGP_TRIAL_BROKEN_*: this rank cannot run the trial it
+                                             planned; its first call tells every rank (agree.h) */
+    double ref;                           /* s: this rank's median of its first 5 sampled calls after the
+                                             verdict (unsynchronised, as the later samples are) */
+    double recent[5];                     /* s: sampled later calls (drift watch): first the reference's,
+                                             then a ring of the last 5 */
+    unsigned long nrecent;                /* samples taken (ring index) */
+    unsigned long seen;                   /* calls since the verdict */
+    int reopens;                          /* re-opened after drift */
+    int previous;                         /* candidate that is the decision from before a refit of L
+                                             or G (its schedule built for the old values), -1 if none */
+    logp_algo_t prev_algo;                /* handed to logp_trial_start by a refit: that decision */
+    logp_sched_t prev_sched;
+    struct logp_decision *next;           /* in the communicator's waiting list */
+} logp_trial_t;
+
+/* What a rank that planned a trial cannot run (out of memory): its
+ * decision could not be kept (UNCACHED), the model's pick could not be
+ * built (PICK), or the other candidates could not (TRIAL). */
+#define LOGP_TRIAL_BROKEN_UNCACHED 1
+#define LOGP_TRIAL_BROKEN_PICK 2
+#define LOGP_TRIAL_BROKEN_TRIAL 4
+
+/* Plans the trial of the decision `pick` auto has just made for size
+ * class sclass with query q (the candidates from q's corrected prices;
+ * the other candidates' schedules built).  A refit's previous decision
+ * (t->prev_algo, t->prev_sched: taken over or freed here) joins as a
+ * candidate.  Leaves the trial at LOGP_TRIAL_NONE when trials are not
+ * `enabled` on the communicator, when the model's margin is overwhelming,
+ * or the call is unsafe for all but one.  A schedule that cannot be built
+ * leaves the trial planned but marked broken (LOGP_TRIAL_BROKEN_TRIAL):
+ * its first call tells every rank.  The warm-up count and re-openings
+ * survive. */
+void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled);
+
+/* Drops the trial (its candidates' schedules freed): the decision runs
+ * its algorithm untried. */
+void logp_trial_cancel(logp_trial_t *t);
+
+/* Frees the other candidates' schedules (not the decision's). */
+void logp_trial_free_scheds(logp_trial_t *t);
+
+/* Frees every schedule the trial holds (when its decision goes). */
+void logp_trial_release(logp_trial_t *t);
+
+/* What this call runs: *algo and *sched start as the decision's (`pick`
+ * its schedule); during a trial they become the candidate whose turn it
+ * is.  A trial's first `warmup` calls (PMPI_LOGP_CONFIRM_WARMUP) run the
+ * model's pick untimed: the library's first messages of a size are slow
+ * (docs/confirm.md).  Returns nonzero if the call is to be timed for
+ * logp_trial_record (trial calls, and one in 16 later calls for the drift
+ * watch).  O(1). */
+static inline int logp_trial_turn(logp_trial_t *t, int warmup, const logp_sched_t *pick, logp_algo_t *algo,
+                                  const logp_sched_t **sched)
+{
+    if (t->phase == LOGP_TRIAL_RUNNING && t->broken) { /* a placeholder: its first call's check cancels it */
+        *algo = LOGP_ALGO_NATIVE;
+        return 1;
+    }
+    if (t->phase == LOGP_TRIAL_RUNNING) {
+        if (t->warm < warmup)
+            return 0;
+        int c = logp_confirm_turn_of(&t->plan, t->calls);
+        *algo = t->plan.algo[c];
+        *sched = c == 0 ? pick : &t->sched[c];
+        return 1;
+    }
+    return t->phase == LOGP_TRIAL_DONE && !t->disagreed && (++t->seen & 15) == 0;
+}
+
+/* After a call of the trial's decision: counts a warm-up call, or records
+ * a timed call's start (MPI_Wtime) and duration in seconds: with a global
+ * clock (`global`) its start if this rank is an `origin` (a bcast's root,
+ * every rank of a reduce or all-to-all; agree.h) and its end, else its
+ * duration; or, after the verdict, a sampled call for the drift watch.
+ * Returns nonzero if that was the trial's last call (phase WAITING now:
+ * the caller queues it for the next agreement point). */
+int logp_trial_record(logp_trial_t *t, int warmup, int timed, int global, int origin, double start, double seconds);
+
+/* One line (no newline) on the trial for the verbose output, the run
+ * report and the learned file: candidates, their times on the slowest
+ * rank, the winner, the overhead; "" if there was no trial.  `warmup`:
+ * the communicator's warm-up count. */
+void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n);
+
+#endif
