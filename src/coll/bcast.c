@@ -76,9 +76,8 @@ static int logp_bcast_ahead(logp_recvq_t *rq, logp_bcast_look_t *look, logp_send
 
 /* Runs v's operations on `count` units of dt at buf (extent: theirs,
  * tsize: their size in bytes).  A part-wise schedule's receives are posted
- * ahead (buffer.h).  SMPI, pipeline bcast: P = 16, 4 MiB 721 -> 639 us,
- * 16 MiB 2256 -> 2186; P = 64, 16 MiB 2915 -> 2525 (scatter-allgather 1 -
- * 2% faster, two-tree unchanged); MPICH here, n = 2: alike within noise. */
+ * ahead (buffer.h; docs/results/measurements-in-code.md, "receives
+ * ahead"). */
 static int logp_bcast_run(char *buf, MPI_Aint extent, int tsize, int count, MPI_Datatype dt, MPI_Comm comm, int tag,
                           const logp_view_t *v)
 {

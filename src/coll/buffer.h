@@ -50,11 +50,11 @@ typedef struct logp_scratch {
 /* Largest staging region kept between calls (per process): larger ones
  * are allocated for the call and freed after it.  64 MiB: a reduce of up
  * to 21 MiB keeps its accumulator and two receive buffers (3 x the
- * message), one of up to 32 MiB the accumulator and one (reduce.c).  A region allocated
- * per call above glibc's largest mmap threshold (32 MiB) is mapped and
- * its pages faulted in anew on every call: with 16 MiB kept, a 16 MiB
- * binomial reduce at n = 2 here took 15.8 - 16.4 ms, with 64 MiB 4.8 - 5.0
- * ms (native 12.2 - 12.4 ms, alternated runs of pmpi-logp-bench). */
+ * message), one of up to 32 MiB the accumulator and one (reduce.c).  A
+ * region allocated per call above glibc's largest mmap threshold (32 MiB)
+ * is mapped and its pages faulted in anew on every call, which costs more
+ * than the reduce itself (docs/results/measurements-in-code.md, "scratch
+ * kept"). */
 #define LOGP_SCRATCH_KEEP ((size_t)64 << 20)
 
 /* `bytes` of staging memory: the region (grown as needed) when s is not
@@ -144,7 +144,8 @@ void logp_buffer_part(int count, int parts, int part, int nparts, int *first, in
  * while a network that shares a link between concurrent transfers would
  * deliver every child of a tree late (a binomial root's log2 P sends of
  * 1 MiB each then take log2 P times longer to reach the first child:
- * measured 3.4x in SMPI, P = 64).  Small sends overlap freely, and so do
+ * docs/results/measurements-in-code.md, "send window").  Small sends
+ * overlap freely, and so do
  * sends to one peer (the pieces of one exchange: waiting there could close
  * a cycle of ranks each waiting for the next to post its receive). */
 #define LOGP_SENDQ_WINDOW LOGP_SCHED_WINDOW_MAX

@@ -82,9 +82,9 @@ static void logp_reduce_prepost(const logp_view_t *v, int n, int count, void *re
  * synchronous (buffer.h), and a rendezvous protocol starts moving its data
  * only once the receive is posted: received at its turn, each message
  * waited for the previous combine, and a tree's interior rank paid
- * m (G + gamma) per child where LogGP's eager messages pay m gamma (SMPI,
- * P = 64, 1 MiB: flat 26,500 us against 19,950 predicted, logp-tree 2,946
- * against 2,419).  Only the next receive operation is posted ahead, and
+ * m (G + gamma) per child where LogGP's eager messages pay m gamma
+ * (docs/results/measurements-in-code.md, "reduce look-ahead").  Only the
+ * next receive operation is posted ahead, and
  * only if it combines and nothing else is received in between, so
  * messages match exactly as they would at their turn. */
 #define LOGP_REDUCE_LOOK 32

@@ -12,8 +12,9 @@
  * MPI_Waitany over the receives that could go next, in listed order:
  * the combines whose dep is done and the oldest LOGP_SCHED_PLAIN_WAIT
  * posted plain receives, so a wait costs O(chunks), not O(P); taking
- * arrived gather blocks at once keeps the root's window moving, SMPI 1
- * MiB P = 64: 461 -> 374 us).  No MPI_Test: every
+ * arrived gather blocks at once keeps the root's window moving:
+ * docs/results/measurements-in-code.md, "dataflow gather").  No MPI_Test:
+ * every
  * call is work or a wait (SMPI charges each test a sleep).  The two
  * streams use tag and tag + 1.  After an error the rank still does its
  * part with empty sends, as the in-order executor does. */

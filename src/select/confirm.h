@@ -43,15 +43,13 @@ typedef struct logp_trial_plan {
  * it: equal prices are mostly one schedule under two names (every tree at
  * P = 2; hetero-tree on a uniform layout is logp-tree), and trying it
  * twice tells nothing; the raw prices, because corrections learned from
- * noisy trials set such twins apart (binomial, chain and chain-opt at P =
- * 2, one message each, priced 2.19, 2.21 and 2.24 us and tried together
- * in one 16 KiB trial on MPICH, n = 2)
+ * noisy trials set such twins apart (docs/results/measurements-in-code.md,
+ * "twins")
  * (native is exempt: its code is the library's, whatever its model says).  The
  * second runner-up is there because the model's order among our near
- * candidates is what it knows least: on MPICH at n = 2, a 32 KiB reduce,
- * two-tree measured 7.7 us against the pick's 10 - 13 but was priced
- * fourth, 0.9% behind the runner-up, so a trial of one runner-up never
- * saw it.  Where the model's
+ * candidates is what it knows least (a fast candidate priced fourth, a
+ * hair behind the runner-up: docs/results/measurements-in-code.md, "second
+ * runner-up").  Where the model's
  * margin is overwhelming nobody else qualifies and plan->n is 1.
  * Returns plan->n. */
 int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp_trial_plan_t *plan);
@@ -75,9 +73,9 @@ typedef struct logp_trial_verdict {
 /* The verdict from times[call] (call 0 .. logp_confirm_calls - 1; the
  * slowest rank's time of each call): a candidate's time is its fastest
  * call, since what disturbs a call only adds to it (the library's cold
- * first messages: MPICH over shared memory sends 128 B one way in 1.2 -
- * 4 us on some of a run's early calls against 0.25 us later, while a
- * barrier's skew can take off at most about one message time); the
+ * first messages are several times their steady time:
+ * docs/results/measurements-in-code.md, "cold messages"; a barrier's
+ * skew can take off at most about one message time); the
  * model's pick stays unless a challenger's time is below (1 -
  * LOGP_CONFIRM_MARGIN) times its own; among such challengers the fastest
  * wins.  A time <= 0 is a missing measurement: a candidate without all
@@ -107,10 +105,10 @@ typedef enum { LOGP_FIT_L = 0, LOGP_FIT_G = 1 } logp_fit_param_t; /* the two fac
 
 /* Nonzero if a measured time of `algo` can move the parameters: the
  * model prices it exactly (closed form or simulation), not by a design
- * formula (LOGP_FAMILY_ESTIMATED: two-tree's misses by up to 18% at the
- * right parameters, and a fit would blame them for it: the right file in
- * SMPI, P = 64, moved L x 0.16 from one two-tree trial), and it is not
- * the library's own (native: a model of someone else's code). */
+ * formula (LOGP_FAMILY_ESTIMATED: such a formula misses at the right
+ * parameters, and a fit would blame them for it:
+ * docs/results/measurements-in-code.md, "estimated families"), and it is
+ * not the library's own (native: a model of someone else's code). */
 int logp_confirm_fittable(logp_algo_t algo);
 
 /* Learning L and G together: a trial's measured time of one of our

@@ -130,14 +130,13 @@ static int logp_confirm_progress(logp_comm_state_t *st)
  * times far better than the current ones, the communicator's parameters
  * move, the corrections learned against the old ones are dropped and
  * every auto class is decided again (new trials).  Every rank computes
- * the same from the same agreed times.  Returns nonzero if L and G moved.  A sample's time is that of the
- * schedule built for the parameters of its trial, and the fit prices the
- * schedule built for the scaled ones, which may differ in shape (the
- * LogP-optimal trees): so a refit drops the samples, and the next one
- * fits the new shapes' times alone (kept, the old samples held L where
- * the first refit put it: SMPI, P = 256, wrong file, 8-byte bcast L x
- * 0.625, then the re-shaped tree 13.8 us against 18.6 predicted and no
- * second refit; 12.0 us with the right file). */
+ * the same from the same agreed times.  Returns nonzero if L and G moved.
+ * A sample's time is that of the schedule built for the parameters of its
+ * trial, and the fit prices the schedule built for the scaled ones, which
+ * may differ in shape (the LogP-optimal trees): so a refit drops the
+ * samples, and the next one fits the new shapes' times alone (kept, the
+ * old samples held L where the first refit put it:
+ * docs/results/measurements-in-code.md, "refit"). */
 static int logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *settled, int n)
 {
     if (st->confirm < 2) /* PMPI_LOGP_CONFIRM=2 only (README) */

@@ -218,10 +218,10 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     }
     /* On an oversubscribed node the model's machine (a processor per rank)
      * is not there: a hand-off can wait for a time slice, so schedules of
-     * many dependent messages are slowest (4 ranks on 2 cores: our
-     * schedules from 0.3x to 16x native, binary-pipeline bcast 1 MiB 132 ms
-     * against 8.1 ms), and trials cannot tell candidates apart (every time
-     * a multiple of the 4 ms tick).  auto hands such communicators to the
+     * many dependent messages are slowest, and trials cannot tell
+     * candidates apart (times are multiples of the scheduler's tick):
+     * docs/results/measurements-in-code.md, "oversubscribed".  auto hands
+     * such communicators to the
      * MPI library; forced algorithms still run. */
     if (st->oversubscribed && !env->oversubscribed_model) {
         int any = 0;
