@@ -5,7 +5,7 @@
 # (PMPI), and the MPI_* entry point after 128 warm-up calls (auto once its
 # trials are agreed), all in one run; the runs are repeated and the ratio
 # entry / fastest row is reported as the median over the runs.
-#   sh scripts/confirm-bench.sh      env: NS="2 3 4" REPS=3 ITERS=10 OUT=docs/confirm
+#   sh scripts/confirm-bench.sh      env: NS="2 3 4" REPS=3 ITERS=10 OUT=docs/results/mpich-confirm
 #        SIZES (default every power of two 8 B .. 16 MiB)
 # Needs gawk (asort).  Ranks beyond the cores (n = 3, 4 here) make every
 # time a multiple of the scheduler's 4 ms tick: read those rows as such,
@@ -19,7 +19,7 @@ cd "$top/build"
 NS=${NS:-2 3 4}
 REPS=${REPS:-3}
 ITERS=${ITERS:-10}
-OUT=${OUT:-$top/docs/confirm}
+OUT=${OUT:-$top/docs/results/mpich-confirm}
 SIZES=${SIZES:-$(awk 'BEGIN { for (s = 8; s <= 16777216; s *= 2) printf "%s%d", (s > 8 ? "," : ""), s }')}
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 mkdir -p "$OUT"

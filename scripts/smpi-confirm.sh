@@ -9,7 +9,7 @@
 #   wrong-model: the wrong file with PMPI_LOGP_CONFIRM=0 (the model alone);
 # right and wrong run PMPI_LOGP_CONFIRM=2 (trials and refits of L and G;
 # CONFIRM=1, the default, has no refits).
-#   sh scripts/smpi-confirm.sh         env: PS="64 256" OUT=docs/smpi-confirm ITERS=5
+#   sh scripts/smpi-confirm.sh         env: PS="64 256" OUT=docs/results/smpi-confirm ITERS=5
 #        BIG=1 (0: leave out 4 MiB, whose P = 64 bcast run alone takes
 #        over 16 min of host time with two-tree's 256 segments a call)
 #        COLLS="bcast reduce alltoall", SIZES (bcast, reduce) and A2A_SIZES
@@ -21,7 +21,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/smpi-common.sh"
 PS=${PS:-64 256}
-OUT=${OUT:-$top/docs/smpi-confirm}
+OUT=${OUT:-$top/docs/results/smpi-confirm}
 ITERS=${ITERS:-5}
 BIG=${BIG:-1}
 csv="$OUT/results.csv"

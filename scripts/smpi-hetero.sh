@@ -8,7 +8,7 @@
 # selectors, simulated and predicted side by side.
 #
 #   sh scripts/smpi-hetero.sh [TUNING]     (default tuning/example-cluster.conf)
-#   env: NODES="16 32" RPN=8 OUT=docs/smpi-hetero LIMIT=300 (host seconds per
+#   env: NODES="16 32" RPN=8 OUT=docs/results/smpi-hetero LIMIT=300 (host seconds per
 #        selector run; a slower one is skipped and its cells are "-")
 # Writes $OUT/results.csv (P,nodes,coll,bytes,variant,measured_us,
 # predicted_us), $OUT/table.md and $OUT/pingpong.txt.  About 10 minutes here.
@@ -23,7 +23,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 tuning=${1:-$top/tuning/example-cluster.conf}
 NODES=${NODES:-16 32}
 RPN=${RPN:-8}
-OUT=${OUT:-$top/docs/smpi-hetero}
+OUT=${OUT:-$top/docs/results/smpi-hetero}
 LIMIT=${LIMIT:-300}
 smpi_need
 "$top/scripts/setup.sh" >/dev/null

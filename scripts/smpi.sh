@@ -5,7 +5,7 @@
 #
 #   sh scripts/smpi.sh [TUNING]      (default tuning/default.conf)
 #   env: PS="16 64 256 1024" SIZES="8,1024,65536,1048576" A2A_SIZES="8,1024,16384"
-#        OUT=docs/smpi ORACLE=1 ITERS=1 LIMIT=120 (host seconds per oracle run)
+#        OUT=docs/results/smpi ORACLE=1 ITERS=1 LIMIT=120 (host seconds per oracle run)
 #        COLLS="bcast reduce alltoall" APPEND=0 (1: add rows to OUT/results.csv)
 #        NETWORK=shared (the model's network for predictions and auto's
 #        picks: SimGrid's links share bandwidth, model/net.h; loggp: LogGP)
@@ -36,7 +36,7 @@ BIG_SIZES=${BIG_SIZES:-8}
 BIG_A2A_SIZES=${BIG_A2A_SIZES:-8}
 SIZES=${SIZES:-8,1024,65536,1048576}
 A2A_SIZES=${A2A_SIZES:-8,1024,16384}
-OUT=${OUT:-$top/docs/smpi}
+OUT=${OUT:-$top/docs/results/smpi}
 ORACLE=${ORACLE:-1}
 ITERS=${ITERS:-1}
 COLLS=${COLLS:-bcast reduce alltoall}

@@ -63,7 +63,7 @@ int logp_native_unsafe(logp_native_lib_t lib, logp_coll_t coll, int P, int root,
  * the layout: simulated if `exact`, else estimated, logp_sim_price); the
  * others by closed forms in the communicator's representative parameters
  * (logp_topo_rep), which know nothing of nodes (a known gap:
- * docs/smpi-hetero/README.md).  Negative on error. */
+ * docs/results/smpi-hetero/README.md).  Negative on error. */
 double logp_native_predict(logp_native_lib_t lib, logp_coll_t coll, size_t bytes, int commutative,
                            const logp_topo_t *topo, int exact);
 

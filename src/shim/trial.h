@@ -84,9 +84,9 @@ void logp_trial_release(logp_trial_t *t);
  * its schedule); during a trial they become the candidate whose turn it
  * is.  A trial's first `warmup` calls (PMPI_LOGP_CONFIRM_WARMUP) run the
  * model's pick untimed: the library's first messages of a size are slow
- * (docs/confirm.md).  Returns nonzero if the call is to be timed for
- * logp_trial_record (trial calls, and one in 16 later calls for the drift
- * watch).  O(1). */
+ * (docs/results/auto-confirm.md).  Returns nonzero if the call is to be
+ * timed for logp_trial_record (trial calls, and one in 16 later calls for
+ * the drift watch).  O(1). */
 static inline int logp_trial_turn(logp_trial_t *t, int warmup, const logp_sched_t *pick, logp_algo_t *algo,
                                   const logp_sched_t **sched)
 {

@@ -41,7 +41,7 @@ env -u PMPI_LOGP_VERBOSE LD_PRELOAD="$lib" timeout 300 $MPIEXEC -n 3 "$b/tests/m
 if [ "$(cat "$out" "$err")" = "test_confirm: all results correct (0 wrong values)" ]; then
     pass=$((pass + 1)); echo "ok: silent at the default verbosity (auto, trials and agreement on, n=3)"
 else fail=$((fail + 1)); echo "FAIL: output at the default verbosity"; head -5 "$err"; fi
-# the dispatch benchmark (issue 12's line, README "The shim's own cost"):
+# the dispatch benchmark (issue 12's line, docs/design.md "The shim's own cost"):
 # one line per collective from rank 0, every call but the decisions
 # counted (256 sizes: 256 - classes > 200), times positive and, warm
 # lookups included, bounded (a call that planned would take milliseconds)

@@ -4,7 +4,8 @@
  * algorithm under test is chosen by PMPI_LOGP_* in the environment.  Every
  * expected result is computed locally from the same value generator every
  * rank uses, never by calling the MPI library (whose own collectives have
- * bugs, see README).  Holes of derived datatypes must stay untouched.
+ * bugs, see docs/design.md, "The platform").  Holes of derived datatypes
+ * must stay untouched.
  *
  * Usage: test_coll [--big] [--no-struct] [--few-roots]
  *   --big adds >= 1,000,000-element cases; --no-struct drops the struct type

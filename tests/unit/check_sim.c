@@ -919,7 +919,7 @@ static void crsg_random_case(const logp_sched_t *s, int root, unsigned seed)
 
 START_TEST(test_chunked_rsg)
 {
-    const logp_params_t smpi = {1.2e-6, 0.6e-6, 0.6e-6, 0.1e-9, 0.3e-9}; /* the SMPI platform's (docs/smpi-large) */
+    const logp_params_t smpi = {1.2e-6, 0.6e-6, 0.6e-6, 0.1e-9, 0.3e-9}; /* the SMPI platform's (docs/results/smpi-large) */
     /* every order of the dataflow, for chunk counts up to 16 and folds (P not a power of two) */
     const int Ps[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 17, 31, 32};
     for (size_t a = 0; a < sizeof Ps / sizeof Ps[0]; a++)

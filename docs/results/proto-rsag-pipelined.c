@@ -3,7 +3,7 @@
  * DIRECT=1 straight to the root), pipelined over C chunks of the vector,
  * run in SMPI to find a schedule within 1.25x of the 1 MiB reduce bound
  * before building it into the engine (src/model/sched_chunked.c,
- * chunked-rsg).  Findings: docs/large-messages.md, "chunked-rsg".  P a
+ * chunked-rsg).  Findings: docs/results/large-messages.md, "chunked-rsg".  P a
  * power of two.
  *   smpicc -O2 -o prs prs.c
  *   smpirun -np 64 -platform platform.xml FLAGS --cfg=smpi/test:0 ./prs BYTES WEIGHTS W
