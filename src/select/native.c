@@ -227,9 +227,8 @@ static logp_native_kind_t logp_native_kind(logp_native_lib_t lib, logp_coll_t co
     logp_native_kind_t kind = logp_native_mpich(coll, P, bytes, commutative);
     /* SMPI 3.32's mpich selector runs MVAPICH2's scatter-dest for medium
      * blocks: 4 destinations at a time (the rank itself in the first
-     * four), a waitall after each (measured: P = 16, 1 KiB 19.2 us, 4.8 a
-     * window; P = 64, 16 KiB 149.8 us, where all at once predicts 11.5
-     * and 132.5) */
+     * four), a waitall after each (docs/results/measurements-in-code.md,
+     * "SMPI scatter-dest") */
     return lib == LOGP_NATIVE_SMPI && kind == LOGP_NK_ALL_AT_ONCE ? LOGP_NK_SCATTER_DEST : kind;
 }
 
