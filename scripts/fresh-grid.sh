@@ -1,0 +1,98 @@
+#!/bin/sh
+# Auto as an application meets it: every cell a fresh process that calls
+# one collective at one size (pmpi-logp-fresh), under the shim with auto,
+# with native (the MPI library alone) and with every forced algorithm;
+# configurations alternated within each repetition, the median over REPS
+# runs of each run's median of calls 1-30 (first) and calls 101-200
+# (steady).  Prints one table row per (collective, size):
+#   first  auto / native        (the bar: <= 1.10 x native + 0.2 us)
+#   steady auto / fastest       (the bar: <= 1.10 x the fastest of native
+#                                and every forced algorithm + 0.1 us)
+#   sh scripts/fresh-grid.sh BUILD_DIR > table.txt
+#   env: MPI=mpich|openmpi  N=2  REPS=3  CALLS=200  MAXSEC=20
+#        COLLS="bcast reduce alltoall"  SIZES="8 1024 16384 65536 1048576 4194304"
+#        LEARN=FILE   auto reads FILE (a learned file of an earlier run) and
+#                     does not write it: "second run" mode
+#        RAW=FILE     keep every run's line (default: a temporary file)
+# About 10 minutes per MPI library at the defaults on 2 cores.  Run it
+# alone on the machine (flock /tmp/mpi.lock).
+set -u
+[ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
+b=$(cd "$1" && pwd)
+MPI=${MPI:-mpich}; N=${N:-2}; REPS=${REPS:-3}; CALLS=${CALLS:-200}; MAXSEC=${MAXSEC:-20}
+COLLS=${COLLS:-"bcast reduce alltoall"}
+SIZES=${SIZES:-"8 1024 16384 65536 1048576 4194304"}
+raw=${RAW:-$(mktemp)}
+[ -n "${RAW:-}" ] || trap 'rm -f "$raw"' EXIT
+: > "$raw"
+# run ENV=VALUE... -- PROGRAM ARGS: one job, the shim preloaded, only the given variables set
+run() {
+    xs=; es=
+    while [ "$1" != -- ]; do
+        case "$MPI" in mpich) es="$es -env ${1%%=*} ${1#*=}" ;; openmpi) xs="$xs -x $1" ;; esac
+        shift
+    done
+    shift
+    case "$MPI" in
+    mpich) mpiexec.mpich -n "$N" -env LD_PRELOAD "$b/.libs/libpmpi-logp.so" $es "$@" ;;
+    openmpi) mpirun.openmpi --oversubscribe -n "$N" -x LD_PRELOAD="$b/.libs/libpmpi-logp.so" $xs "$@" ;;
+    esac
+}
+case "$MPI" in mpich | openmpi) ;; *) echo "MPI=mpich or openmpi" >&2; exit 2 ;; esac
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+unset PMPI_LOGP_VERBOSE PMPI_LOGP_REPORT PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_LOGP_ALLTOALL PMPI_LOGP_LEARN
+
+# the configurations of a collective: auto, native, then the registry's algorithms for it
+configs() {
+    echo auto native
+    "$b/pmpi-logp" algorithms | awk -v c="$1" 'NR > 1 && $1 != "auto" && $1 != "native" {
+        n = split($2, cs, ","); for (i = 1; i <= n; i++) if (cs[i] == c) print $1 }'
+}
+
+for rep in $(seq "$REPS"); do
+    for c in $COLLS; do
+        var=PMPI_LOGP_$(echo "$c" | tr a-z A-Z)
+        for m in $SIZES; do
+            for cfg in $(configs "$c"); do
+                learn=
+                if [ "$cfg" = auto ] && [ -n "${LEARN:-}" ]; then # read-only: a copy per run
+                    learn=$(mktemp); cp "$LEARN" "$learn"
+                fi
+                line=$(run "$var=$cfg" ${learn:+PMPI_LOGP_LEARN=$learn} -- "$b/pmpi-logp-fresh" --coll "$c" \
+                    --bytes "$m" --calls "$CALLS" --max-seconds "$MAXSEC" 2>/dev/null | grep '^fresh ')
+                [ -n "$learn" ] && rm -f "$learn"
+                echo "rep=$rep cfg=$cfg ${line:-fresh coll=$c bytes=$m failed}" >> "$raw"
+            done
+        done
+    done
+done
+
+# The table: per (collective, size) the medians over the runs.
+awk '
+function val(s, k,   i, n, f) { n = split(s, f, " "); for (i = 1; i <= n; i++) if (index(f[i], k "=") == 1) return substr(f[i], length(k) + 2); return "" }
+function med(key,   n, i, j, t, v) { n = cnt[key]; if (!n) return -1
+    for (i = 1; i <= n; i++) v[i] = x[key, i]
+    for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+{ cfg = val($0, "cfg"); c = val($0, "coll"); m = val($0, "bytes")
+  if (!((c, m) in seen)) { seen[c, m] = 1; order[++no] = c SUBSEP m }
+  if (!((c, m, cfg) in cseen)) { cseen[c, m, cfg] = 1; cfgs[c, m] = cfgs[c, m] " " cfg }
+  f = val($0, "first30_us"); s = val($0, "steady101_200_us")
+  if (f != "" && f != "-") { k = c SUBSEP m SUBSEP cfg SUBSEP "f"; x[k, ++cnt[k]] = f + 0 }
+  if (s != "" && s != "-") { k = c SUBSEP m SUBSEP cfg SUBSEP "s"; x[k, ++cnt[k]] = s + 0 } }
+END {
+  printf "%-9s %9s | %9s %9s %6s %4s | %9s %9s %-22s %6s %4s\n", "coll", "bytes", "auto_1-30", "native", "ratio", "ok", "auto_101+", "fastest", "(which)", "ratio", "ok"
+  bad = 0
+  for (i = 1; i <= no; i++) {
+    split(order[i], cm, SUBSEP); c = cm[1]; m = cm[2]
+    af = med(c SUBSEP m SUBSEP "auto" SUBSEP "f"); nf = med(c SUBSEP m SUBSEP "native" SUBSEP "f")
+    as = med(c SUBSEP m SUBSEP "auto" SUBSEP "s"); best = -1; who = "-"
+    nc = split(cfgs[c, m], cl, " ")
+    for (j = 1; j <= nc; j++) if (cl[j] != "auto") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "s"); if (t > 0 && (best < 0 || t < best)) { best = t; who = cl[j] } }
+    ok1 = (af >= 0 && nf > 0 && af <= 1.10 * nf + 0.2) ? "yes" : "NO"
+    ok2 = (as >= 0 && best > 0 && as <= 1.10 * best + 0.1) ? "yes" : "NO"
+    bad += (ok1 == "NO") + (ok2 == "NO")
+    printf "%-9s %9d | %9.2f %9.2f %6.2f %4s | %9.2f %9.2f %-22s %6.2f %4s\n", c, m, af, nf, (nf > 0 ? af / nf : 0), ok1, as, best, "(" who ")", (best > 0 ? as / best : 0), ok2
+  }
+  printf "cells failing a bar: %d\n", bad
+}' "$raw"
