@@ -6,11 +6,6 @@
 
 #include "sched.h"
 
-extern const logp_family_t logp_family_ring;
-extern const logp_family_t logp_family_butterfly;
-extern const logp_family_t logp_family_linear;
-extern const logp_family_t logp_family_bruck;
-
 /* Largest radix of the bruck all-to-all: r - 1 messages of a digit are in
  * flight together (two requests each). */
 #define LOGP_BRUCK_RADIX_MAX 32

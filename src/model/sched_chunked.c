@@ -35,7 +35,7 @@
  * for the first chunk's exchange and for the last chunk's steps, one
  * latency each, and the gather's last block.  The root's interface takes
  * 2 frac m bytes (the halves and the gather).  This is the estimate that
- * prices decisions beyond LOGP_SIM_ESTIMATED_OPS: within 3% of the
+ * prices decisions beyond LOGP_PLAN_ESTIMATED_OPS: within 3% of the
  * simulator from 256 KiB at P = 4 - 256 with the chunks below, 7 - 17%
  * high at 64 KiB and up to 70% at 16 KiB (C = 2: the two chunks' steps
  * overlap more than it counts).
@@ -420,7 +420,7 @@ const logp_family_t logp_family_chunked_rsg = {
     .count = logp_crsg_count,
     /* sends to several peers in flight at once (no serial rule): a rank's
      * next step does not wait for its previous sends; decisions price it
-     * by its formula beyond LOGP_SIM_ESTIMATED_OPS (a shared network's
+     * by its formula beyond LOGP_PLAN_ESTIMATED_OPS (a shared network's
      * simulation of 1 MiB takes 9 ms at P = 64, 20 at P = 256, 40 at
      * P = 1024, and its budget cuts it off there anyway) */
     .flags = LOGP_FAMILY_DATAFLOW | LOGP_FAMILY_CONCURRENT | LOGP_FAMILY_ESTIMATED,

@@ -7,8 +7,6 @@
 
 #include "sched.h"
 
-extern const logp_family_t logp_family_chunked_rsg;
-
 /* Most chunks a message is cut into. */
 #define LOGP_CRSG_MAX_CHUNKS 16
 

@@ -7,7 +7,10 @@
  * hetero-tree: the fastest, as the simulator prices it under the layout,
  *   of the greedy earliest-completion trees (seed 000's earliest-sender
  *   construction with seed 003's per-pair delays and per-rank speeds) and
- *   the uniform logp-tree; never worse than logp-tree.
+ *   the uniform logp-tree; never worse than logp-tree.  This file builds
+ *   the uniform logp-tree per class; the planner (plan_hetero_tree.c)
+ *   simulates the candidates and installs the fastest (logp_layout_adopt),
+ *   so that schedules do not depend on the simulator.
  * node-aggregate: seed 003's "combine the messages bound for one
  *   processor" for nodes: members send their P blocks to the node's leader
  *   (n_a - 1 messages of P m bytes on the node), leaders exchange one
@@ -31,7 +34,6 @@
 #include <string.h>
 
 #include "sched_tree.h"
-#include "sim.h"
 #include "tree.h"
 #include "tree_logp.h"
 #include "tree_topo.h"
@@ -229,11 +231,10 @@ logp_status_t logp_sched_from_tree(logp_sched_t *s, logp_coll_t coll, size_t byt
     return LOGP_OK;
 }
 
-/* Builds class k's tree into e: two-level, or (hetero-tree) the fastest at
- * the class's root of the uniform logp-tree, the two-level tree and the
- * greedy trees (those within their work budget).  Candidates are
- * simulated while their operations fit LOGP_SIM_BUDGET, else compared by
- * their estimates. */
+/* Builds class k's tree into e: two-level, or (hetero-tree) the uniform
+ * logp-tree at the class's root, which the planner then replaces with the
+ * fastest of its candidates (plan_hetero_tree.c: pricing them needs the
+ * simulator). */
 static logp_status_t logp_layout_class(logp_sched_t *s, logp_explicit_t *e, int k, int *parent, int *order)
 {
     int P = s->P, root = e->tree[k].root, reduce = s->coll == LOGP_COLL_REDUCE;
@@ -242,39 +243,33 @@ static logp_status_t logp_layout_class(logp_sched_t *s, logp_explicit_t *e, int 
         rc = logp_tree_two_level(&s->topo, root, s->bytes, reduce, parent, order);
         return rc == LOGP_OK ? logp_explicit_set(e, k, P, parent, order) : rc;
     }
-    int exact = 3L * P * (2 + LOGP_GREEDY_RULES) <= LOGP_SIM_BUDGET;
     logp_sched_t uni;
     if ((rc = logp_sched_build(&uni, s->coll, LOGP_ALGO_LOGP_TREE, s->bytes, &s->topo, NULL)) != LOGP_OK)
         return rc;
-    double best = logp_sim_price(&uni, root, 1, exact);
     logp_layout_take(&uni, root, parent, order);
     logp_sched_free(&uni);
-    if (best < 0.0)
-        return LOGP_ERR_NOMEM;
-    if ((rc = logp_explicit_set(e, k, P, parent, order)) != LOGP_OK)
-        return rc;
-    for (int cand = -1; cand < LOGP_GREEDY_RULES; cand++) { /* -1: two-level */
-        rc = cand < 0 ? logp_tree_two_level(&s->topo, root, s->bytes, reduce, parent, order)
-                      : logp_tree_greedy(&s->topo, root, s->bytes, reduce, (logp_greedy_rule_t)cand, parent, order);
-        if (rc == LOGP_ERR_ARG) /* a rule over its work budget: not a candidate */
-            continue;
-        logp_sched_t c;
-        if (rc != LOGP_OK || (rc = logp_sched_from_tree(&c, s->coll, s->bytes, &s->topo, root, parent, order)) != LOGP_OK)
-            return rc;
-        double t = logp_sim_price(&c, root, 1, exact);
-        /* a candidate must be really faster: ties (to rounding) keep the
-         * uniform optimum */
-        if (t >= 0.0 && t < best * (1.0 - 1e-12)) {
-            logp_explicit_t *ce = c.data;
-            logp_layout_tree_t x = e->tree[k];
-            best = t;
-            e->tree[k] = ce->tree[0];
-            e->tree[k].root = root;
-            ce->tree[0] = x;
-        }
-        logp_sched_free(&c);
-    }
-    return LOGP_OK;
+    return logp_explicit_set(e, k, P, parent, order);
+}
+
+int logp_layout_classes(const logp_sched_t *s)
+{
+    const logp_explicit_t *e = s->data;
+    return e->nclass;
+}
+
+int logp_layout_class_root(const logp_sched_t *s, int k)
+{
+    const logp_explicit_t *e = s->data;
+    return e->tree[k].root;
+}
+
+void logp_layout_adopt(logp_sched_t *s, int k, logp_sched_t *c)
+{
+    logp_explicit_t *e = s->data, *ce = c->data;
+    logp_layout_tree_t x = e->tree[k];
+    e->tree[k] = ce->tree[0];
+    e->tree[k].root = x.root;
+    ce->tree[0] = x; /* freed with c */
 }
 
 static logp_status_t logp_layout_build(logp_sched_t *s, const logp_sched_opts_t *o)

@@ -5,10 +5,6 @@
 
 #include "sched.h"
 
-extern const logp_family_t logp_family_binomial;
-extern const logp_family_t logp_family_flat;
-extern const logp_family_t logp_family_logp_tree;
-
 /* When `rank` holds the data of a bcast (or, reduce, the combined result
  * of its subtree) in a uniform-tree schedule s with this root, in the
  * uniform model; < 0 if s is not one of the three families above.

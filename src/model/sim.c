@@ -662,10 +662,8 @@ out:
     return rc;
 }
 
-/* logp_sim_run, a shared network's recomputations limited to `effort`
- * (0: no limit; LOGP_ERR_BUDGET beyond it). */
-static logp_status_t logp_sim_run_limited(const logp_sched_t *s, int root, int commutative, long effort,
-                                          double *finish, double *got, double *total)
+logp_status_t logp_sim_run_budget(const logp_sched_t *s, int root, int commutative, long effort, double *finish,
+                                  double *got, double *total)
 {
     int P = s->P;
     const logp_topo_t *topo = &s->topo;
@@ -867,32 +865,5 @@ out:
 logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, double *finish, double *got,
                            double *total)
 {
-    return logp_sim_run_limited(s, root, commutative, 0, finish, got, total);
-}
-
-double logp_sim_predict(const logp_sched_t *s, int root, int commutative)
-{
-    double t = logp_sched_time(s, root, commutative);
-    if (t >= 0.0)
-        return t;
-    return logp_sim_run(s, root, commutative, NULL, NULL, &t) == LOGP_OK ? t : -1.0;
-}
-
-int logp_sim_affordable(const logp_sched_t *s)
-{
-    return !(s->fam->flags & LOGP_FAMILY_ESTIMATED) || logp_sched_ops(s) <= LOGP_SIM_ESTIMATED_OPS;
-}
-
-double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exact)
-{
-    double t = logp_sched_time(s, root, commutative);
-    if (t >= 0.0)
-        return t;
-    if (!logp_sim_affordable(s))
-        exact = 0;
-    if (!exact)
-        return logp_sched_estimate(s, root, commutative);
-    /* a shared network may cost far more per operation (net.h): bounded */
-    logp_status_t rc = logp_sim_run_limited(s, root, commutative, s->topo.shared ? LOGP_SIM_BUDGET : 0, NULL, NULL, &t);
-    return rc == LOGP_OK ? t : rc == LOGP_ERR_BUDGET ? logp_sched_estimate(s, root, commutative) : -1.0;
+    return logp_sim_run_budget(s, root, commutative, 0, finish, got, total);
 }
