@@ -189,9 +189,9 @@ int logp_bruck_radix(const logp_params_t *p, int P, size_t m, int shared)
 
 /* The radix: forced, or the least time for the machine's network (on a
  * shared one the r - 1 transfers of a round share the link: larger radices
- * than LogGP's one injection at a time would pick; SMPI, P = 256, 1 KiB
- * blocks: radix 3 (LogGP's choice) 101.2 us, 16 (the shared network's)
- * 58.7). */
+ * than LogGP's one injection at a time would pick; SMPI agrees:
+ * docs/results/measurements-in-code.md, "bruck: radix on a shared
+ * network"). */
 static logp_status_t logp_bruck_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
     if (o->radix > 1)

@@ -231,11 +231,9 @@ typedef struct {
  * synchronous send (large, or any of a paced schedule) whose bytes leave
  * once the receive is posted and land in the posted buffer, so that the
  * receiver pays no overhead or gap for it on arrival (SMPI charges its
- * receive overhead only for eager messages, copied out of a mailbox: a
- * 2-rank test, Issend into an early Irecv completes one overhead sooner
- * than Isend; paced two-tree, P = 64, 1 MiB in 96 - 160 segments: 141 -
- * 137 us measured, 146 - 212 predicted with the overhead, 141 - 136
- * without). */
+ * receive overhead only for eager messages, copied out of a mailbox:
+ * docs/results/measurements-in-code.md, "simulator: rendezvous messages
+ * cost the receiver nothing"). */
 static int logp_sim_rendezvous(const logp_sim_shared_t *sh, const logp_op_t *o, int window)
 {
     return sh->rendezvous && (o->bytes > LOGP_PARAMS_SERIAL_BYTES || window > 0);
@@ -288,10 +286,9 @@ static int logp_sim_is_recv(const logp_op_t *o)
 /* A rank reaches op pc at t (its CPU free): a receive is posted then,
  * and so is the receive after it (one ahead); at its start (`first`) a
  * rank posts its first receive.  A part-wise bcast's rank keeps
- * LOGP_SCHED_RECV_AHEAD receives posted from its start (the bcast
- * executor's receives ahead: SMPI, pipeline, P = 16, 4 MiB in 99
- * segments of 42 KiB, synchronous: 713 us; simulated one ahead 616, eight
- * ahead 705). */
+ * LOGP_SCHED_RECV_AHEAD receives posted from its start, as the bcast
+ * executor does (docs/results/measurements-in-code.md, "simulator:
+ * receives posted ahead"). */
 static logp_status_t logp_sim_reach(logp_sim_shared_t *sh, const logp_topo_t *topo, const logp_op_t *op,
                                     const int *owner, const long *match, long pc, long end, double t, int first)
 {
