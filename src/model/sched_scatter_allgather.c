@@ -41,7 +41,7 @@ static long logp_sag_sub(long r, long P)
     return sub < P - r ? sub : P - r;
 }
 
-/* The scatter runs down the binomial family's tree (sched_tree.c): the
+/* The scatter runs down the binomial family's tree (sched_binomial.c): the
  * same parent, children and send order (largest subtree first). */
 static const logp_family_t *logp_sag_tree(void)
 {
