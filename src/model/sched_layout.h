@@ -1,7 +1,7 @@
-/* Schedules for multi-node layouts with per-pair parameters and per-rank
- * speeds (seeds 000 + 003): hetero-tree, two-level, node-aggregate
- * (sched.h).  Their shapes depend on the whole layout, so they hold O(P)
- * arrays, built once per communicator and size class; a root other than
+/* Trees for multi-node layouts with per-pair parameters and per-rank
+ * speeds (seeds 000 + 003): hetero-tree, two-level (sched.h; the
+ * all-to-all node-aggregate is sched_node_aggregate.h).  Their shapes
+ * depend on the whole layout, so they hold O(P) arrays, built once per communicator and size class; a root other than
  * the one a tree was built for is a relabeling (exact when the root's node
  * is interchangeable with the built root's: same size, one speed). */
 #ifndef LOGP_MODEL_SCHED_LAYOUT_H
@@ -27,9 +27,5 @@ int logp_layout_class_root(const logp_sched_t *s, int k);
  * logp_sched_from_tree rooted at class k's root), c gets the old one (to
  * be freed with it). */
 void logp_layout_adopt(logp_sched_t *s, int k, logp_sched_t *c);
-
-/* node-aggregate: the rank that exchanges for node a (the fastest of the
- * node, the lowest on ties). */
-int logp_sched_aggregate_leader(const logp_sched_t *s, int a);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "../../src/model/alltoall.h"
 #include "../../src/model/sched.h"
-#include "../../src/model/sched_chunked.h"
+#include "../../src/model/sched_chunked_rsg.h"
 #include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
 #include "check_main.h"
@@ -771,7 +771,7 @@ START_TEST(test_twotree_window)
 }
 END_TEST
 
-/* chunked-rsg (sched_chunked.c), a dataflow schedule: the executor may run
+/* chunked-rsg (sched_chunked_rsg.c), a dataflow schedule: the executor may run
  * a rank's operations in any order its deps and pairs allow.  Run every
  * such order at random: a rank takes a random operation that may go (a
  * send once its dep and its previous send on the same pair and stream

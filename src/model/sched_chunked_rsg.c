@@ -50,7 +50,7 @@
  * Measured in SMPI at about 1.2x the bound from 1 MiB, faster than
  * two-tree and reduce-scatter-gather, the simulator within 2.2% of it
  * from 64 KiB (docs/results/measurements-in-code.md, "chunked-rsg"). */
-#include "sched_chunked.h"
+#include "sched_chunked_rsg.h"
 
 #include <math.h>
 #include <stdlib.h>
