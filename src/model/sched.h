@@ -12,7 +12,10 @@
  *
  * Every algorithm of the registry (algo.def) names its family: the object
  * below that builds its shared data, gives a rank's place in it, and, where
- * one exists, the exact closed-form completion time in the uniform model. */
+ * one exists, the exact closed-form completion time in the uniform model.
+ * Each family lives in a file of its own, named after its registry name
+ * (sched_<name>.c); a shape that only a simulation can choose is refined
+ * above, in plan.h, so schedules never depend on the simulator. */
 #ifndef LOGP_MODEL_SCHED_H
 #define LOGP_MODEL_SCHED_H
 
