@@ -1,6 +1,6 @@
 /* Broadcast executor: runs a rank's operations of any bcast schedule
  * (trees: binomial, seed 002; logp-tree, seed 000; flat; layout trees; and
- * the part-wise ones of sched_large.c: scatter-allgather, pipeline); its
+ * the part-wise ones: sched_scatter_allgather.c, sched_pipeline.c); its
  * LogGP cost is what sim.c computes for the same operations.  Sends are
  * nonblocking (at most LOGP_SENDQ_WINDOW in flight, no allocation), except
  * that a large one is not in flight beside sends to other peers, as LogGP
@@ -28,12 +28,12 @@
  * own buffer. */
 #include "bcast.h"
 
-#include "../model/sched_large.h"
+#include "../model/sched_two_tree.h"
 #include "buffer.h"
 #include "drain.h"
 
 /* two-tree cuts messages so that its segments go without waiting for
- * their receivers where it can (sched_large.h) */
+ * their receivers where it can (sched_two_tree.h) */
 _Static_assert(LOGP_TWOTREE_MAX_SEGMENT == LOGP_SENDQ_SERIAL, "two-tree segments and the send queue disagree");
 
 /* A part-wise run's look ahead: operations [i, scan) of the rank (i its

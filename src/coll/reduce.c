@@ -4,7 +4,7 @@
  * keeps an accumulator that covers a contiguous range of ranks; results
  * from children are put before it (PREPEND) or after it (APPEND) as the
  * schedule says, so the combination order is the rank order
- * (non-commutative operators).  The part-wise schedules of sched_large.c
+ * (non-commutative operators).  The part-wise schedules (sched_pipeline.c, sched_two_tree.c, ...)
  * (pipeline, reduce-scatter-gather, binary-pipeline, two-tree) combine
  * and move ranges of elements of the accumulator; the next combining
  * receive is posted while the rank combines the current one (two receive
@@ -19,7 +19,7 @@
  * memory drains its messages (drain.h). */
 #include "reduce.h"
 
-#include "../model/sched_large.h" /* LOGP_PIPELINE_MAX_SEGMENTS */
+#include "../model/sched_pipeline.h" /* LOGP_PIPELINE_MAX_SEGMENTS */
 #include "buffer.h"
 #include "drain.h"
 #include "reduce_dataflow.h"

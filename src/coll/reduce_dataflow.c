@@ -1,5 +1,5 @@
 /* Dataflow reduce executor (sched.h: LOGP_FAMILY_DATAFLOW; chunked-rsg,
- * sched_chunked.c).  A rank's operations run as soon as they can, not in
+ * sched_chunked_rsg.c).  A rank's operations run as soon as they can, not in
  * their listed order: a combine as soon as its message is in, so that a
  * chunk whose data arrived first is not held behind one whose data is
  * late.  Every combining receive is posted at the start into a buffer of

@@ -4,14 +4,7 @@
 
 #include <string.h>
 
-#include "sched_alltoall.h"
-#include "sched_chain.h"
-#include "sched_chunked.h"
-#include "sched_large.h"
-#include "sched_layout.h"
-#include "sched_tree.h"
-
-/* native and auto: nothing to build or run. */
+/* native and auto: nothing to build or run (declared from algo.def). */
 const logp_family_t logp_family_none = {0};
 
 static const logp_family_t *const logp_families[LOGP_ALGO_COUNT] = {

@@ -12,7 +12,10 @@
  *
  * Every algorithm of the registry (algo.def) names its family: the object
  * below that builds its shared data, gives a rank's place in it, and, where
- * one exists, the exact closed-form completion time in the uniform model. */
+ * one exists, the exact closed-form completion time in the uniform model.
+ * Each family lives in a file of its own, named after its registry name
+ * (sched_<name>.c); a shape that only a simulation can choose is refined
+ * above, in plan.h, so schedules never depend on the simulator. */
 #ifndef LOGP_MODEL_SCHED_H
 #define LOGP_MODEL_SCHED_H
 
@@ -70,6 +73,13 @@ static inline logp_op_t logp_op_parts(int kind, int peer, int arg, size_t bytes,
 typedef struct logp_sched logp_sched_t;
 typedef struct logp_view logp_view_t;
 
+/* A price the planner simulated for one shape of a schedule (plan.h),
+ * kept so that pricing it does not simulate again; parts 0: none. */
+typedef struct logp_sched_planned {
+    int parts, k; /* the shape: s->parts and s->k it was priced with */
+    double t;
+} logp_sched_planned_t;
+
 typedef struct logp_sched_opts {
     int chain_k;    /* k of `chain` (<= 0: 4) */
     int long_first; /* chain: long chains first (comparisons in tests only) */
@@ -114,7 +124,7 @@ typedef struct logp_tnode {
  * wait for nothing but a full window (say why in the family). */
 #define LOGP_FAMILY_CONCURRENT 64u
 /* Decisions price it by its estimate, by simulation only while it is
- * small (LOGP_SIM_ESTIMATED_OPS, sim.h): no closed form, and simulating it
+ * small (LOGP_PLAN_ESTIMATED_OPS, plan.h): no closed form, and simulating it
  * costs too much per decision at scale (say how much). */
 #define LOGP_FAMILY_ESTIMATED 128u
 /* Dataflow (reduce): a rank may run its operations out of their listed
@@ -174,6 +184,13 @@ typedef struct logp_family {
     unsigned flags;
 } logp_family_t;
 
+/* Every family object the registry names (algo.def), declared from it:
+ * each is defined in its family file, and sched.c's table takes them from
+ * the same rows, so a new algorithm needs no declaration of its own. */
+#define LOGP_ALGO_X(id, name, colls, family, desc) extern const logp_family_t family;
+#include "algo.def"
+#undef LOGP_ALGO_X
+
 struct logp_sched {
     logp_coll_t coll;
     logp_algo_t algo;          /* as requested */
@@ -185,7 +202,7 @@ struct logp_sched {
     logp_params_t p;           /* logp_topo_rep(&topo): what uniform shapes use */
     int k;                     /* chains: number of chains (informative);
                                   linear all-to-all: the window; two-tree:
-                                  the lag of its order (sched_large.c);
+                                  the lag of its order (sched_two_tree.c);
                                   BRUCK all-to-all: the radix */
     int parts;                 /* the message is cut into this many parts
                                   (logp_op_t.part; 1: whole messages only) */
@@ -197,6 +214,7 @@ struct logp_sched {
                                   (two-tree's bcast on a shared network) */
     int recv_window;           /* dataflow: plain receives a rank keeps posted (0: all) */
     void *data;                /* family data, owned */
+    logp_sched_planned_t planned; /* set by plan.h's refinements */
 };
 
 /* Receives the executors post ahead of their turn in a part-wise bcast

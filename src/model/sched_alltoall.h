@@ -1,15 +1,11 @@
-/* The all-to-all schedules of seed 004 (ring, butterfly), Bruck's in any
- * radix and the linear exchange, one rank at a time (sched.h).  The patterns themselves are
- * alltoall.h. */
+/* The all-to-all schedules of seed 004 (ring: sched_ring.c; butterfly:
+ * sched_bruck.c), Bruck's in any radix (sched_bruck.c) and the linear
+ * exchange (sched_linear.c), one rank at a time (sched.h).  The patterns
+ * themselves are alltoall.h. */
 #ifndef LOGP_MODEL_SCHED_ALLTOALL_H
 #define LOGP_MODEL_SCHED_ALLTOALL_H
 
 #include "sched.h"
-
-extern const logp_family_t logp_family_ring;
-extern const logp_family_t logp_family_butterfly;
-extern const logp_family_t logp_family_linear;
-extern const logp_family_t logp_family_bruck;
 
 /* Largest radix of the bruck all-to-all: r - 1 messages of a digit are in
  * flight together (two requests each). */

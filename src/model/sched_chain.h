@@ -5,10 +5,6 @@
 
 #include "sched.h"
 
-extern const logp_family_t logp_family_chain;
-extern const logp_family_t logp_family_chain_opt;
-extern const logp_family_t logp_family_chain_adaptive;
-
 /* When `rank` has combined its part of its chain (the root: the whole
  * result) in the uniform model, for a chain schedule s; < 0 if s is not
  * one.  O(1) but for the root (O(number of chain lengths)). */

@@ -1,4 +1,5 @@
-/* Layout-aware schedules (seeds 000 + 003).
+/* Layout-aware trees (seeds 000 + 003): two-level and hetero-tree
+ * (registry names), which share the explicit trees below.
  *
  * two-level: a model-optimal tree T*(N; L_inter, o, g) among one leader per
  *   node (the root on its node, else the fastest rank), then T*(n_a;
@@ -7,13 +8,10 @@
  * hetero-tree: the fastest, as the simulator prices it under the layout,
  *   of the greedy earliest-completion trees (seed 000's earliest-sender
  *   construction with seed 003's per-pair delays and per-rank speeds) and
- *   the uniform logp-tree; never worse than logp-tree.
- * node-aggregate: seed 003's "combine the messages bound for one
- *   processor" for nodes: members send their P blocks to the node's leader
- *   (n_a - 1 messages of P m bytes on the node), leaders exchange one
- *   message per node pair around a ring of nodes (step k: to node a + k,
- *   from node a - k, n_a n_b m bytes), and scatter the rows back.  Cost:
- *   about 2 (n - 1) gap_intra(P m) + (N - 1) gap_inter(n^2 m) + latencies.
+ *   the uniform logp-tree; never worse than logp-tree.  This file builds
+ *   the uniform logp-tree per class; the planner (plan_hetero_tree.c)
+ *   simulates the candidates and installs the fastest (logp_layout_adopt),
+ *   so that schedules do not depend on the simulator.
  *
  * Trees are kept as arrays over absolute ranks, one per class of alike
  * nodes (same size, one speed; at most LOGP_LAYOUT_CLASSES classes), each
@@ -31,7 +29,6 @@
 #include <string.h>
 
 #include "sched_tree.h"
-#include "sim.h"
 #include "tree.h"
 #include "tree_logp.h"
 #include "tree_topo.h"
@@ -229,11 +226,10 @@ logp_status_t logp_sched_from_tree(logp_sched_t *s, logp_coll_t coll, size_t byt
     return LOGP_OK;
 }
 
-/* Builds class k's tree into e: two-level, or (hetero-tree) the fastest at
- * the class's root of the uniform logp-tree, the two-level tree and the
- * greedy trees (those within their work budget).  Candidates are
- * simulated while their operations fit LOGP_SIM_BUDGET, else compared by
- * their estimates. */
+/* Builds class k's tree into e: two-level, or (hetero-tree) the uniform
+ * logp-tree at the class's root, which the planner then replaces with the
+ * fastest of its candidates (plan_hetero_tree.c: pricing them needs the
+ * simulator). */
 static logp_status_t logp_layout_class(logp_sched_t *s, logp_explicit_t *e, int k, int *parent, int *order)
 {
     int P = s->P, root = e->tree[k].root, reduce = s->coll == LOGP_COLL_REDUCE;
@@ -242,39 +238,33 @@ static logp_status_t logp_layout_class(logp_sched_t *s, logp_explicit_t *e, int 
         rc = logp_tree_two_level(&s->topo, root, s->bytes, reduce, parent, order);
         return rc == LOGP_OK ? logp_explicit_set(e, k, P, parent, order) : rc;
     }
-    int exact = 3L * P * (2 + LOGP_GREEDY_RULES) <= LOGP_SIM_BUDGET;
     logp_sched_t uni;
     if ((rc = logp_sched_build(&uni, s->coll, LOGP_ALGO_LOGP_TREE, s->bytes, &s->topo, NULL)) != LOGP_OK)
         return rc;
-    double best = logp_sim_price(&uni, root, 1, exact);
     logp_layout_take(&uni, root, parent, order);
     logp_sched_free(&uni);
-    if (best < 0.0)
-        return LOGP_ERR_NOMEM;
-    if ((rc = logp_explicit_set(e, k, P, parent, order)) != LOGP_OK)
-        return rc;
-    for (int cand = -1; cand < LOGP_GREEDY_RULES; cand++) { /* -1: two-level */
-        rc = cand < 0 ? logp_tree_two_level(&s->topo, root, s->bytes, reduce, parent, order)
-                      : logp_tree_greedy(&s->topo, root, s->bytes, reduce, (logp_greedy_rule_t)cand, parent, order);
-        if (rc == LOGP_ERR_ARG) /* a rule over its work budget: not a candidate */
-            continue;
-        logp_sched_t c;
-        if (rc != LOGP_OK || (rc = logp_sched_from_tree(&c, s->coll, s->bytes, &s->topo, root, parent, order)) != LOGP_OK)
-            return rc;
-        double t = logp_sim_price(&c, root, 1, exact);
-        /* a candidate must be really faster: ties (to rounding) keep the
-         * uniform optimum */
-        if (t >= 0.0 && t < best * (1.0 - 1e-12)) {
-            logp_explicit_t *ce = c.data;
-            logp_layout_tree_t x = e->tree[k];
-            best = t;
-            e->tree[k] = ce->tree[0];
-            e->tree[k].root = root;
-            ce->tree[0] = x;
-        }
-        logp_sched_free(&c);
-    }
-    return LOGP_OK;
+    return logp_explicit_set(e, k, P, parent, order);
+}
+
+int logp_layout_classes(const logp_sched_t *s)
+{
+    const logp_explicit_t *e = s->data;
+    return e->nclass;
+}
+
+int logp_layout_class_root(const logp_sched_t *s, int k)
+{
+    const logp_explicit_t *e = s->data;
+    return e->tree[k].root;
+}
+
+void logp_layout_adopt(logp_sched_t *s, int k, logp_sched_t *c)
+{
+    logp_explicit_t *e = s->data, *ce = c->data;
+    logp_layout_tree_t x = e->tree[k];
+    e->tree[k] = ce->tree[0];
+    e->tree[k].root = x.root;
+    ce->tree[0] = x; /* freed with c */
 }
 
 static logp_status_t logp_layout_build(logp_sched_t *s, const logp_sched_opts_t *o)
@@ -328,126 +318,4 @@ const logp_family_t logp_family_two_level = {
     .node = logp_explicit_node,
     .kid = logp_explicit_kid,
     .estimate = logp_explicit_estimate,
-};
-
-/* ---- node-aggregate ------------------------------------------------------ */
-
-static logp_status_t logp_aggregate_build(logp_sched_t *s, const logp_sched_opts_t *o)
-{
-    (void)o;
-    const logp_topo_t *t = &s->topo;
-    int *leaders = malloc(sizeof(int) * (size_t)t->nnodes);
-    if (leaders == NULL)
-        return LOGP_ERR_NOMEM;
-    for (int a = 0; a < t->nnodes; a++) { /* the fastest rank, the lowest on ties */
-        int best = logp_topo_member(t, a, 0);
-        for (int i = 1; i < logp_topo_size(t, a); i++) {
-            int r = logp_topo_member(t, a, i);
-            if (logp_topo_speed(t, r) > logp_topo_speed(t, best))
-                best = r;
-        }
-        leaders[a] = best;
-    }
-    s->data = leaders;
-    return LOGP_OK;
-}
-
-static void logp_aggregate_release(logp_sched_t *s)
-{
-    free(s->data);
-    s->data = NULL;
-}
-
-int logp_sched_aggregate_leader(const logp_sched_t *s, int a)
-{
-    return ((const int *)s->data)[a];
-}
-
-/* A leader receives from its n - 1 members, exchanges with the N - 1
- * other leaders (step k: to node a + k, from node a - k), sends to its
- * members; a member sends its P blocks to the leader and gets P back. */
-static int logp_aggregate_nops(logp_view_t *v)
-{
-    const logp_sched_t *s = v->s;
-    int rank = v->rank;
-    const logp_topo_t *t = &s->topo;
-    int a = logp_topo_node(t, rank), n = logp_topo_size(t, a);
-    return rank == logp_sched_aggregate_leader(s, a) ? 2 * (n - 1) + 2 * (t->nnodes - 1) : 2;
-}
-
-static logp_op_t logp_aggregate_op(const logp_view_t *v, int i)
-{
-    const logp_sched_t *s = v->s;
-    int rank = v->rank;
-    const logp_topo_t *t = &s->topo;
-    int a = logp_topo_node(t, rank), N = t->nnodes, lead = logp_sched_aggregate_leader(s, a);
-    int n = logp_topo_size(t, a);
-    size_t all = (size_t)s->P * s->bytes;
-    if (rank != lead)
-        return logp_op_whole(i == 0 ? LOGP_OP_SEND : LOGP_OP_RECV, lead, 0, all);
-    int first = i < n - 1, member = first ? i : i - (n - 1) - 2 * (N - 1);
-    if (first || member >= 0) { /* gather (receives) or scatter (sends): members in rank order but the leader */
-        int j = member >= logp_topo_index(t, lead) ? member + 1 : member;
-        return logp_op_whole(first ? LOGP_OP_RECV : LOGP_OP_SEND, logp_topo_member(t, a, j), 0, all);
-    }
-    i -= n - 1;
-    int k = i / 2 + 1, b = i % 2 == 0 ? (a + k) % N : (a - k + N) % N;
-    size_t nb = (size_t)logp_topo_size(t, b);
-    return logp_op_whole(i % 2 == 0 ? LOGP_OP_SEND : LOGP_OP_RECV, logp_sched_aggregate_leader(s, b), k,
-                       (size_t)n * nb * s->bytes);
-}
-
-/* One uniform node: gather to the leader and scatter back. */
-static double logp_aggregate_time(const logp_sched_t *s, int root, int commutative)
-{
-    (void)root;
-    (void)commutative;
-    const logp_params_t *p = &s->p;
-    size_t all = (size_t)s->P * s->bytes;
-    if (s->P == 1)
-        return 0.0;
-    double cpu = 0.0, next_send = 0.0;
-    double arrive = logp_params_post(p, all, &cpu, &next_send); /* every member at time 0 */
-    logp_recv_state_t lead = {0.0, 0.0};
-    logp_params_take_equal(p, all, 0, 0, arrive, s->P - 1, &lead);
-    double last = lead.cpu + (double)(s->P - 2) * logp_params_gap(p, all); /* the last scatter send */
-    logp_recv_state_t member = {p->o, 0.0};
-    logp_params_take(p, all, 0, last + p->o + logp_params_inj(p, all) + p->L, &member);
-    return member.cpu;
-}
-
-/* The design formula: gather and scatter on the largest node, one
- * exchange with every other node, without waiting for the interfaces. */
-static double logp_aggregate_estimate(const logp_sched_t *s, int root, int commutative)
-{
-    (void)root;
-    (void)commutative;
-    const logp_topo_t *t = &s->topo;
-    int nmax = 1, N = t->nnodes;
-    for (int a = 0; a < N; a++)
-        if (logp_topo_size(t, a) > nmax)
-            nmax = logp_topo_size(t, a);
-    size_t all = (size_t)s->P * s->bytes, pair = (size_t)nmax * (size_t)nmax * s->bytes;
-    double side = nmax > 1 ? logp_params_p2p(&t->intra, all) + (double)(nmax - 2) * logp_params_gap(&t->intra, all) : 0;
-    double step = logp_params_p2p(&t->inter, pair);
-    if (logp_params_gap(&t->inter, pair) > step)
-        step = logp_params_gap(&t->inter, pair);
-    return 2.0 * side + (double)(N - 1) * step;
-}
-
-static long logp_aggregate_count(const logp_sched_t *s)
-{
-    long N = s->topo.nnodes;
-    return 4L * (s->P - N) + 2L * N * (N - 1);
-}
-
-const logp_family_t logp_family_node_aggregate = {
-    .estimate = logp_aggregate_estimate,
-    .count = logp_aggregate_count,
-    .build = logp_aggregate_build,
-    .release = logp_aggregate_release,
-    .nops = logp_aggregate_nops,
-    .op = logp_aggregate_op,
-    .time = logp_aggregate_time,
-    .flags = LOGP_FAMILY_A2A_NODES,
 };

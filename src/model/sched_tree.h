@@ -1,13 +1,19 @@
-/* The uniform tree schedules: binomial, flat and the LogP-optimal tree of
- * seed 000, each computed for one rank at a time (sched.h). */
+/* The uniform tree schedules: binomial (sched_binomial.c), flat
+ * (sched_flat.c) and the LogP-optimal tree of seed 000 (sched_logp_tree.c),
+ * each computed for one rank at a time (sched.h). */
 #ifndef LOGP_MODEL_SCHED_TREE_H
 #define LOGP_MODEL_SCHED_TREE_H
 
+#include <stddef.h>
+
+#include "params.h"
 #include "sched.h"
 
-extern const logp_family_t logp_family_binomial;
-extern const logp_family_t logp_family_flat;
-extern const logp_family_t logp_family_logp_tree;
+/* A child's result, sent when it is done, arrives at the parent. */
+static inline double logp_sched_tree_arrive(const logp_params_t *p, size_t m, double done)
+{
+    return done + p->o + logp_params_inj(p, m) + p->L;
+}
 
 /* When `rank` holds the data of a bcast (or, reduce, the combined result
  * of its subtree) in a uniform-tree schedule s with this root, in the
@@ -22,5 +28,10 @@ double logp_sched_tree_ready(const logp_sched_t *s, int root, int rank, int comm
  * invalid arguments (delay <= 0 or gap <= 0 are the degenerate shapes:
  * binomial and flat). */
 double logp_sched_tree_T(int P, double delay, double gap);
+
+/* logp_sched_tree_ready of relative rank v (counted from the tree's
+ * root) in a binomial, resp. flat, tree of s's shape. */
+double logp_sched_binomial_ready(const logp_sched_t *s, long v, int commutative);
+double logp_sched_flat_ready(const logp_sched_t *s, long v, int commutative);
 
 #endif

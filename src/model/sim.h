@@ -25,31 +25,9 @@
 logp_status_t logp_sim_run(const logp_sched_t *s, int root, int commutative, double *finish, double *got,
                            double *total);
 
-/* Predicted time of s: its family's exact closed form when the layout is
- * uniform (logp_sched_time), else the simulation; -1 on error. */
-double logp_sim_predict(const logp_sched_t *s, int root, int commutative);
-
-/* Operations one decision may simulate (about 0.1 s on this kind of
- * machine; a P = 65,536 tree is 130,000 to 200,000 of them). */
-#define LOGP_SIM_BUDGET 200000L
-
-/* Operations of a LOGP_FAMILY_ESTIMATED schedule that a decision still
- * simulates (at most a few tenths of a millisecond): its estimate misses
- * most at small P (two-tree, P = 2 - 8: 10 - 38% above the simulator). */
-#define LOGP_SIM_ESTIMATED_OPS 2048L
-
-/* Nonzero if a decision may simulate s as far as its family goes: any
- * family with a closed form or none flagged LOGP_FAMILY_ESTIMATED, an
- * estimated one only within LOGP_SIM_ESTIMATED_OPS operations (the
- * decision's LOGP_SIM_BUDGET still bounds them all). */
-int logp_sim_affordable(const logp_sched_t *s);
-
-/* logp_sim_predict when `exact`, else logp_sched_estimate for a layout
- * that is not uniform (closed forms stay exact).  A family flagged
- * LOGP_FAMILY_ESTIMATED is priced by its estimate here unless it has at
- * most LOGP_SIM_ESTIMATED_OPS operations, and so is a schedule whose
- * simulation on a shared network (topo.shared) would recompute more than
- * LOGP_SIM_BUDGET flow rates (net.h). */
-double logp_sim_price(const logp_sched_t *s, int root, int commutative, int exact);
+/* logp_sim_run with a shared network's flow-rate recomputations (net.h)
+ * limited to `effort` (0: no limit): LOGP_ERR_BUDGET beyond it. */
+logp_status_t logp_sim_run_budget(const logp_sched_t *s, int root, int commutative, long effort, double *finish,
+                                  double *got, double *total);
 
 #endif

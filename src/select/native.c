@@ -13,7 +13,7 @@
 
 #include "../model/alltoall.h"
 #include "../model/sched.h"
-#include "../model/sim.h"
+#include "../model/plan.h"
 
 #define LOGP_NATIVE_KINDS(X)                                                                                           \
     X(NONE, "none")                                                                                                    \
@@ -247,9 +247,9 @@ static double logp_native_sched(logp_coll_t coll, logp_algo_t algo, size_t bytes
 {
     logp_sched_t s;
     logp_sched_opts_t opts = {0, 0, window, 0, 0};
-    if (logp_sched_build(&s, coll, algo, bytes, topo, &opts) != LOGP_OK)
+    if (logp_plan_build(&s, coll, algo, bytes, topo, &opts) != LOGP_OK)
         return -1.0;
-    double t = logp_sim_price(&s, 0, commutative, exact);
+    double t = logp_plan_price(&s, 0, commutative, exact);
     logp_sched_free(&s);
     return t;
 }

@@ -60,7 +60,7 @@ int logp_native_unsafe(logp_native_lib_t lib, logp_coll_t coll, int P, int root,
 
 /* Predicted time of that algorithm on topo->P ranks.  Binomial, linear,
  * Bruck and pairwise are priced as our schedules of the same shape (under
- * the layout: simulated if `exact`, else estimated, logp_sim_price); the
+ * the layout: simulated if `exact`, else estimated, logp_plan_price); the
  * others by closed forms in the communicator's representative parameters
  * (logp_topo_rep), which know nothing of nodes (a known gap:
  * docs/results/smpi-hetero/README.md).  Negative on error. */

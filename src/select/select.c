@@ -1,7 +1,7 @@
 /* Selection: price every candidate with the same schedules the executors run. */
 #include "select.h"
 
-#include "../model/sim.h"
+#include "../model/plan.h"
 #include "native.h"
 
 logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe)
@@ -24,7 +24,7 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
 static logp_status_t logp_select_build(logp_algo_t algo, const logp_select_query_t *q, logp_sched_t *s)
 {
     logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0};
-    return logp_sched_build(s, q->coll, algo, q->bytes, q->topo, &opts);
+    return logp_plan_build(s, q->coll, algo, q->bytes, q->topo, &opts);
 }
 
 double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q)
@@ -34,7 +34,7 @@ double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q)
     logp_sched_t s;
     if (logp_select_build(algo, q, &s) != LOGP_OK)
         return -1.0;
-    double t = logp_sim_predict(&s, 0, q->commutative);
+    double t = logp_plan_predict(&s, 0, q->commutative);
     logp_sched_free(&s);
     return t;
 }
@@ -54,15 +54,15 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
             continue;
         if (logp_select_build((logp_algo_t)a, q, &all[a]) == LOGP_OK) {
             have[a] = 1;
-            if (logp_sim_affordable(&all[a]))
+            if (logp_plan_affordable(&all[a]))
                 work += logp_sched_ops(&all[a]); /* what the simulation below would cost */
         }
     }
     /* simulate all candidates or none: decisions compare like with like */
-    int exact = work <= LOGP_SIM_BUDGET;
+    int exact = work <= LOGP_PLAN_BUDGET;
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
         if (have[a])
-            t[a] = logp_sim_price(&all[a], 0, q->commutative, exact);
+            t[a] = logp_plan_price(&all[a], 0, q->commutative, exact);
     if (logp_algo_supports(LOGP_ALGO_NATIVE, q->coll) && !q->native_unsafe)
         t[LOGP_ALGO_NATIVE] = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, exact);
     logp_learn_apply(q->learn, q->coll, logp_learn_class(q->bytes), t);
@@ -93,7 +93,7 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
         best = logp_select_resolve(configured, q);
         if (best != LOGP_ALGO_NATIVE) {
             rc = logp_select_build(best, q, &best_s);
-            best_t = rc == LOGP_OK ? logp_sim_price(&best_s, 0, q->commutative, logp_sched_ops(&best_s) <= LOGP_SIM_BUDGET)
+            best_t = rc == LOGP_OK ? logp_plan_price(&best_s, 0, q->commutative, logp_sched_ops(&best_s) <= LOGP_PLAN_BUDGET)
                                    : -1.0;
         } else {
             best_t = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, 1);

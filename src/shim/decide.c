@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/plan.h"
 #include "../select/native.h"
 #include "dispatch.h"
 #include "process.h"
@@ -17,7 +18,7 @@ static void logp_decide_fall_back(logp_comm_state_t *st, logp_decision_t *d)
     logp_sched_free(&d->sched);
     d->algo = logp_select_safe(d->coll, d->unsafe && st->pcomm != MPI_COMM_NULL);
     if (d->algo != LOGP_ALGO_NATIVE)
-        logp_sched_build(&d->sched, d->coll, d->algo, logp_learn_class_mid(d->sclass), &st->topo, NULL);
+        logp_plan_build(&d->sched, d->coll, d->algo, logp_learn_class_mid(d->sclass), &st->topo, NULL);
     d->predicted = -1.0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../model/learn.h"
+#include "../model/plan.h"
 #include "env.h"
 #include "process.h"
 
@@ -80,7 +81,7 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
             memset(&prev_sched, 0, sizeof prev_sched);
         } else if (c > 0 && t->plan.algo[c] != LOGP_ALGO_NATIVE &&
                    (logp_process_test_nomem() & LOGP_TEST_NOMEM_TRIAL ||
-                    logp_sched_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK)) {
+                    logp_plan_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK)) {
             /* out of memory: the trial stays planned, so that its first
              * call tells every rank, which then run the model's pick */
             logp_trial_free_scheds(t);

@@ -28,7 +28,7 @@
 #include "../config/config.h"
 #include "../config/units.h"
 #include "../model/sched.h"
-#include "../model/sim.h"
+#include "../model/plan.h"
 #include "../select/select.h"
 
 static const char logp_bench_usage[] =
@@ -221,7 +221,7 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
         logp_sched_opts_t opts = {4, 0, 0, 0, 0};
         double pred = g_rank == 0 ? logp_select_predict((logp_algo_t)alg, &q) : -1.0;
         if (alg != LOGP_ALGO_NATIVE &&
-            (logp_sched_build(&sched, coll, (logp_algo_t)alg, (size_t)count * sizeof(double), g_topo, &opts) != LOGP_OK ||
+            (logp_plan_build(&sched, coll, (logp_algo_t)alg, (size_t)count * sizeof(double), g_topo, &opts) != LOGP_OK ||
              logp_view_init(&view, &sched, 0, g_rank, 1) != LOGP_OK))
             continue;
         stats[alg] = time_algo(coll, (logp_algo_t)alg, alg == LOGP_ALGO_NATIVE ? NULL : &view, a, b, count, iters, comm);

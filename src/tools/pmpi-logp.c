@@ -24,6 +24,7 @@
 #include "../model/sched.h"
 #include "../model/sched_chain.h"
 #include "../model/sched_tree.h"
+#include "../model/plan.h"
 #include "../model/sim.h"
 #include "../model/topo.h"
 #include "../model/tree_chain.h"
@@ -449,7 +450,7 @@ static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
         if (c->P > 8)
             printf("(ranks 8 .. %d: --rank R)\n", c->P - 1);
     }
-    double t = logp_sim_predict(s, c->root, 1);
+    double t = logp_plan_predict(s, c->root, 1);
     if (t >= 0.0 && (c->rank < 0 || logp_sched_uniform(s)))
         printf("completion: %.6g us\n", t * 1e6);
     return 0;
@@ -460,7 +461,7 @@ static int cmd_tree(const logp_cli_t *c)
     logp_sched_t s;
     logp_sched_opts_t opts = {c->k, 0, 0, 0, 0};
     logp_topo_t topo = cli_topo(c);
-    if (logp_sched_build(&s, c->coll, c->algo, c->bytes, &topo, &opts) != LOGP_OK) {
+    if (logp_plan_build(&s, c->coll, c->algo, c->bytes, &topo, &opts) != LOGP_OK) {
         fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),
                 logp_algo_name(c->algo), c->P);
         return 1;
@@ -549,7 +550,7 @@ static int cmd_predict(const logp_cli_t *c)
         }
         if (!exact)
             printf("(%s: estimates, as auto makes them: simulating every candidate here costs more than %ld "
-                   "operations)\n", logp_coll_name((logp_coll_t)coll), LOGP_SIM_BUDGET);
+                   "operations)\n", logp_coll_name((logp_coll_t)coll), LOGP_PLAN_BUDGET);
         qsort(pred, (size_t)n, sizeof pred[0], cmp_pred);
         printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), coll == LOGP_COLL_ALLTOALL ? " (bytes per block)" : "");
         for (int i = 0; i < n; i++) {

@@ -8,7 +8,9 @@
 
 #include "../../src/model/net.h"
 #include "../../src/model/sched.h"
-#include "../../src/model/sched_large.h"
+#include "../../src/model/sched_pipeline.h"
+#include "../../src/model/sched_two_tree.h"
+#include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
 #include "../../src/model/topo.h"
 #include "check_main.h"
@@ -155,8 +157,8 @@ START_TEST(test_shared_equals_loggp_without_overlap)
             ts.shared = 1;
             logp_sched_t s, ss;
             logp_sched_opts_t o = {4, 0, 0, 0, 0};
-            ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, (logp_algo_t)a, m, &t, &o), LOGP_OK);
-            ck_assert_int_eq(logp_sched_build(&ss, LOGP_COLL_BCAST, (logp_algo_t)a, m, &ts, &o), LOGP_OK);
+            ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_BCAST, (logp_algo_t)a, m, &t, &o), LOGP_OK);
+            ck_assert_int_eq(logp_plan_build(&ss, LOGP_COLL_BCAST, (logp_algo_t)a, m, &ts, &o), LOGP_OK);
             /* a part-wise schedule sends a rank's parts back to back (and
              * two-tree may choose its parts by simulating the shared
              * network); a paced one's messages are rendezvous ones */
@@ -198,7 +200,7 @@ START_TEST(test_shared_completes)
                         continue;
                     logp_sched_t s;
                     logp_sched_opts_t o = {4, 0, 0, 0, 0};
-                    ck_assert_int_eq(logp_sched_build(&s, (logp_coll_t)coll, (logp_algo_t)a, sizes[z], &t, &o), LOGP_OK);
+                    ck_assert_int_eq(logp_plan_build(&s, (logp_coll_t)coll, (logp_algo_t)a, sizes[z], &t, &o), LOGP_OK);
                     for (int root = 0; root < P; root += 1 + P / 3)
                         for (int commute = 0; commute <= 1; commute++) {
                             if (!commute && !(s.fam->flags & LOGP_FAMILY_RANK_ORDER))
@@ -228,8 +230,8 @@ START_TEST(test_shared_budget)
     t.shared = 1;
     logp_sched_t s;
     logp_sched_opts_t o = {4, 0, 0, 0, 0};
-    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_FLAT, 8, &t, &o), LOGP_OK);
-    double est = logp_sched_estimate(&s, 0, 1), price = logp_sim_price(&s, 0, 1, 1);
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_FLAT, 8, &t, &o), LOGP_OK);
+    double est = logp_plan_estimate(&s, 0, 1), price = logp_plan_price(&s, 0, 1, 1);
     ck_assert(est > 0.0 && price == est);
     double x;
     ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &x), LOGP_OK); /* unlimited: the whole simulation */
@@ -239,7 +241,7 @@ START_TEST(test_shared_budget)
 END_TEST
 
 /* On a shared network two-tree picks its segment count by simulating a
- * proxy (sched_large.c): the count it picks runs no slower, fully
+ * proxy (plan_two_tree.c): the count it picks runs no slower, fully
  * simulated, than the one of its LogGP formula, and its estimate (the
  * proxy's time) is within 12% of the full simulation. */
 START_TEST(test_shared_twotree_segments)
@@ -254,9 +256,9 @@ START_TEST(test_shared_twotree_segments)
                 logp_topo_t t = logp_topo_uniform(Ps[i], &P0), ts = t;
                 ts.shared = 1;
                 logp_sched_t f, s;
-                ck_assert_int_eq(logp_sched_build(&f, coll, LOGP_ALGO_TWO_TREE, sizes[j], &t, NULL), LOGP_OK);
-                ck_assert_int_eq(logp_sched_build(&s, coll, LOGP_ALGO_TWO_TREE, sizes[j], &ts, NULL), LOGP_OK);
-                double est = logp_sched_estimate(&s, 0, 1), chosen, formula;
+                ck_assert_int_eq(logp_plan_build(&f, coll, LOGP_ALGO_TWO_TREE, sizes[j], &t, NULL), LOGP_OK);
+                ck_assert_int_eq(logp_plan_build(&s, coll, LOGP_ALGO_TWO_TREE, sizes[j], &ts, NULL), LOGP_OK);
+                double est = logp_plan_estimate(&s, 0, 1), chosen, formula;
                 ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &chosen), LOGP_OK);
                 moved += s.parts != f.parts;
                 s.parts = f.parts; /* the formula's count and lag, on the shared network */
@@ -293,8 +295,8 @@ static void memo_build(memo_case_t *c)
 {
     logp_topo_t t = logp_topo_uniform(c->P, &c->p);
     t.shared = 1;
-    LOGP_CHECK(logp_sched_build(&c->s, c->coll, LOGP_ALGO_TWO_TREE, c->m, &t, NULL) == LOGP_OK);
-    c->est = logp_sched_estimate(&c->s, 0, 1);
+    LOGP_CHECK(logp_plan_build(&c->s, c->coll, LOGP_ALGO_TWO_TREE, c->m, &t, NULL) == LOGP_OK);
+    c->est = logp_plan_estimate(&c->s, 0, 1);
 }
 
 static void *memo_fresh(void *arg)
@@ -321,23 +323,23 @@ START_TEST(test_shared_twotree_memo)
         logp_params_t p = P0;
         p.L = 1.7e-6;
         memo_case_t a = {c ? LOGP_COLL_REDUCE : LOGP_COLL_BCAST, 64, 1 << 20, p, {0}, 0.0}, b = a, d = a, e = a;
-        unsigned long h0 = logp_twotree_memo_hits();
+        unsigned long h0 = logp_plan_memo_hits();
         memo_build(&a);
-        unsigned long h1 = logp_twotree_memo_hits();
+        unsigned long h1 = logp_plan_memo_hits();
         ck_assert(h1 == h0); /* nothing built before in this thread */
         memo_build(&b);
-        unsigned long h2 = logp_twotree_memo_hits();
+        unsigned long h2 = logp_plan_memo_hits();
         ck_assert_msg(h2 >= h1 + 5, "hits %lu", h2 - h1); /* every candidate count of the build */
         ck_assert(a.s.parts == b.s.parts && a.s.k == b.s.k && a.s.window == b.s.window && a.est == b.est);
         memo_same_as_fresh(&b);
         d.P = 40; /* the same proxy on 32 ranks and, at depth 6 like 64, the same counts */
         memo_build(&d);
-        ck_assert(logp_twotree_memo_hits() > h2);
+        ck_assert(logp_plan_memo_hits() > h2);
         memo_same_as_fresh(&d);
         e.p.o *= 1.5; /* other parameters: nothing to reuse */
-        unsigned long h3 = logp_twotree_memo_hits();
+        unsigned long h3 = logp_plan_memo_hits();
         memo_build(&e);
-        ck_assert(logp_twotree_memo_hits() == h3);
+        ck_assert(logp_plan_memo_hits() == h3);
         memo_same_as_fresh(&e);
         for (int i = 0; i < 12; i++) { /* 12 sizes x up to 7 counts: the 32 entries overrun */
             memo_case_t x = a;
@@ -368,7 +370,7 @@ START_TEST(test_shared_rendezvous)
     const size_t sizes[] = {8, LOGP_PARAMS_SERIAL_BYTES, LOGP_PARAMS_SERIAL_BYTES + 1, 1 << 20};
     for (int z = 0; z < 4; z++) {
         logp_sched_t s;
-        ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, sizes[z], &t, NULL), LOGP_OK);
+        ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, sizes[z], &t, NULL), LOGP_OK);
         double x, want = logp_params_p2p(&P0, sizes[z]) - (sizes[z] > LOGP_PARAMS_SERIAL_BYTES ? P0.o : 0.0);
         ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &x), LOGP_OK);
         ck_assert_msg(near(x, want), "%zu B: %g, want %g", sizes[z], x, want);
@@ -393,7 +395,7 @@ static void paced_and_not(const logp_sched_t *s, double *paced, double *unpaced)
  * second send starts then, so the second receiver ends at 2 p2p(m) - 2o
  * (unpaced, the two transfers share the root's interface: both end later
  * than the first alone).  two-tree's bcast on a shared network is paced
- * in lag + 3 (sched_large.c), its reduce not; paced, it is faster than
+ * in lag + 3 (sched_two_tree.c), its reduce not; paced, it is faster than
  * unpaced at 1 and 4 MiB (P = 64: 132 against 180 us, 484 against 661). */
 START_TEST(test_shared_paced)
 {
@@ -401,7 +403,7 @@ START_TEST(test_shared_paced)
     t.shared = 1;
     logp_sched_t s;
     const size_t m = 16384; /* sent unpaced without waiting (LOGP_PARAMS_SERIAL_BYTES) */
-    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, m, &t, NULL), LOGP_OK);
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, m, &t, NULL), LOGP_OK);
     ck_assert_int_eq(s.window, 0);
     double fin[3], x, p2p = logp_params_p2p(&P0, m);
     s.window = 1;
@@ -414,7 +416,7 @@ START_TEST(test_shared_paced)
     logp_sched_free(&s);
     t = logp_topo_uniform(64, &P0);
     t.shared = 1;
-    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_TWO_TREE, 65536, &t, NULL), LOGP_OK);
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_TWO_TREE, 65536, &t, NULL), LOGP_OK);
     ck_assert(s.parts < 32 && s.window == s.k + 3); /* few segments: paced too */
     logp_sched_free(&s);
     const size_t sizes[] = {1 << 20, 4 << 20};
@@ -422,7 +424,7 @@ START_TEST(test_shared_paced)
         for (int coll = LOGP_COLL_BCAST; coll <= LOGP_COLL_REDUCE; coll++) {
             t = logp_topo_uniform(64, &P0);
             t.shared = 1;
-            ck_assert_int_eq(logp_sched_build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, sizes[z], &t, NULL), LOGP_OK);
+            ck_assert_int_eq(logp_plan_build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, sizes[z], &t, NULL), LOGP_OK);
             double paced, unpaced;
             ck_assert_int_eq(s.window, coll == LOGP_COLL_BCAST ? s.k + 3 : 0);
             if (coll == LOGP_COLL_BCAST) {
@@ -437,7 +439,7 @@ START_TEST(test_shared_paced)
 END_TEST
 
 /* reduce-scatter-gather on a shared network is paced from 64 KiB (every
- * send synchronous, window LOGP_SCHED_WINDOW_MAX: sched_large.c), where
+ * send synchronous, window LOGP_SCHED_WINDOW_MAX: sched_reduce_scatter_gather.c), where
  * the simulator prices it below the unpaced schedule; below 64 KiB, and
  * on LogGP, not. */
 START_TEST(test_shared_rsag_paced)
@@ -450,7 +452,7 @@ START_TEST(test_shared_rsag_paced)
             const size_t sizes[] = {8192, 65536, 1 << 20};
             for (int z = 0; z < 3; z++) {
                 logp_sched_t s;
-                ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_REDUCE_SCATTER_GATHER, sizes[z], &t, NULL),
+                ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_REDUCE_SCATTER_GATHER, sizes[z], &t, NULL),
                                  LOGP_OK);
                 ck_assert_int_eq(s.window, shared && sizes[z] >= 65536 ? LOGP_SCHED_WINDOW_MAX : 0);
                 if (shared && sizes[z] == 65536) {

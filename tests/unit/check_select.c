@@ -4,6 +4,7 @@
 
 #include "../../src/model/algo.h"
 #include "../../src/model/sched_alltoall.h"
+#include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
 #include "../../src/model/topo.h"
 #include "../../src/select/native.h"
@@ -59,13 +60,13 @@ START_TEST(test_auto_is_cheapest)
                         if (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_ESTIMATED) {
                             logp_sched_t sb; /* auto compares its estimate (sim.h) */
                             logp_sched_opts_t o = {4, 0, 0, 0, 0};
-                            ck_assert_int_eq(logp_sched_build(&sb, (logp_coll_t)coll, (logp_algo_t)b, sizes[s], &topo, &o),
+                            ck_assert_int_eq(logp_plan_build(&sb, (logp_coll_t)coll, (logp_algo_t)b, sizes[s], &topo, &o),
                                              LOGP_OK);
-                            tb = logp_sim_price(&sb, 0, commute, 1);
+                            tb = logp_plan_price(&sb, 0, commute, 1);
                             logp_sched_free(&sb);
                         }
                         /* long pipelines are priced by their design formula, which agrees
-                         * with the simulator to about 1e-5 (sched_large.c) */
+                         * with the simulator to about 1e-5 (sched_pipeline.c) */
                         ck_assert_msg(tb < 0 || t <= tb * (1.0 + 1e-4), "coll %d P=%d m=%zu commute %d: auto %s %.9g > %s %.9g", coll, P, sizes[s], commute, logp_algo_name(a), t, logp_algo_name((logp_algo_t)b), tb);
                     }
                     /* never native where it is known to fail */
@@ -101,7 +102,7 @@ START_TEST(test_forced_kept)
 END_TEST
 
 /* A family without a closed form (two-tree) is priced by the simulator
- * while it is small (LOGP_SIM_ESTIMATED_OPS), by its estimate beyond:
+ * while it is small (LOGP_PLAN_ESTIMATED_OPS), by its estimate beyond:
  * at P = 2 - 8 the estimate is 10 - 38% high, enough to rank it last. */
 START_TEST(test_estimated_small_simulated)
 {
@@ -112,11 +113,11 @@ START_TEST(test_estimated_small_simulated)
                 logp_topo_t topo = logp_topo_uniform(P, &p);
                 logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL};
                 logp_sched_t s;
-                ck_assert_int_eq(logp_sched_build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, m, &topo, NULL), LOGP_OK);
-                double t[LOGP_ALGO_COUNT], sim = -1.0, est = logp_sched_estimate(&s, 0, 1);
+                ck_assert_int_eq(logp_plan_build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, m, &topo, NULL), LOGP_OK);
+                double t[LOGP_ALGO_COUNT], sim = -1.0, est = logp_plan_estimate(&s, 0, 1);
                 logp_sim_run(&s, 0, 1, NULL, NULL, &sim);
-                int small = logp_sched_ops(&s) <= LOGP_SIM_ESTIMATED_OPS;
-                ck_assert_int_eq(logp_sim_affordable(&s), small);
+                int small = logp_sched_ops(&s) <= LOGP_PLAN_ESTIMATED_OPS;
+                ck_assert_int_eq(logp_plan_affordable(&s), small);
                 logp_select_prices(&q, t);
                 ck_assert_msg(t[LOGP_ALGO_TWO_TREE] == (small ? sim : est), "coll %d P=%d m=%zu: %.9g (sim %.9g, est %.9g)",
                               coll, P, m, t[LOGP_ALGO_TWO_TREE], sim, est);

@@ -8,7 +8,8 @@
 
 #include "../../src/model/alltoall.h"
 #include "../../src/model/sched.h"
-#include "../../src/model/sched_chunked.h"
+#include "../../src/model/sched_chunked_rsg.h"
+#include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
 #include "check_main.h"
 
@@ -29,7 +30,7 @@ static int schedulable(int a, int coll)
 static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t m, const logp_topo_t *t, int k)
 {
     logp_sched_opts_t o = {k, 0, 0, 0, 0};
-    LOGP_CHECK(logp_sched_build(s, coll, algo, m, t, &o) == LOGP_OK);
+    LOGP_CHECK(logp_plan_build(s, coll, algo, m, t, &o) == LOGP_OK);
 }
 
 /* Every schedule's operations pair up (as many receives as sends); a tree
@@ -103,7 +104,7 @@ static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
     logp_sched_t s;
     logp_view_t v, w;
     logp_sched_opts_t o = {0, 0, 0, radix, 0};
-    LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_ALLTOALL, algo, 8, t, &o) == LOGP_OK);
+    LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLTOALL, algo, 8, t, &o) == LOGP_OK);
     LOGP_CHECK(s.k >= 2 && (radix < 2 || s.k == radix));
     int *src = malloc(sizeof(int) * (size_t)P * P), *dst = malloc(sizeof(int) * (size_t)P * P);
     int *nsrc = malloc(sizeof(int) * (size_t)P * P), *ndst = malloc(sizeof(int) * (size_t)P * P);
@@ -171,8 +172,8 @@ static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
         for (size_t m = 8; m <= 65536; m *= 32) {
             logp_sched_t sh;
             logp_sched_opts_t os = {0, 0, 0, s.k, 0};
-            LOGP_CHECK(logp_sched_build(&sh, LOGP_COLL_ALLTOALL, algo, m, &ts, &os) == LOGP_OK);
-            double est = logp_sched_estimate(&sh, 0, 1);
+            LOGP_CHECK(logp_plan_build(&sh, LOGP_COLL_ALLTOALL, algo, m, &ts, &os) == LOGP_OK);
+            double est = logp_plan_estimate(&sh, 0, 1);
             LOGP_CHECK(logp_sim_run(&sh, 0, 1, NULL, NULL, &sim) == LOGP_OK);
             if (!(fabs(est - sim) <= 1e-9 * (sim > 0 ? sim : 1)))
                 ck_abort_msg("bruck shared P=%d r=%d m=%zu: replay %.17g, simulator %.17g", P, sh.k, m, est, sim);
@@ -302,7 +303,7 @@ START_TEST(test_sim_hand_forms)
         double sim;
         logp_topo_t t4 = logp_topo_uniform(4, &P0);
         logp_sched_opts_t o4 = {0, 0, 0, 4, 0};
-        LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BRUCK, 8, &t4, &o4) == LOGP_OK);
+        LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BRUCK, 8, &t4, &o4) == LOGP_OK);
         LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK);
         double want = 2 * P0.g + P0.o + P0.L + 7 * P0.G + P0.o;
         ck_assert_msg(fabs(sim - want) <= 1e-9 * want, "bruck r=4 P=4: %g, want %g", sim, want);
@@ -391,7 +392,7 @@ START_TEST(test_closed_forms_equal_sim)
 }
 END_TEST
 
-/* Symbolic execution of the part-wise schedules (sched_large.c): messages
+/* Symbolic execution of the part-wise schedules (sched_scatter_allgather.c .. sched_two_tree.c): messages
  * carry, per part, the set of ranks whose contribution they hold (a bit
  * mask, P <= 64), through FIFO queues per pair as MPI matches them.  A
  * send must hold what it sends; a receive must match its send's parts; a
@@ -572,7 +573,7 @@ START_TEST(test_estimates)
             logp_sched_t s;
             build(&s, sag || ((bin || two) && trial % 4 < 2) ? LOGP_COLL_BCAST : LOGP_COLL_REDUCE, (logp_algo_t)a, m,
                   &t, 0);
-            double sim, est = logp_sched_estimate(&s, 0, 1);
+            double sim, est = logp_plan_estimate(&s, 0, 1);
             if (logp_sched_ops(&s) > 400000 || (sag && P < 128)) {
                 logp_sched_free(&s);
                 continue;
@@ -660,9 +661,9 @@ START_TEST(test_sim_deadlock)
     ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &total), LOGP_ERR_DEADLOCK);
     s.fam = logp_sched_family(LOGP_ALGO_BINOMIAL);
     logp_sched_free(&s);
-    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_NATIVE, 8, &t, NULL), LOGP_ERR_ARG);
-    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BINOMIAL, 8, &t, NULL), LOGP_ERR_ARG);
-    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_RING, 8, &t, NULL), LOGP_ERR_ARG);
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_NATIVE, 8, &t, NULL), LOGP_ERR_ARG);
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BINOMIAL, 8, &t, NULL), LOGP_ERR_ARG);
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_BCAST, LOGP_ALGO_RING, 8, &t, NULL), LOGP_ERR_ARG);
     build(&s, LOGP_COLL_BCAST, LOGP_ALGO_FLAT, 8, &t, 0);
     logp_view_t v;
     ck_assert_int_eq(logp_view_init(&v, &s, 4, 0, 1), LOGP_ERR_ARG); /* root out of range */
@@ -671,7 +672,7 @@ START_TEST(test_sim_deadlock)
 }
 END_TEST
 
-/* two-tree's order (bcast and reduce) is deadlock-free with the executors' sends (sched_large.c):
+/* two-tree's order (bcast and reduce) is deadlock-free with the executors' sends (sched_two_tree.c):
  * every send synchronous (complete once received), receives in order,
  * posting waits for the rank's send of `window` sends ago, no other wait.
  * The windows here are the argument's least, LOGP_TWOTREE_MAX_LAG + 3 = 19
@@ -761,7 +762,7 @@ START_TEST(test_twotree_window)
                 LOGP_CHECK(s.k >= 1 && s.k <= 16); /* the lag the argument allows */
                 for (int root = 0; root < P; root += P > 2 ? P - 2 : 1) {
                     twotree_window_case(&s, root, 19);
-                    twotree_window_case(&s, root, s.k + 3); /* a paced bcast's (sched_large.c) */
+                    twotree_window_case(&s, root, s.k + 3); /* a paced bcast's (sched_two_tree.c) */
                 }
                 logp_sched_free(&s);
             }
@@ -770,7 +771,7 @@ START_TEST(test_twotree_window)
 }
 END_TEST
 
-/* chunked-rsg (sched_chunked.c), a dataflow schedule: the executor may run
+/* chunked-rsg (sched_chunked_rsg.c), a dataflow schedule: the executor may run
  * a rank's operations in any order its deps and pairs allow.  Run every
  * such order at random: a rank takes a random operation that may go (a
  * send once its dep and its previous send on the same pair and stream
@@ -927,7 +928,7 @@ START_TEST(test_chunked_rsg)
             logp_topo_t t = logp_topo_uniform(Ps[a], &P0);
             logp_sched_t s;
             logp_sched_opts_t o = {0, 0, 0, 0, C};
-            LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, 1 << 20, &t, &o) == LOGP_OK);
+            LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, 1 << 20, &t, &o) == LOGP_OK);
             LOGP_CHECK(s.k == C && s.parts >= 1);
             for (int root = 0; root < Ps[a]; root += 1 + Ps[a] / 3)
                 crsg_random_case(&s, root, (unsigned)(7 * C + root));
@@ -952,8 +953,8 @@ START_TEST(test_chunked_rsg)
             logp_topo_t t = logp_topo_uniform(Qs[a], &smpi);
             t.shared = 1;
             logp_sched_t s;
-            LOGP_CHECK(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, m, &t, NULL) == LOGP_OK);
-            double sim, est = logp_sched_estimate(&s, 0, 1), bound = (Qs[a] - 1.0) / Qs[a] * (double)m * smpi.gamma;
+            LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, m, &t, NULL) == LOGP_OK);
+            double sim, est = logp_plan_estimate(&s, 0, 1), bound = (Qs[a] - 1.0) / Qs[a] * (double)m * smpi.gamma;
             LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK);
             ck_assert_msg(fabs(est - sim) <= 0.05 * sim, "P=%d m=%zu: estimate %g, simulator %g", Qs[a], m, est, sim);
             if (m == 1 << 20)
@@ -962,7 +963,7 @@ START_TEST(test_chunked_rsg)
         }
     logp_topo_t big = logp_topo_uniform(2 * LOGP_CRSG_MAX_P2, &P0);
     logp_sched_t s;
-    ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, 1 << 20, &big, NULL), LOGP_ERR_ARG);
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, 1 << 20, &big, NULL), LOGP_ERR_ARG);
 }
 END_TEST
 

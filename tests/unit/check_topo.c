@@ -8,6 +8,7 @@
 
 #include "../../src/model/sched.h"
 #include "../../src/model/sched_layout.h"
+#include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
 #include "../../src/model/topo.h"
 #include "../../src/model/tree.h"
@@ -51,7 +52,7 @@ static double predict(logp_coll_t coll, logp_algo_t algo, int root, size_t m, co
 {
     logp_sched_t s;
     logp_sched_opts_t o = {4, 0, 0, 0, 0};
-    ck_assert_int_eq(logp_sched_build(&s, coll, algo, m, t, &o), LOGP_OK);
+    ck_assert_int_eq(logp_plan_build(&s, coll, algo, m, t, &o), LOGP_OK);
     double total;
     ck_assert_int_eq(logp_sim_run(&s, root, 1, NULL, NULL, &total), LOGP_OK);
     logp_sched_free(&s);
@@ -113,8 +114,8 @@ START_TEST(test_uniform_identical)
                         continue;
                     logp_sched_t su, sb;
                     logp_sched_opts_t o = {3, 0, 0, 0, 0};
-                    ck_assert_int_eq(logp_sched_build(&su, (logp_coll_t)coll, (logp_algo_t)a, m, &uni, &o), LOGP_OK);
-                    ck_assert_int_eq(logp_sched_build(&sb, (logp_coll_t)coll, (logp_algo_t)a, m, &blocks, &o), LOGP_OK);
+                    ck_assert_int_eq(logp_plan_build(&su, (logp_coll_t)coll, (logp_algo_t)a, m, &uni, &o), LOGP_OK);
+                    ck_assert_int_eq(logp_plan_build(&sb, (logp_coll_t)coll, (logp_algo_t)a, m, &blocks, &o), LOGP_OK);
                     if (!commute && !(su.fam->flags & LOGP_FAMILY_RANK_ORDER)) {
                         logp_sched_free(&su);
                         logp_sched_free(&sb);
@@ -274,7 +275,7 @@ START_TEST(test_aggregate_delivery)
         logp_topo_t t;
         random_topo(&t, P, 1 + P / 3, &INTRA, &INTER);
         logp_sched_t s;
-        ck_assert_int_eq(logp_sched_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_NODE_AGGREGATE, m, &t, NULL), LOGP_OK);
+        ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_NODE_AGGREGATE, m, &t, NULL), LOGP_OK);
         int N = t.nnodes, *n = calloc((size_t)N, sizeof(int)), *pairs = calloc((size_t)N * N, sizeof(int));
         long *sent = calloc((size_t)P * P, sizeof(long)), *recvd = calloc((size_t)P * P, sizeof(long));
         for (int r = 0; r < P; r++)
@@ -392,7 +393,7 @@ START_TEST(test_relabel_exact)
         for (int coll = LOGP_COLL_BCAST; coll <= LOGP_COLL_REDUCE; coll++)
             for (int a = LOGP_ALGO_HETERO_TREE; a <= LOGP_ALGO_TWO_LEVEL; a++) {
                 logp_sched_t s;
-                ck_assert_int_eq(logp_sched_build(&s, (logp_coll_t)coll, (logp_algo_t)a, m, &t, NULL), LOGP_OK);
+                ck_assert_int_eq(logp_plan_build(&s, (logp_coll_t)coll, (logp_algo_t)a, m, &t, NULL), LOGP_OK);
                 for (int root = 0; root < P; root++) {
                     /* the tree built for the first node alike to root's */
                     int na = root / R, first = na;

@@ -10,6 +10,7 @@
 #include "../../src/model/sched.h"
 #include "../../src/model/sched_chain.h"
 #include "../../src/model/sched_tree.h"
+#include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
 #include "../../src/model/tree.h"
 #include "../../src/model/tree_chain.h"
@@ -26,7 +27,7 @@ static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, int P, si
 {
     logp_topo_t t = logp_topo_uniform(P, p);
     logp_sched_opts_t o = {k, long_first, 0, 0, 0};
-    LOGP_CHECK(logp_sched_build(s, coll, algo, m, &t, &o) == LOGP_OK);
+    LOGP_CHECK(logp_plan_build(s, coll, algo, m, &t, &o) == LOGP_OK);
 }
 
 /* Every rank's view of s (root `root`) has the parent and the children, in

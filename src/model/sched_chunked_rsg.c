@@ -35,7 +35,7 @@
  * for the first chunk's exchange and for the last chunk's steps, one
  * latency each, and the gather's last block.  The root's interface takes
  * 2 frac m bytes (the halves and the gather).  This is the estimate that
- * prices decisions beyond LOGP_SIM_ESTIMATED_OPS: within 3% of the
+ * prices decisions beyond LOGP_PLAN_ESTIMATED_OPS: within 3% of the
  * simulator from 256 KiB at P = 4 - 256 with the chunks below, 7 - 17%
  * high at 64 KiB and up to 70% at 16 KiB (C = 2: the two chunks' steps
  * overlap more than it counts).
@@ -47,14 +47,10 @@
  * too few.  On LogGP the C of least formula.  The simulator prices the
  * schedule as the executor runs it (sim.c's dataflow mode).
  *
- * Measured (SMPI, the platform of docs/smpi-large: L 1.2 us, o = g = 0.6
- * us, G 0.1 ns/B, gamma 0.3 ns/B, shared network): 1 MiB, P = 64: 374.0
- * us (1.21x the bound 310.2; two-tree 430.9, reduce-scatter-gather
- * 457.5), P = 256: 391.7 us (1.25x the bound 314.2; reduce-scatter-gather
- * 470.8); 4 MiB: P = 64 1351.8 (two-tree 1464), P = 256 1405.4 (1507);
- * 64 KiB, P = 256: 44.4 (reduce-scatter-gather 61.8).  The simulator
- * within 2.2% of SMPI in every case from 64 KiB (docs/large-messages.md). */
-#include "sched_chunked.h"
+ * Measured in SMPI at about 1.2x the bound from 1 MiB, faster than
+ * two-tree and reduce-scatter-gather, the simulator within 2.2% of it
+ * from 64 KiB (docs/results/measurements-in-code.md, "chunked-rsg"). */
+#include "sched_chunked_rsg.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -236,10 +232,10 @@ static logp_status_t logp_crsg_build(logp_sched_t *s, const logp_sched_opts_t *o
     logp_crsg_plan(s, d, best);
     s->k = best;
     s->parts = d->W * (int)P2;
-    /* the root keeps one chunk's blocks posted (SMPI, 1 MiB, P = 256,
-     * 10 chunks: 393.9 us; all at once 403.3, 128 of them 397.3, 64 440.1):
-     * the gather's blocks share the root's interface with the halves it
-     * combines, and all at once they crowd them out */
+    /* the root keeps one chunk's blocks posted: the gather's blocks share
+     * the root's interface with the halves it combines, and all at once
+     * they crowd them out (docs/results/measurements-in-code.md,
+     * "chunked-rsg: the root's receive window") */
     s->recv_window = P2 > 1 ? (int)P2 - 1 : 1;
     /* on a shared network every send synchronous: a rendezvous message
      * lands in its posted buffer and costs the receiver no overhead, and
@@ -420,7 +416,7 @@ const logp_family_t logp_family_chunked_rsg = {
     .count = logp_crsg_count,
     /* sends to several peers in flight at once (no serial rule): a rank's
      * next step does not wait for its previous sends; decisions price it
-     * by its formula beyond LOGP_SIM_ESTIMATED_OPS (a shared network's
+     * by its formula beyond LOGP_PLAN_ESTIMATED_OPS (a shared network's
      * simulation of 1 MiB takes 9 ms at P = 64, 20 at P = 256, 40 at
      * P = 1024, and its budget cuts it off there anyway) */
     .flags = LOGP_FAMILY_DATAFLOW | LOGP_FAMILY_CONCURRENT | LOGP_FAMILY_ESTIMATED,

@@ -1,13 +1,11 @@
 /* chunked-rsg: a reduce-scatter by recursive halving and a direct gather,
  * over chunks of the message that overlap, run as dataflow (sched.h:
  * LOGP_FAMILY_DATAFLOW).  Algorithm, cost and measurements:
- * sched_chunked.c. */
-#ifndef LOGP_MODEL_SCHED_CHUNKED_H
-#define LOGP_MODEL_SCHED_CHUNKED_H
+ * sched_chunked_rsg.c. */
+#ifndef LOGP_MODEL_SCHED_CHUNKED_RSG_H
+#define LOGP_MODEL_SCHED_CHUNKED_RSG_H
 
 #include "sched.h"
-
-extern const logp_family_t logp_family_chunked_rsg;
 
 /* Most chunks a message is cut into. */
 #define LOGP_CRSG_MAX_CHUNKS 16
@@ -26,12 +24,12 @@ int logp_crsg_weights(int C, int w[LOGP_CRSG_MAX_CHUNKS]);
 /* The chunks for an m-byte message on P ranks: on a network that shares
  * interfaces (rendezvous receives free), C ~ sqrt(m (gamma + G) / (7 og)),
  * og = max(o, g), within 2 .. LOGP_CRSG_MAX_CHUNKS (fitted to the
- * simulator, which SMPI follows within 2%: sched_chunked.c); on LogGP the
+ * simulator, which SMPI follows within 2%: sched_chunked_rsg.c); on LogGP the
  * C of least design formula (its root pays a receive per block). */
 int logp_crsg_chunks(const logp_params_t *p, size_t m, int P, int shared);
 
 /* The design formula of C chunks on P ranks for an m-byte message
- * (sched_chunked.c), `shared` for a network whose rendezvous receives cost
+ * (sched_chunked_rsg.c), `shared` for a network whose rendezvous receives cost
  * nothing (the direct gather's receives). */
 double logp_crsg_formula(const logp_params_t *p, size_t m, int P, int C, int shared);
 

@@ -1,15 +1,6 @@
-/* All-to-all schedules: seed 004 (Sun, Zhang, Song, "Data redistribution
- * of parallel computing", 2002).
+/* bruck (registry: bruck; all-to-all) and butterfly (registry:
+ * butterfly), its radix-2 case.
  *
- * ring ("circle"): n - 1 phases; in phase k rank i sends its block for
- *   (i + k) mod n and receives the block of (i - k) mod n.  Per rank n - 1
- *   messages of m bytes: about (n-1) max(2o + L + (m-1)G, gap(m)); the seed
- *   prints T = (n-1) n [max(2o, g) + L - g].
- * butterfly: log2 n phases each moving n/2 packed blocks ("structured data
- *   exchange": one message per destination per phase).  For any n we use
- *   Bruck's index steps: ceil(log2 n) phases, phase s moving the blocks
- *   whose rotated index has bit s set to rank i + 2^s.  Per phase one
- *   message of about n/2 blocks: ceil(log2 n) (2o + L + (nm/2 - 1)G).
  * bruck: Bruck's index steps in radix r (not a seed: Bruck, Ho, Kipnis,
  *   Upfal, Weathersby, IEEE TPDS 8(11), 1997; the butterfly is r = 2):
  *   D = ceil(log_r n) rounds; in round s (w = r^s) rank i sends, for each
@@ -26,82 +17,19 @@
  *   network (the round's transfers sharing the link) 4 - 16; up to 32 (a
  *   linear-like exchange) for large blocks.  The butterfly runs as bruck
  *   in radix 2.
- * linear: every destination at once, as MPICH's "scattered" all-to-all
- *   (32 destinations at a time), Open MPI's linear_sync and SMPI's
- *   basic_linear (all P - 1) do; the large-block schedule of the issue on
- *   large messages.  Window j holds the sends to i + k and the receives
- *   from i - k for k in (j w, (j + 1) w]; the executor keeps a window's
- *   requests in flight together.  Within a window the sends leave gap(m)
- *   apart and the receives are taken as they arrive, so a window costs
- *   about 2o + L + inj(m) + (n - 1) gap(m) for n blocks:
- *     T(w) ~ ceil((P-1)/w) (2o + L + inj(m)) + (P - 1 - ceil((P-1)/w)) gap(m),
- *   against (P - 1)(2o + L + inj(m)) for the ring, whose phases each wait
- *   for one message.  Larger windows hide more latencies; w is the
- *   smallest window predicted within 1% of the largest the executor keeps
- *   in flight (LOGP_LINEAR_WINDOW_MAX), so no more requests are
- *   outstanding than the time needs.
+ * butterfly (seed 004, Sun, Zhang, Song, "Data redistribution of
+ *   parallel computing", 2002): log2 n phases each moving n/2 packed
+ *   blocks ("structured data exchange": one message per destination per
+ *   phase).  For any n we use
+ *   Bruck's index steps: ceil(log2 n) phases, phase s moving the blocks
+ *   whose rotated index has bit s set to rank i + 2^s.  Per phase one
+ *   message of about n/2 blocks: ceil(log2 n) (2o + L + (nm/2 - 1)G).
  * Every rank's operations are a closed form of (rank, phase): O(1) each. */
 #include "sched_alltoall.h"
 
 #include <math.h>
 
 #include "alltoall.h"
-
-double logp_sched_exchange_time(const logp_params_t *p, int steps, size_t (*bytes)(const void *ctx, int step),
-                                const void *ctx)
-{
-    /* every rank alike: what arrives from the left is what this rank sent */
-    double next_send = 0.0;
-    logp_recv_state_t st = {0.0, 0.0};
-    for (int i = 0; i < steps; i++) {
-        size_t m = bytes(ctx, i);
-        double arrive = logp_params_post(p, m, &st.cpu, &next_send);
-        logp_params_take(p, m, 0, arrive, &st);
-    }
-    return st.cpu;
-}
-
-static int logp_ring_nops(logp_view_t *v)
-{
-    return 2 * (v->s->P - 1);
-}
-
-static logp_op_t logp_ring_op(const logp_view_t *v, int i)
-{
-    const logp_sched_t *s = v->s;
-    int rank = v->rank;
-    int k = i / 2 + 1, send = i % 2 == 0;
-    return logp_op_whole(send ? LOGP_OP_SEND : LOGP_OP_RECV,
-                       send ? logp_ring_send_peer(s->P, rank, k) : logp_ring_recv_peer(s->P, rank, k), k, s->bytes);
-}
-
-static size_t logp_ring_bytes(const void *ctx, int step)
-{
-    (void)step;
-    return ((const logp_sched_t *)ctx)->bytes;
-}
-
-static double logp_ring_time(const logp_sched_t *s, int root, int commutative)
-{
-    (void)root;
-    (void)commutative;
-    return logp_sched_exchange_time(&s->p, s->P - 1, logp_ring_bytes, s);
-}
-
-static long logp_ring_count(const logp_sched_t *s)
-{
-    return 2L * s->P * (s->P - 1);
-}
-
-const logp_family_t logp_family_ring = {
-    .nops = logp_ring_nops,
-    .op = logp_ring_op,
-    .time = logp_ring_time,
-    .count = logp_ring_count,
-    .flags = LOGP_FAMILY_A2A_DIRECT,
-};
-
-/* ---- bruck ------------------------------------------------------------- */
 
 double logp_bruck_time(const logp_params_t *p, int P, size_t m, int r)
 {
@@ -189,9 +117,9 @@ int logp_bruck_radix(const logp_params_t *p, int P, size_t m, int shared)
 
 /* The radix: forced, or the least time for the machine's network (on a
  * shared one the r - 1 transfers of a round share the link: larger radices
- * than LogGP's one injection at a time would pick; SMPI, P = 256, 1 KiB
- * blocks: radix 3 (LogGP's choice) 101.2 us, 16 (the shared network's)
- * 58.7). */
+ * than LogGP's one injection at a time would pick; SMPI agrees:
+ * docs/results/measurements-in-code.md, "bruck: radix on a shared
+ * network"). */
 static logp_status_t logp_bruck_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
     if (o->radix > 1)
@@ -289,109 +217,3 @@ const logp_family_t logp_family_butterfly = {
     .flags = LOGP_FAMILY_A2A_BRUCK,
 };
 
-/* ---- linear ------------------------------------------------------------ */
-
-/* How many sends a window's receives trail by: the message sent d sends
- * earlier has arrived when the next send is due (d gap(m) >= o + inj(m)
- * + L), so that neither side waits for the other; at most n. */
-static int logp_linear_lag(const logp_params_t *p, size_t m, int n)
-{
-    double gap = logp_params_gap(p, m), d = gap > 0.0 ? ceil((p->o + logp_params_inj(p, m) + p->L) / gap) : n;
-    return d < 1.0 ? 1 : d > (double)n ? n : (int)d;
-}
-
-/* Window op t (0 <= t < 2n) of a window of n blocks: send t for t < d,
- * then send d + u / 2 and receive u / 2 in turns (u = t - d), then the last
- * d receives.  Returns the block index (0-based in the window); *send
- * says which. */
-static int logp_linear_slot(int t, int n, int d, int *send)
-{
-    if (t < d) {
-        *send = 1;
-        return t;
-    }
-    if (t < 2 * n - d) {
-        int u = t - d;
-        *send = u % 2 == 0;
-        return *send ? d + u / 2 : u / 2;
-    }
-    *send = 0;
-    return t - n;
-}
-
-double logp_linear_time(const logp_params_t *p, int P, size_t m, int w)
-{
-    /* every rank alike: the message that arrives from i - k left when this
-     * rank sent its own to i + k */
-    double next_send = 0.0, arrive[LOGP_LINEAR_WINDOW_MAX];
-    logp_recv_state_t st = {0.0, 0.0};
-    w = w < 1 ? 1 : w > LOGP_LINEAR_WINDOW_MAX ? LOGP_LINEAR_WINDOW_MAX : w;
-    for (int k = 1; k < P; k += w) {
-        int n = P - k < w ? P - k : w, d = logp_linear_lag(p, m, n), send;
-        for (int t = 0; t < 2 * n; t++) {
-            int b = logp_linear_slot(t, n, d, &send);
-            if (send)
-                arrive[b] = logp_params_post(p, m, &st.cpu, &next_send);
-            else
-                logp_params_take(p, m, 0, arrive[b], &st);
-        }
-    }
-    return st.cpu;
-}
-
-int logp_linear_window(const logp_params_t *p, int P, size_t m)
-{
-    int hi = P - 1 < LOGP_LINEAR_WINDOW_MAX ? P - 1 : LOGP_LINEAR_WINDOW_MAX, lo = 1;
-    if (hi <= 1)
-        return 1;
-    double target = 1.01 * logp_linear_time(p, P, m, hi);
-    while (lo < hi) { /* the smallest window within target (time falls as windows grow) */
-        int mid = lo + (hi - lo) / 2;
-        if (logp_linear_time(p, P, m, mid) <= target)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return hi;
-}
-
-static logp_status_t logp_linear_build(logp_sched_t *s, const logp_sched_opts_t *o)
-{
-    int most = s->P - 1 < LOGP_LINEAR_WINDOW_MAX ? s->P - 1 : LOGP_LINEAR_WINDOW_MAX;
-    if (o->window > 0)
-        s->k = o->window < most ? o->window : most > 0 ? most : 1;
-    else
-        s->k = logp_linear_window(&s->p, s->P, s->bytes);
-    return LOGP_OK;
-}
-
-static int logp_linear_nops(logp_view_t *v)
-{
-    return 2 * (v->s->P - 1);
-}
-
-static logp_op_t logp_linear_op(const logp_view_t *v, int i)
-{
-    const logp_sched_t *s = v->s;
-    int w = s->k, P = s->P, j = i / (2 * w), k0 = j * w + 1, n = P - k0 < w ? P - k0 : w, send;
-    int k = k0 + logp_linear_slot(i % (2 * w), n, logp_linear_lag(&s->p, s->bytes, n), &send);
-    if (send)
-        return logp_op_whole(LOGP_OP_SEND, (int)(((long)v->rank + k) % P), j, s->bytes);
-    return logp_op_whole(LOGP_OP_RECV, (int)(((long)v->rank - k + P) % P), j, s->bytes);
-}
-
-static double logp_linear_sched_time(const logp_sched_t *s, int root, int commutative)
-{
-    (void)root;
-    (void)commutative;
-    return logp_linear_time(&s->p, s->P, s->bytes, s->k);
-}
-
-const logp_family_t logp_family_linear = {
-    .build = logp_linear_build,
-    .nops = logp_linear_nops,
-    .op = logp_linear_op,
-    .time = logp_linear_sched_time,
-    .count = logp_ring_count,
-    .flags = LOGP_FAMILY_A2A_DIRECT,
-};

@@ -1,12 +1,5 @@
-/* Uniform trees for bcast and reduce, one rank at a time.
- *
- * binomial (seed 002, one-to-all broadcast by recursive doubling on a
- *   hypercube, any P): relative rank v's parent clears v's lowest set bit;
- *   its children are v + 2^e for 2^e below that bit, largest first.
- *   Cost: ceil(log2 P) (2o + L + (m-1)G) when g <= 2o + L.
- * flat: the root sends to 1, 2, .., P-1: 2o + L + (m-1)G + (P-2) gap(m).
- * logp-tree (seed 000, Shou & Chen after Karp, Sahay, Santos, Schauser):
- *   the LogP-optimal broadcast tree.  With delay d = 2o + L + (m-1)G and
+/* logp-tree (registry: logp-tree; bcast, reduce; seed 000, Shou & Chen
+ *   after Karp, Sahay, Santos, Schauser): the LogP-optimal broadcast tree.  With delay d = 2o + L + (m-1)G and
  *   gap g = max(g, o + (m-1)G), the universal tree labels the root 0 and
  *   the j-th child of a node labelled t with t + d + j g, so every node is
  *   a lattice point (a, b) with label a d + b g (a levels down, b gaps
@@ -23,181 +16,20 @@
  *   Cost: T, between min(g, d) log P and max(g, d) log 4P (theorem 4).
  *   Reduce (the summation tree S*(P; L, o, g) = T*(P; L + 1, o, g)): the
  *   same construction with d + m gamma and gap >= o + m gamma
- *   (logp_tree_costs), run backwards.
+ *   Where d or g degenerates the tree is binomial or flat, and the family
+ *   runs those families' shapes (through their family objects).
  *
  * The closed-form times below follow the simulator's rules operation by
  * operation (params.h): a bcast's completion is the latest receive; a
  * reduce's, the root's last combine, found by dynamic programming over
- * alike subtrees (binomial: by height; logp-tree: by lattice point) plus
- * the one path of subtrees that the cut at P leaves partial. */
-#include "sched_tree.h"
-
+ * alike subtrees (by lattice point) plus the one path of subtrees that
+ * the cut at P leaves partial. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched_tree.h"
 #include "tree_logp.h"
-
-/* A child's result, sent when it is done, arrives at the parent. */
-static double logp_arrive(const logp_params_t *p, size_t m, double done)
-{
-    return done + p->o + logp_params_inj(p, m) + p->L;
-}
-
-/* ---- binomial ------------------------------------------------------------ */
-
-/* Highest e with 2^e below v's lowest set bit (any e for v = 0) and
- * v + 2^e < P; -1 if v is a leaf. */
-static int logp_binomial_top(int P, long v)
-{
-    long low = v == 0 ? (long)P : (v & -v);
-    int e = -1;
-    while (e < 30 && (1L << (e + 1)) < low && v + (1L << (e + 1)) < P)
-        e++;
-    return e;
-}
-
-static void logp_binomial_node(const logp_sched_t *s, int root, int rank, logp_tnode_t *n)
-{
-    long v = logp_sched_rel(s, root, rank);
-    n->parent = v == 0 ? -1 : logp_sched_abs(s, root, v & (v - 1));
-    n->c[0] = v;
-    n->c[1] = logp_binomial_top(s->P, v);
-    n->nkids = (int)n->c[1] + 1;
-}
-
-static int logp_binomial_kid(const logp_sched_t *s, int root, const logp_tnode_t *n, int j)
-{
-    return logp_sched_abs(s, root, n->c[0] + (1L << (n->c[1] - j)));
-}
-
-/* Full binomial subtrees of 2^h ranks: bcast[h] from the subtree root's
- * receive, reduce[h] until the subtree root's result is combined. */
-typedef struct {
-    double bcast[32], reduce[32];
-    logp_recv_state_t state[32];
-} logp_binomial_full_t;
-
-static void logp_binomial_full(const logp_params_t *p, size_t m, logp_binomial_full_t *f)
-{
-    double d = logp_params_p2p(p, m), gap = logp_params_send_gap(p, m);
-    for (int h = 0; h < 32; h++) {
-        f->bcast[h] = 0.0;
-        for (int i = 0; i < h; i++) { /* child i (sent i-th) roots 2^(h-1-i) ranks */
-            double at = (double)i * gap + d + f->bcast[h - 1 - i];
-            if (at > f->bcast[h])
-                f->bcast[h] = at;
-        }
-        logp_recv_state_t st = {0.0, 0.0};
-        for (int e = 0; e < h; e++) /* received smallest first */
-            logp_params_take(p, m, 1, logp_arrive(p, m, f->reduce[e]), &st);
-        f->state[h] = st;
-        f->reduce[h] = st.cpu;
-    }
-}
-
-/* Relative rank v's subtree: latest receive after v's own (bcast) or v's
- * receive side when its result is combined (reduce). */
-static double logp_binomial_bcast_at(const logp_params_t *p, size_t m, int P, long v, const logp_binomial_full_t *f)
-{
-    double d = logp_params_p2p(p, m), gap = logp_params_send_gap(p, m), t = 0.0;
-    int top = logp_binomial_top(P, v);
-    for (int i = 0; i <= top; i++) {
-        int e = top - i;
-        long c = v + (1L << e);
-        double sub = c + (1L << e) <= P ? f->bcast[e] : logp_binomial_bcast_at(p, m, P, c, f);
-        double at = (double)i * gap + d + sub;
-        if (at > t)
-            t = at;
-    }
-    return t;
-}
-
-static logp_recv_state_t logp_binomial_reduce_at(const logp_params_t *p, size_t m, int P, long v,
-                                                 const logp_binomial_full_t *f)
-{
-    logp_recv_state_t st = {0.0, 0.0};
-    int top = logp_binomial_top(P, v);
-    for (int e = 0; e <= top; e++) {
-        long c = v + (1L << e);
-        double done = c + (1L << e) <= P ? f->reduce[e] : logp_binomial_reduce_at(p, m, P, c, f).cpu;
-        logp_params_take(p, m, 1, logp_arrive(p, m, done), &st);
-    }
-    return st;
-}
-
-static double logp_binomial_time(const logp_sched_t *s, int root, int commutative)
-{
-    if (s->P == 1)
-        return 0.0;
-    logp_binomial_full_t f;
-    logp_binomial_full(&s->p, s->bytes, &f);
-    if (s->coll == LOGP_COLL_BCAST)
-        return logp_binomial_bcast_at(&s->p, s->bytes, s->P, 0, &f);
-    /* children come in descending rank order: rank order needs no prepend */
-    double done0 = logp_binomial_reduce_at(&s->p, s->bytes, s->P, 0, &f).cpu;
-    if (commutative || root == 0)
-        return done0;
-    logp_recv_state_t r = logp_binomial_reduce_at(&s->p, s->bytes, s->P, root, &f);
-    return logp_sched_handover_time(&s->p, s->bytes, done0, r.cpu, r);
-}
-
-const logp_family_t logp_family_binomial = {
-    .node = logp_binomial_node,
-    .kid = logp_binomial_kid,
-    .time = logp_binomial_time,
-    .flags = LOGP_FAMILY_DESCENDING | LOGP_FAMILY_RANK_ORDER,
-};
-
-/* ---- flat ---------------------------------------------------------------- */
-
-static void logp_flat_node(const logp_sched_t *s, int root, int rank, logp_tnode_t *n)
-{
-    int v = logp_sched_rel(s, root, rank);
-    n->parent = v == 0 ? -1 : root;
-    n->nkids = v == 0 ? s->P - 1 : 0;
-}
-
-static int logp_flat_kid(const logp_sched_t *s, int root, const logp_tnode_t *n, int j)
-{
-    (void)n;
-    return logp_sched_abs(s, root, j + 1);
-}
-
-/* The root's receive side after taking the P - 1 leaves' results (all sent
- * at time 0), in reverse send order; rank order (non-commutative) takes
- * the first as is and prepends its own value last. */
-static double logp_flat_reduce_root(const logp_params_t *p, size_t m, int P, int commutative)
-{
-    logp_recv_state_t st = {0.0, 0.0};
-    int prepend = !commutative && P - 1 >= 2;
-    logp_params_take_equal(p, m, !prepend, 1, logp_arrive(p, m, 0.0), P - 1, &st);
-    return st.cpu + (prepend ? (double)m * p->gamma : 0.0);
-}
-
-static double logp_flat_time(const logp_sched_t *s, int root, int commutative)
-{
-    const logp_params_t *p = &s->p;
-    size_t m = s->bytes;
-    if (s->P == 1)
-        return 0.0;
-    if (s->coll == LOGP_COLL_BCAST)
-        return logp_params_p2p(p, m) + (double)(s->P - 2) * logp_params_send_gap(p, m);
-    double done0 = logp_flat_reduce_root(p, m, s->P, commutative);
-    if (commutative || root == 0)
-        return done0;
-    logp_recv_state_t leaf = {0.0, 0.0}; /* the root is a leaf of the rank-order tree */
-    return logp_sched_handover_time(p, m, done0, 0.0, leaf);
-}
-
-const logp_family_t logp_family_flat = {
-    .node = logp_flat_node,
-    .kid = logp_flat_kid,
-    .time = logp_flat_time,
-    .flags = LOGP_FAMILY_RANK_ORDER,
-};
-
-/* ---- logp-tree ----------------------------------------------------------- */
 
 enum { LOGP_LAT_TREE, LOGP_LAT_FLAT, LOGP_LAT_BINOMIAL };
 
@@ -447,11 +279,11 @@ static void logp_logp_tree_node(const logp_sched_t *s, int root, int rank, logp_
 {
     const logp_lattice_t *l = s->data;
     if (l->mode == LOGP_LAT_BINOMIAL) {
-        logp_binomial_node(s, root, rank, n);
+        logp_family_binomial.node(s, root, rank, n);
         return;
     }
     if (l->mode == LOGP_LAT_FLAT) {
-        logp_flat_node(s, root, rank, n);
+        logp_family_flat.node(s, root, rank, n);
         return;
     }
     long v = logp_sched_rel(s, root, rank), a, b, up;
@@ -468,9 +300,9 @@ static int logp_logp_tree_kid(const logp_sched_t *s, int root, const logp_tnode_
 {
     const logp_lattice_t *l = s->data;
     if (l->mode == LOGP_LAT_BINOMIAL)
-        return logp_binomial_kid(s, root, n, j);
+        return logp_family_binomial.kid(s, root, n, j);
     if (l->mode == LOGP_LAT_FLAT)
-        return logp_flat_kid(s, root, n, j);
+        return logp_family_flat.kid(s, root, n, j);
     return logp_sched_abs(s, root, n->c[0] + 1 + n->c[3] - logp_lattice_G(l, n->c[1], n->c[2] + j));
 }
 
@@ -501,7 +333,7 @@ static void logp_lattice_reduce_all(const logp_lattice_reduce_t *r)
         for (long c = (kids > nodes ? kids : nodes) - 1; c >= 0; c--) {
             if (c < kids) /* child (a + 1, c), the first taken is the last column */
                 logp_params_take(r->p, r->m, !r->rank_order || c < kids - 1,
-                                 logp_arrive(r->p, r->m, logp_lattice_done(r, a + 1, c)), &st);
+                                 logp_sched_tree_arrive(r->p, r->m, logp_lattice_done(r, a + 1, c)), &st);
             if (c < nodes)
                 r->done[l->start[a - 1] + c] = c < kids ? st.cpu + (r->rank_order ? own : 0.0) : 0.0;
         }
@@ -520,7 +352,7 @@ static logp_recv_state_t logp_lattice_reduce_node(const logp_lattice_reduce_t *r
         long kpos = pos + 1 + gab - logp_lattice_G(l, a, b + j);
         double done = kpos + 1 + logp_lattice_G(l, a + 1, b + j) <= r->P ? logp_lattice_done(r, a + 1, b + j)
                                                                           : logp_lattice_reduce_node(r, a + 1, b + j, kpos).cpu;
-        logp_params_take(r->p, r->m, !r->rank_order || j < n - 1, logp_arrive(r->p, r->m, done), &st);
+        logp_params_take(r->p, r->m, !r->rank_order || j < n - 1, logp_sched_tree_arrive(r->p, r->m, done), &st);
     }
     if (r->rank_order && n > 0)
         st.cpu += (double)r->m * r->p->gamma;
@@ -551,9 +383,9 @@ static double logp_logp_tree_time(const logp_sched_t *s, int root, int commutati
 {
     const logp_lattice_t *l = s->data;
     if (l->mode == LOGP_LAT_BINOMIAL)
-        return logp_binomial_time(s, root, commutative);
+        return logp_family_binomial.time(s, root, commutative);
     if (l->mode == LOGP_LAT_FLAT)
-        return logp_flat_time(s, root, commutative);
+        return logp_family_flat.time(s, root, commutative);
     if (s->P == 1)
         return 0.0;
     if (s->coll == LOGP_COLL_BCAST)
@@ -579,8 +411,6 @@ const logp_family_t logp_family_logp_tree = {
 
 double logp_sched_tree_ready(const logp_sched_t *s, int root, int rank, int commutative)
 {
-    const logp_params_t *p = &s->p;
-    size_t m = s->bytes;
     const logp_lattice_t *l = s->fam == &logp_family_logp_tree ? s->data : NULL;
     int binomial = s->fam == &logp_family_binomial || (l && l->mode == LOGP_LAT_BINOMIAL);
     int flat = s->fam == &logp_family_flat || (l && l->mode == LOGP_LAT_FLAT);
@@ -588,31 +418,14 @@ double logp_sched_tree_ready(const logp_sched_t *s, int root, int rank, int comm
         return -1.0;
     int tree_root = s->coll == LOGP_COLL_REDUCE && !commutative ? 0 : root;
     long v = logp_sched_rel(s, tree_root, rank);
+    if (binomial)
+        return logp_sched_binomial_ready(s, v, commutative);
+    if (flat)
+        return logp_sched_flat_ready(s, v, commutative);
     if (s->coll == LOGP_COLL_BCAST) {
-        if (flat)
-            return v == 0 ? 0.0 : logp_params_p2p(p, m) + (double)(v - 1) * logp_params_send_gap(p, m);
-        if (binomial) { /* walk down from the root: each hop is a send index */
-            double t = 0.0, d = logp_params_p2p(p, m), gap = logp_params_send_gap(p, m);
-            long u = 0;
-            while (u != v) {
-                int top = logp_binomial_top(s->P, u), i = 0;
-                while (u + (1L << (top - i)) > v) /* children are u + 2^e, largest first */
-                    i++;
-                t += (double)i * gap + d;
-                u += 1L << (top - i);
-            }
-            return t;
-        }
         long a, b, up;
         logp_lattice_find(l, s->P, v, &a, &b, &up);
         return (double)a * l->d + (double)b * l->g;
-    }
-    if (flat)
-        return v == 0 ? logp_flat_reduce_root(p, m, s->P, commutative) : 0.0;
-    if (binomial) {
-        logp_binomial_full_t f;
-        logp_binomial_full(p, m, &f);
-        return logp_binomial_reduce_at(p, m, s->P, v, &f).cpu;
     }
     logp_recv_state_t st = {0.0, 0.0};
     double done0 = logp_lattice_reduce(s, !commutative, v, &st);

@@ -1,0 +1,21 @@
+/* The simulated refinements of plan.h, one per family that has one
+ * (internal to plan*.c). */
+#ifndef LOGP_MODEL_PLAN_REFINE_H
+#define LOGP_MODEL_PLAN_REFINE_H
+
+#include "sched.h"
+#include "status.h"
+
+/* two-tree on a shared network (plan_two_tree.c): the segment count of
+ * least proxy time, which is kept in s->planned for the estimate. */
+logp_status_t logp_plan_two_tree(logp_sched_t *s);
+
+/* two-tree's proxy estimate of s, < 0 if it has none (not a shared
+ * network, or the proxy cannot run). */
+double logp_plan_two_tree_estimate(const logp_sched_t *s);
+
+/* hetero-tree on a layout (plan_hetero_tree.c): per class of nodes, the
+ * fastest of its candidate trees as priced by logp_plan_price. */
+logp_status_t logp_plan_hetero_tree(logp_sched_t *s);
+
+#endif
