@@ -2,7 +2,7 @@
  * scatter by recursive halving plus a gather to root 0 (binomial, or
  * DIRECT=1 straight to the root), pipelined over C chunks of the vector,
  * run in SMPI to find a schedule within 1.25x of the 1 MiB reduce bound
- * before building it into the engine (src/model/sched_chunked.c,
+ * before building it into the engine (src/model/sched_chunked_rsg.c,
  * chunked-rsg).  Findings: docs/results/large-messages.md, "chunked-rsg".  P a
  * power of two.
  *   smpicc -O2 -o prs prs.c

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../model/alltoall.h"
+#include "../model/alltoall_pattern.h"
 #include "../model/sched_alltoall.h" /* LOGP_BRUCK_RADIX_MAX */
 #include "buffer.h"
 #include "drain.h"

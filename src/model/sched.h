@@ -107,7 +107,7 @@ typedef struct logp_tnode {
  * the same arg (phase) may be in flight together; BRUCK, Bruck's index
  * steps in radix r = s->k: the operations of digit `arg` = s are in flight
  * together, and the message to the rank d r^s ahead carries the blocks
- * whose rotated index has digit s equal to d (alltoall.h; seed 004's
+ * whose rotated index has digit s equal to d (alltoall_pattern.h; seed 004's
  * butterfly is r = 2); NODES, node aggregation (gather to the
  * node's leader, leaders exchange per node pair, scatter). */
 #define LOGP_FAMILY_A2A_DIRECT 4u

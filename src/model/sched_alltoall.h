@@ -1,7 +1,7 @@
 /* The all-to-all schedules of seed 004 (ring: sched_ring.c; butterfly:
  * sched_bruck.c), Bruck's in any radix (sched_bruck.c) and the linear
  * exchange (sched_linear.c), one rank at a time (sched.h).  The patterns
- * themselves are alltoall.h. */
+ * themselves are alltoall_pattern.h. */
 #ifndef LOGP_MODEL_SCHED_ALLTOALL_H
 #define LOGP_MODEL_SCHED_ALLTOALL_H
 

@@ -29,7 +29,7 @@
 
 #include <math.h>
 
-#include "alltoall.h"
+#include "alltoall_pattern.h"
 
 double logp_bruck_time(const logp_params_t *p, int P, size_t m, int r)
 {

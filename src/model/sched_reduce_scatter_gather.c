@@ -32,7 +32,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "alltoall.h" /* logp_butterfly_steps: ceil(log2 P) */
+#include "alltoall_pattern.h" /* logp_butterfly_steps: ceil(log2 P) */
 #include "sched.h"
 #include "sched_replay.h"
 

@@ -7,7 +7,7 @@
  * Every rank's operations are a closed form of (rank, phase): O(1) each. */
 #include "sched_alltoall.h"
 
-#include "alltoall.h"
+#include "alltoall_pattern.h"
 
 double logp_sched_exchange_time(const logp_params_t *p, int steps, size_t (*bytes)(const void *ctx, int step),
                                 const void *ctx)

@@ -22,7 +22,7 @@
  */
 #include <stdlib.h>
 
-#include "alltoall.h" /* logp_butterfly_steps: ceil(log2 P) */
+#include "alltoall_pattern.h" /* logp_butterfly_steps: ceil(log2 P) */
 #include "sched.h"
 #include "sched_replay.h"
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../model/alltoall.h"
+#include "../model/alltoall_pattern.h"
 #include "../model/sched.h"
 #include "../model/plan.h"
 

@@ -19,7 +19,7 @@
 #include "../config/config.h"
 #include "../config/units.h"
 #include "../model/algo.h"
-#include "../model/alltoall.h"
+#include "../model/alltoall_pattern.h"
 #include "../model/params.h"
 #include "../model/sched.h"
 #include "../model/sched_chain.h"

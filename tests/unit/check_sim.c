@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../src/model/alltoall.h"
+#include "../../src/model/alltoall_pattern.h"
 #include "../../src/model/sched.h"
 #include "../../src/model/sched_chunked_rsg.h"
 #include "../../src/model/plan.h"
@@ -95,7 +95,7 @@ static int receives_in_phase(const logp_sched_t *s, int q, int r, int arg)
 /* A Bruck-kind schedule (radix s.k) moves every block home: slots[r][j]
  * holds (source, destination); each digit's messages (the operations
  * with its arg, in flight together) carry, from rank r to the rank d r^s
- * ahead, the slots whose digit s is d (alltoall.h), as the executor
+ * ahead, the slots whose digit s is d (alltoall_pattern.h), as the executor
  * packs them; each message's size is its slots'; every rank ends with
  * slot j from (r - j) mod P, each block exactly once. */
 static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)

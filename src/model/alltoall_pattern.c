@@ -15,7 +15,7 @@
  *   Weathersby, "Efficient algorithms for all-to-all communications in
  *   multiport message-passing systems", IEEE TPDS 8(11), 1997):
  *   ceil(log_r n) digits of r - 1 messages of about n/r blocks each. */
-#include "alltoall.h"
+#include "alltoall_pattern.h"
 
 int logp_ring_send_peer(int P, int r, int k)
 {

@@ -1,6 +1,6 @@
 /* All-to-all exchange patterns of seed 004 as pure rank arithmetic. */
-#ifndef LOGP_MODEL_ALLTOALL_H
-#define LOGP_MODEL_ALLTOALL_H
+#ifndef LOGP_MODEL_ALLTOALL_PATTERN_H
+#define LOGP_MODEL_ALLTOALL_PATTERN_H
 
 #include "params.h"
 
