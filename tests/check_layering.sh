@@ -45,5 +45,11 @@ for f in "$src"/*/*.[ch]; do
     n=$(wc -l <"$f")
     [ "$n" -le 800 ] || { echo "FAIL: $f has $n lines (at most 800)"; fail=1; }
 done
+# Every script test is executable (the test driver runs it as a program:
+# a plain file fails with status 126, once the fresh clone reaches it).
+top=${src%/src}
+for t in "$top"/tests/*.sh "$top"/tests/mpi/*.sh; do
+    [ -x "$t" ] || { echo "FAIL: $t is not executable (chmod +x, and git keeps the mode)"; fail=1; }
+done
 [ $fail -eq 0 ] && echo "layering: ok ($(ls "$src"/model/*.c "$src"/config/*.c "$src"/select/*.c | wc -l) files built without MPI)"
 exit $fail
