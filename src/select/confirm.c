@@ -42,14 +42,43 @@ int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp
     return plan->n;
 }
 
+/* The candidate of block b: native first, then the plan's order. */
+static int logp_confirm_block(const logp_trial_plan_t *plan, int b)
+{
+    int nat = logp_confirm_native_index(plan);
+    if (nat < 0)
+        return b;
+    return b == 0 ? nat : b <= nat ? b - 1 : b;
+}
+
 int logp_confirm_turn_of(const logp_trial_plan_t *plan, int call)
 {
-    return plan->n > 0 ? call % plan->n : 0;
+    return plan->n > 0 && call >= 0 ? logp_confirm_block(plan, call / LOGP_CONFIRM_ROUNDS) : 0;
 }
 
 int logp_confirm_calls(const logp_trial_plan_t *plan)
 {
     return plan->n * LOGP_CONFIRM_ROUNDS;
+}
+
+int logp_confirm_step_of(const logp_trial_plan_t *plan, int step, int *cand)
+{
+    const int block = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
+    *cand = logp_confirm_block(plan, step / block);
+    return step % block >= LOGP_CONFIRM_BLOCK_WARM;
+}
+
+int logp_confirm_steps(const logp_trial_plan_t *plan)
+{
+    return plan->n * (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS);
+}
+
+int logp_confirm_native_index(const logp_trial_plan_t *plan)
+{
+    for (int c = 0; c < plan->n; c++)
+        if (plan->algo[c] == LOGP_ALGO_NATIVE)
+            return c;
+    return -1;
 }
 
 double logp_confirm_median(const double *v, int n)
@@ -90,10 +119,12 @@ void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, lo
             if (v->time[c] > 0.0 && v->time[c] < (1.0 - LOGP_CONFIRM_MARGIN) * v->time[0] &&
                 v->time[c] < v->time[v->winner])
                 v->winner = c;
+    int nat = logp_confirm_native_index(plan);
+    v->base = nat >= 0 && v->time[nat] > 0.0 ? v->time[nat] : v->time[v->winner];
     v->overhead = 0.0;
     for (int c = 0; c < plan->n; c++)
-        if (v->time[c] > v->time[v->winner])
-            v->overhead += LOGP_CONFIRM_ROUNDS * (v->time[c] - v->time[v->winner]);
+        if (v->time[c] > v->base)
+            v->overhead += (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) * (v->time[c] - v->base);
 }
 
 int logp_confirm_drifted(double ref, const double *samples, int n)

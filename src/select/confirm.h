@@ -11,10 +11,13 @@
 
 #define LOGP_CONFIRM_MAX 5      /* candidates: the model's pick, native, our two runners-up, and
                                    after a refit of L or G the decision from before it */
-#define LOGP_CONFIRM_ROUNDS 3   /* calls per candidate, of which the fastest counts (see logp_confirm_verdict) */
+#define LOGP_CONFIRM_ROUNDS 3   /* timed calls per candidate, of which the fastest counts (see logp_confirm_verdict) */
+#define LOGP_CONFIRM_BLOCK_WARM 8 /* untimed calls of a candidate right before its timed ones: a
+                                     schedule's first calls in a process are its warm-up, not its sample */
 #define LOGP_CONFIRM_CALLS (LOGP_CONFIRM_MAX * LOGP_CONFIRM_ROUNDS)
-#define LOGP_CONFIRM_WARMUP 16 /* a class's first calls run the model's pick untimed, then the trial
-                                  (the default of PMPI_LOGP_CONFIRM_WARMUP) */
+#define LOGP_CONFIRM_WARMUP 16 /* a class's first calls run the library's collective (the safe
+                                  start), untimed, then the trial (the default of
+                                  PMPI_LOGP_CONFIRM_WARMUP) */
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
 #define LOGP_CONFIRM_NEAR 2.0   /* our runners-up are tried if predicted within 2x of the best */
 #define LOGP_CONFIRM_DISTINCT 0.005 /* a runner-up must be priced > 0.5% away from our candidates */
@@ -54,20 +57,40 @@ typedef struct logp_trial_plan {
  * Returns plan->n. */
 int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp_trial_plan_t *plan);
 
-/* Which candidate (index into plan) trial call `call` (0-based) runs:
- * candidates alternate, so a drift in the machine hits all alike. */
+/* Which candidate (index into plan) timed trial call `call` (0-based)
+ * runs: candidates take their calls in blocks, each after
+ * LOGP_CONFIRM_BLOCK_WARM untimed calls of its own (logp_confirm_step_of),
+ * since interleaved a schedule is judged on calls that do not show its
+ * steady cost (MPICH, n = 2: docs/results/measurements-in-code.md,
+ * "interleaved trials").  The library's collective goes first, right
+ * after the warm-up ran it (it costs nothing extra), then the others in
+ * the plan's order. */
 int logp_confirm_turn_of(const logp_trial_plan_t *plan, int call);
 
-/* Calls a trial takes: plan->n * LOGP_CONFIRM_ROUNDS. */
+/* Timed calls a trial takes: plan->n * LOGP_CONFIRM_ROUNDS. */
 int logp_confirm_calls(const logp_trial_plan_t *plan);
+
+/* Trial step `step` (0-based, every call of the trial's blocks): its
+ * candidate (index into plan) in *cand; returns nonzero if the step is
+ * timed (the last LOGP_CONFIRM_ROUNDS calls of the candidate's block). */
+int logp_confirm_step_of(const logp_trial_plan_t *plan, int step, int *cand);
+
+/* Steps a trial takes: plan->n * (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS). */
+int logp_confirm_steps(const logp_trial_plan_t *plan);
+
+/* Index of the library's collective (native) in the plan, -1 if it is not
+ * a candidate (unsafe there, or priced far above the pick). */
+int logp_confirm_native_index(const logp_trial_plan_t *plan);
 
 typedef struct logp_trial_verdict {
     int winner;                       /* index into plan */
     double time[LOGP_CONFIRM_MAX];    /* s, per candidate: its fastest call */
-    double overhead;                  /* s: what the trial cost beyond running the winner throughout, from
-                                         the times: ROUNDS x (time - winner's time) summed over the
-                                         other candidates (a first call's warm-up is not counted: the
-                                         application pays it with or without a trial) */
+    double base;                      /* s: what the class costs without the shim's exploring: native's
+                                         time if it was a candidate, else the winner's */
+    double overhead;                  /* s: the exploration's cost beyond `base`, estimated from the
+                                         times: (BLOCK_WARM + ROUNDS) x (time - base) summed over the
+                                         candidates slower than base (a block's warm calls counted at
+                                         its measured time: they are slower, so this is a lower bound) */
 } logp_trial_verdict_t;
 
 /* The verdict from times[call] (call 0 .. logp_confirm_calls - 1; the

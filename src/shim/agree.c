@@ -116,8 +116,8 @@ static int logp_confirm_progress(logp_comm_state_t *st)
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
             logp_decision_t *d = st->decisions[c][i];
-            if (d && d->trial.phase == LOGP_TRIAL_RUNNING && d->trial.calls + d->trial.warm != d->trial.calls_seen) {
-                d->trial.calls_seen = d->trial.calls + d->trial.warm;
+            if (d && d->trial.phase == LOGP_TRIAL_RUNNING && d->trial.steps + d->trial.warm != d->trial.calls_seen) {
+                d->trial.calls_seen = d->trial.steps + d->trial.warm;
                 any = 1;
             }
         }
@@ -226,11 +226,49 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
     return d;
 }
 
+/* The verdict at the trial's last call: one more barrier of the trial's
+ * own, right after it, carries every rank's times (ns, element-wise
+ * maximum: the slowest rank's time of each call) and the trial's key
+ * (its maximum and negated minimum: the ranks' trials alike), so every
+ * rank settles the same verdict at once instead of at the next agreement
+ * point.  A fixed length, so that the messages match whatever the ranks'
+ * trials are.  With a global clock a call's time is not a maximum of
+ * durations (agree.h): such trials wait for the agreement point.
+ * Returns nonzero if L and G moved (a refit). */
+static int logp_agree_now(logp_comm_state_t *st, logp_decision_t *d)
+{
+    logp_trial_t *t = &d->trial;
+    int v[2 + LOGP_CONFIRM_CALLS] = {0}, key = logp_confirm_key(d), n = logp_confirm_calls(&t->plan);
+    v[0] = key;
+    v[1] = -key;
+    for (int i = 0; i < n; i++) {
+        double ns = t->local[i] * 1e9;
+        v[2 + i] = ns >= 2e9 ? 2000000000 : ns < 1.0 ? 1 : (int)ns;
+    }
+    double times[LOGP_CONFIRM_CALLS];
+    int same = logp_coll_barrier_max(st->pcomm, st->tag, v, 2 + LOGP_CONFIRM_CALLS) == MPI_SUCCESS && v[0] == key &&
+               -v[1] == key;
+    for (int i = 0; i < n; i++)
+        times[i] = v[2 + i] * 1e-9;
+    logp_confirm_settle(st, d, same ? times : NULL);
+    logp_decision_t *settled[1] = {d};
+    return logp_confirm_refit(st, settled, 1);
+}
+
 logp_agree_todo_t logp_agree_after(logp_comm_state_t *st, logp_decision_t *d, int timed, int origin, double start,
                                    double seconds)
 {
     logp_agree_todo_t none = {0, 0};
     if (logp_trial_record(&d->trial, st->warmup, timed, st->clock_global, origin, start, seconds)) {
+        if (!st->clock_global) {
+            none.refit = logp_agree_now(st, d);
+            if (st->confirm && ++st->ncalls == st->next_point) {
+                logp_agree_todo_t todo = logp_confirm_agree(st);
+                todo.refit |= none.refit;
+                return todo;
+            }
+            return none;
+        }
         if (st->wait_tail) /* waits for the next agreement point */
             st->wait_tail->trial.next = d;
         else

@@ -48,8 +48,8 @@ static inline logp_agree_action_t logp_agree_barrier(logp_comm_state_t *st, logp
         t->checked = 1;
         return logp_agree_first(st, d, why);
     }
-    if (t->warm < st->warmup)
-        return LOGP_AGREE_GO;
+    if (t->warm < st->warmup || !logp_trial_step_timed(t))
+        return LOGP_AGREE_GO; /* untimed: no common start needed */
     logp_coll_barrier(st->pcomm, st->tag);
     return LOGP_AGREE_GO;
 }
@@ -62,8 +62,10 @@ typedef struct logp_agree_todo {
 
 /* After every call that reached the communicator's state: records the
  * call in d's trial (logp_trial_record: `timed`, `origin`, its start by
- * MPI_Wtime and duration in seconds; a trial whose calls are all made
- * waits for the next point), and counts the call.  With a global clock a
+ * MPI_Wtime and duration in seconds), settles a trial at its last call
+ * (one barrier of the trial's own carries the ranks' times: the verdict
+ * applies from the next call on; with a global clock the trial waits for
+ * the next point), and counts the call.  With a global clock a
  * call takes from the latest start of a rank that is an `origin` to the
  * latest end: a bcast's root only (the others' data comes from it;
  * measured from the last rank's start, a late leaf whose data was already

@@ -29,7 +29,7 @@ static int logp_driver_ours(logp_algo_t algo, const logp_sched_t *sched, int roo
 
 /* Adds one call to the statistics and prints it at verbose level 2. */
 static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, logp_decision_t *d, logp_algo_t ran,
-                                double t0)
+                                double t0, const char *label)
 {
     logp_stat_t *s = &d->stat;
     s->calls++;
@@ -39,9 +39,7 @@ static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, log
     s->predicted += d->predicted > 0 ? d->predicted : 0.0;
     if (logp_process_env()->verbose >= 2 && st->rank == 0)
         fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s%s\n", st->name, logp_coll_name(c->coll), c->bytes,
-                logp_algo_name(ran), d->trial.phase != LOGP_TRIAL_RUNNING ? ""
-                                     : d->trial.calls == 0            ? " (warm-up)"
-                                                                      : " (trial)");
+                logp_algo_name(ran), label);
 }
 
 /* PMPI_LOGP_TEST_SLOW (tests only): the call ran the algorithm that is to
@@ -111,12 +109,16 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
         timed = 0;
         ours = logp_driver_ours(algo, &d->sched, c->root, st->rank, c->commutative, &v);
     }
+    /* what the call was to the trial, before recording it moves the trial on */
+    const char *label = d->trial.phase != LOGP_TRIAL_RUNNING ? ""
+                        : d->trial.warm < st->warmup         ? " (warm-up)"
+                                                             : " (trial)";
     double tc = timed ? PMPI_Wtime() : 0.0;
     rc = ours ? ops->execute(c, st, &v) : ops->library(c);
     logp_driver_test_slow(st, c->coll, algo);
     logp_agree_todo_t todo = logp_agree_after(st, d, timed, c->origin, tc, timed ? PMPI_Wtime() - tc : 0.0);
     if (todo.refit || todo.reopen)
         logp_decide_agreed(st, &todo);
-    logp_driver_account(st, c, d, algo, t0);
+    logp_driver_account(st, c, d, algo, t0, label);
     return ours ? logp_driver_error(st, rc) : rc; /* last: a handler may not return, or free the communicator */
 }

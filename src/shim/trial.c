@@ -97,7 +97,10 @@ int logp_trial_record(logp_trial_t *t, int warmup, int timed, int global, int or
 {
     if (t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup) {
         t->warm++;
+    } else if (t->phase == LOGP_TRIAL_RUNNING && !timed) {
+        t->steps++; /* a candidate's untimed block warm-up */
     } else if (timed && t->phase == LOGP_TRIAL_RUNNING) {
+        t->steps++;
         seconds = seconds > 0.0 ? seconds : 1e-9;
         t->start[t->calls] = global && origin ? start : 0.0;
         t->local[t->calls++] = global ? start + seconds : seconds;
@@ -122,12 +125,12 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
     if (t->plan.n < 2)
         return;
     if (t->phase == LOGP_TRIAL_RUNNING || t->phase == LOGP_TRIAL_WAITING) {
-        char warm[48] = ""; /* the pick's untimed calls still to come before the trial's first */
+        char warm[48] = ""; /* the safe start's calls still to come before the trial's first */
         if (t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup)
             snprintf(warm, sizeof warm, ", after %d warm-up call%s", warmup - t->warm, warmup - t->warm == 1 ? "" : "s");
         len += (size_t)snprintf(out, n, "trial %s (%d of %d calls%s):",
-                                t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement", t->calls,
-                                logp_confirm_calls(&t->plan), warm);
+                                t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement", t->steps,
+                                logp_confirm_steps(&t->plan), warm);
         for (int c = 0; c < t->plan.n && len < n; c++)
             len += (size_t)snprintf(out + len, n - len, c == t->previous ? "%s %s (the decision before the refit)"
                                                                           : "%s %s (predicted %.4g us)",
@@ -148,9 +151,10 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
         else
             len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (predicted %.4g)", c ? "," : "",
                                     logp_algo_name(t->plan.algo[c]), v->time[c] * 1e6, t->plan.predicted[c] * 1e6);
-    double w = v->time[v->winner];
     if (len < n)
-        snprintf(out + len, n - len, " -> %s (%s), overhead %.3g us = %.2g calls%s",
+        snprintf(out + len, n - len, " -> %s (%s), exploration %.3g us = %.2g %s calls%s",
                  logp_algo_name(t->plan.algo[v->winner]), v->winner == 0 ? "the model's pick" : "overturned the model",
-                 v->overhead * 1e6, w > 0 ? v->overhead / w : 0.0, t->reopens ? " (re-opened after drift)" : "");
+                 v->overhead * 1e6, v->base > 0 ? v->overhead / v->base : 0.0,
+                 logp_confirm_native_index(&t->plan) >= 0 ? "native" : "winner's",
+                 t->reopens ? " (re-opened after drift)" : "");
 }

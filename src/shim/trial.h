@@ -29,7 +29,8 @@ typedef struct logp_trial {
     int warm;                             /* calls before the trial (the pick, untimed; until the
                                              communicator's warmup), kept when deciding again */
     int checked;                          /* the ranks' plans compared (agree.h: logp_agree_first) */
-    int calls;                            /* trial calls made */
+    int steps;                            /* trial calls made (blocks: warm and timed) */
+    int calls;                            /* timed trial calls made */
     int calls_seen;                       /* calls at the last agreement point (progress) */
     double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each (with a global clock: its end) */
     double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
@@ -80,13 +81,25 @@ void logp_trial_free_scheds(logp_trial_t *t);
 /* Frees every schedule the trial holds (when its decision goes). */
 void logp_trial_release(logp_trial_t *t);
 
+/* Nonzero if the trial's current call (RUNNING, after the warm-up) is
+ * one of its timed calls, not a candidate's untimed block warm-up. */
+static inline int logp_trial_step_timed(const logp_trial_t *t)
+{
+    int c;
+    return logp_confirm_step_of(&t->plan, t->steps, &c);
+}
+
 /* What this call runs: *algo and *sched start as the decision's (`pick`
  * its schedule); during a trial they become the candidate whose turn it
- * is.  A trial's first `warmup` calls (PMPI_LOGP_CONFIRM_WARMUP) run the
- * model's pick untimed: the library's first messages of a size are slow
- * (docs/results/auto-confirm.md).  Returns nonzero if the call is to be
- * timed for logp_trial_record (trial calls, and one in 16 later calls for
- * the drift watch).  O(1). */
+ * is.  Until the trial has evidence the class runs safe: its first
+ * `warmup` calls (PMPI_LOGP_CONFIRM_WARMUP), and the calls that wait for
+ * the verdict, run the library's collective where it is a candidate (else
+ * the pick): never the class's first calls spent warming an unproven
+ * pick (docs/results/auto-confirm.md).  The trial then gives each
+ * candidate a block of calls, the first ones untimed (the schedule's own
+ * warm-up).  Returns nonzero if the call is to be timed for
+ * logp_trial_record (timed trial calls, and one in 16 later calls for the
+ * drift watch).  O(1). */
 static inline int logp_trial_turn(logp_trial_t *t, int warmup, const logp_sched_t *pick, logp_algo_t *algo,
                                   const logp_sched_t **sched)
 {
@@ -94,13 +107,17 @@ static inline int logp_trial_turn(logp_trial_t *t, int warmup, const logp_sched_
         *algo = LOGP_ALGO_NATIVE;
         return 1;
     }
+    if ((t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup) || t->phase == LOGP_TRIAL_WAITING) {
+        int nat = logp_confirm_native_index(&t->plan);
+        if (nat >= 0)
+            *algo = LOGP_ALGO_NATIVE;
+        return 0;
+    }
     if (t->phase == LOGP_TRIAL_RUNNING) {
-        if (t->warm < warmup)
-            return 0;
-        int c = logp_confirm_turn_of(&t->plan, t->calls);
+        int c, timed = logp_confirm_step_of(&t->plan, t->steps, &c);
         *algo = t->plan.algo[c];
         *sched = c == 0 ? pick : &t->sched[c];
-        return 1;
+        return timed;
     }
     return t->phase == LOGP_TRIAL_DONE && !t->disagreed && (++t->seen & 15) == 0;
 }

@@ -69,15 +69,34 @@ for n in 1 2 3 4 8; do
     fi
 done
 
-# the warm-up (PMPI_LOGP_CONFIRM_WARMUP, default 16): a class's first 16
-# calls run the pick, untimed; its trial starts at the 17th call (rank 0's
-# call lines of the n = 2 run above: w = warm-up, t = trial call)
-calls=$(grep "^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> " "$tmp/slow.2" |
-    awk '{ printf "%s", $NF == "(warm-up)" ? "w" : $NF == "(trial)" ? "t" : "-" }')
+# the safe start (PMPI_LOGP_CONFIRM_WARMUP, default 16): a class's first
+# 16 calls run the library's collective, untimed; its trial starts at the
+# 17th call, a block of calls per candidate (8 untimed, 3 timed); the
+# verdict applies from the call after the trial's last (rank 0's call lines
+# of the n = 2 run above: w = warm-up, t = trial call, - = after)
+lines=$(grep "^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> " "$tmp/slow.2")
+calls=$(printf '%s\n' "$lines" | awk '{ printf "%s", $NF == "(warm-up)" ? "w" : $NF == "(trial)" ? "t" : "-" }')
 case $calls in
 wwwwwwwwwwwwwwwwt*) ok "n=2: the trial starts at the class's 17th call, after 16 warm-up calls" ;;
 *) ko "n=2: warm-up before the trial: $calls" ;;
 esac
+warm=$(printf '%s\n' "$lines" | grep -c -- '-> native (warm-up)$')
+[ "$warm" -eq 16 ] && ok "n=2: the 16 warm-up calls run native (the safe start)" ||
+    ko "n=2: $warm of 16 warm-up calls ran native"
+# candidates in blocks: the trial calls' algorithms change at most plan-size - 1 times
+runs=$(printf '%s\n' "$lines" | awk '$NF == "(trial)" { a = $(NF - 1); if (a != prev) n++; prev = a } END { print n + 0 }')
+ntrial=$(printf '%s\n' "$calls" | tr -cd t | wc -c)
+first=$(printf '%s\n' "$lines" | awk '$NF == "(trial)" { print $(NF - 1); exit }')
+if [ "$ntrial" -gt 0 ] && [ $((ntrial % 11)) -eq 0 ] && [ "$runs" -eq $((ntrial / 11)) ] && [ "$first" = native ]; then
+    ok "n=2: the trial runs $runs candidates in blocks of 11 calls, native first"
+else
+    ko "n=2: trial calls $ntrial in $runs runs of one algorithm (expected blocks of 11)"
+fi
+# the verdict at once: the call right after the last trial call runs the winner
+after=$(printf '%s\n' "$lines" | awk -v t="$ntrial" 'NR == 17 + t { print $(NF) }')
+winner=$(grep "bcast 8-15 B: trial (fastest" "$tmp/slow.2" | head -1 | sed -n 's/.* -> \([a-z-]*\) (.*/\1/p')
+[ -n "$winner" ] && [ "$after" = "$winner" ] && ok "n=2: the verdict ($winner) runs from the call after the trial" ||
+    ko "n=2: the call after the trial ran '$after', the verdict was '$winner'"
 
 # one rank much slower than the others (the hook on rank 2 only, as an
 # oversubscribed or noisy rank would be): the slowest rank's time decides,

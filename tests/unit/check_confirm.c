@@ -110,12 +110,29 @@ START_TEST(test_plan)
     ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
     ck_assert_int_eq(logp_confirm_calls(&p), 2 * LOGP_CONFIRM_ROUNDS);
-    /* turns alternate: each candidate gets ROUNDS calls */
-    int seen[LOGP_CONFIRM_MAX] = {0};
+    /* blocks: each candidate gets BLOCK_WARM untimed then ROUNDS timed calls in a row, and the timed
+     * steps map to timed calls in the same order as logp_confirm_turn_of */
+    int seen[LOGP_CONFIRM_MAX] = {0}, timed = 0;
     for (int i = 0; i < logp_confirm_calls(&p); i++)
         seen[logp_confirm_turn_of(&p, i)]++;
     ck_assert_int_eq(seen[0], LOGP_CONFIRM_ROUNDS);
     ck_assert_int_eq(seen[1], LOGP_CONFIRM_ROUNDS);
+    ck_assert_int_eq(logp_confirm_steps(&p), 2 * (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS));
+    int blocks = 0;
+    for (int s = 0, prev = -1; s < logp_confirm_steps(&p); s++) {
+        int c, is_timed = logp_confirm_step_of(&p, s, &c);
+        ck_assert(c >= 0 && c < p.n);
+        blocks += c != prev; /* a candidate's calls in one block */
+        if (s == 0)
+            ck_assert_int_eq(p.algo[c], LOGP_ALGO_NATIVE); /* the library's collective first */
+        ck_assert_int_eq(is_timed, s % (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) >= LOGP_CONFIRM_BLOCK_WARM);
+        if (is_timed)
+            ck_assert_int_eq(logp_confirm_turn_of(&p, timed++), c);
+        prev = c;
+    }
+    ck_assert_int_eq(timed, logp_confirm_calls(&p));
+    ck_assert_int_eq(blocks, p.n);
+    ck_assert_int_eq(logp_confirm_native_index(&p), 0);
     /* native the pick: ours is tried within 8x, not only 2x */
     prices(t, 5e-6, 30e-6, 45e-6, -1.0);
     ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 2);
@@ -175,25 +192,30 @@ START_TEST(test_verdict)
 {
     logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}};
     logp_trial_verdict_t v;
-    /* calls alternate tree, native, binomial; a candidate's time is its fastest call (a first-call outlier of 1
-     * ms is dropped) */
-    double times[9] = {1e-3, 5e-6, 3e-6, 10e-6, 5e-6, 3e-6, 10e-6, 5e-6, 3e-6};
+    /* timed calls in blocks: native first, then tree and binomial; a candidate's time is its fastest call
+     * (a first-call outlier of 1 ms is dropped) */
+    ck_assert_int_eq(logp_confirm_turn_of(&p, 0), 1);
+    ck_assert_int_eq(logp_confirm_turn_of(&p, LOGP_CONFIRM_ROUNDS), 0);
+    ck_assert_int_eq(logp_confirm_turn_of(&p, 2 * LOGP_CONFIRM_ROUNDS), 2);
+    double times[9] = {5e-6, 5e-6, 5e-6, 1e-3, 10e-6, 10e-6, 3e-6, 3e-6, 3e-6};
     logp_confirm_verdict(&p, times, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(fabs(v.time[0] - 10e-6) < 1e-12 && fabs(v.time[1] - 5e-6) < 1e-12 && fabs(v.time[2] - 3e-6) < 1e-12);
-    ck_assert(fabs(v.overhead - 3 * (7e-6 + 2e-6)) < 1e-12);
+    /* exploration beyond native (the base): the tree's block, warm calls included; binomial is cheaper */
+    ck_assert(fabs(v.base - 5e-6) < 1e-12);
+    ck_assert(fabs(v.overhead - (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) * 5e-6) < 1e-12);
     /* within the margin the model's pick stays */
-    double close[9] = {10e-6, 9.8e-6, 9.7e-6, 10e-6, 9.8e-6, 9.7e-6, 10e-6, 9.8e-6, 9.7e-6};
+    double close[9] = {9.8e-6, 9.8e-6, 9.8e-6, 10e-6, 10e-6, 10e-6, 9.7e-6, 9.7e-6, 9.7e-6};
     logp_confirm_verdict(&p, close, &v);
     ck_assert_int_eq(v.winner, 0);
     /* a candidate with a missing time has no claim */
-    double missing[9] = {10e-6, 1e-6, 9e-6, 10e-6, 0.0, 9e-6, 10e-6, 1e-6, 9e-6};
+    double missing[9] = {1e-6, 0.0, 1e-6, 10e-6, 10e-6, 10e-6, 9e-6, 9e-6, 9e-6};
     logp_confirm_verdict(&p, missing, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(v.time[1] == 0.0);
     /* two disturbed calls of three (a cold library): the undisturbed one counts (binomial 3 us; medians
      * would have made native the winner, 5 us against binomial's 8) */
-    double cold[9] = {7e-6, 9e-6, 3e-6, 7e-6, 5e-6, 8e-6, 7e-6, 5e-6, 9e-6};
+    double cold[9] = {9e-6, 5e-6, 5e-6, 7e-6, 7e-6, 7e-6, 3e-6, 8e-6, 9e-6};
     logp_confirm_verdict(&p, cold, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(fabs(v.time[2] - 3e-6) < 1e-12 && fabs(v.time[1] - 5e-6) < 1e-12);
@@ -307,7 +329,7 @@ START_TEST(test_fit)
         int n = 0;
         for (int z = 0; z < 4; z++)
             for (int a = 0; a < 2; a++) {
-                logp_select_query_t qt = {LOGP_COLL_BCAST, sizes[z], 1, 0, 4, &tt, LOGP_NATIVE_MPICH, NULL};
+                logp_select_query_t qt = {LOGP_COLL_BCAST, sizes[z], 1, 0, 4, &tt, LOGP_NATIVE_MPICH, NULL, 0};
                 logp_algo_t algo = algos[z < 2 ? a : 2 + a];
                 s[n] = (logp_fit_sample_t){qt, algo, logp_select_predict(algo, &qt)};
                 s[n++].q.topo = &tw;
