@@ -19,6 +19,8 @@ typedef struct logp_select_query {
     const logp_topo_t *topo; /* the machine: P, layout and every parameter */
     logp_native_lib_t native; /* whose defaults "native" runs (0: MPICH) */
     const logp_learn_t *learn; /* corrections of auto's prices (NULL: none) */
+    int reproducible;          /* PMPI_LOGP_REPRODUCIBLE: a reduce's bits may not depend on the order in
+                                  which messages arrive (no LOGP_FAMILY_DATAFLOW schedule runs it) */
 } logp_select_query_t;
 
 /* What runs where nothing is decided or a decision cannot stand: the
@@ -31,7 +33,10 @@ logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe);
  * query: a concrete algorithm as is, except native when native_unsafe
  * (then binomial, or ring for alltoall) and hetero-tree or two-level for a
  * non-commutative reduce (then logp-tree: their shapes lose rank order);
- * auto: see logp_select_decide. */
+ * a dataflow reduce (combines in arrival order) where q->reproducible
+ * (then reduce-scatter-gather, the same exchange in a fixed order; or
+ * logp-tree for a non-commutative operator); auto: see
+ * logp_select_decide. */
 logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_t *q);
 
 /* Decides for `configured` and builds what will run.  auto takes the

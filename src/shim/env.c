@@ -128,4 +128,11 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
         env->tuning = NULL;
     if (env->report && *env->report == '\0')
         env->report = NULL;
+    /* Reproducible results: what runs may not depend on timings (trials,
+     * learned files) nor a reduce's combining order on arrival order. */
+    env->reproducible = logp_env_level("PMPI_LOGP_REPRODUCIBLE", getenv("PMPI_LOGP_REPRODUCIBLE"), 1, env, msgs, n);
+    if (env->reproducible) {
+        env->confirm = 0;
+        env->learn = NULL;
+    }
 }

@@ -30,6 +30,9 @@ typedef struct logp_env {
     int confirm_warmup;                  /* PMPI_LOGP_CONFIRM_WARMUP: a class's calls before its trial
                                             (default LOGP_CONFIRM_WARMUP) */
     const char *learn;                   /* PMPI_LOGP_LEARN: learned file, read at start, written at the end */
+    int reproducible;                    /* PMPI_LOGP_REPRODUCIBLE=1: decisions by the model alone (no trials,
+                                            no learned file), no dataflow reduce: a floating-point reduce
+                                            gives the same bits run after run */
     logp_algo_t test_slow[LOGP_COLL_COUNT]; /* PMPI_LOGP_TEST_SLOW=ALGO (tests only): every call that runs ALGO
                                                takes 20 ms x P longer; LOGP_ALGO_COUNT if unset */
     int test_nomem;                      /* PMPI_LOGP_TEST_NOMEM=RANK[:KIND] (tests only): on world rank RANK

@@ -107,7 +107,8 @@ static void logp_process_load_tuning(void)
  * is ignored as a whole, like a bad tuning file. */
 static void logp_process_load_learned(void)
 {
-    if (logp_env.learn == NULL && logp_config_learn_path(&logp_cfg)) { /* the tuning file's learn = FILE */
+    if (logp_env.learn == NULL && !logp_env.reproducible &&
+        logp_config_learn_path(&logp_cfg)) { /* the tuning file's learn = FILE */
         snprintf(logp_learn_path, sizeof logp_learn_path, "%s", logp_config_learn_path(&logp_cfg));
         logp_env.learn = logp_learn_path;
     }

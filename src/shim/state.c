@@ -471,7 +471,8 @@ logp_comm_state_t *logp_state_get(MPI_Comm comm)
 logp_select_query_t logp_state_query(const logp_comm_state_t *st, const logp_decision_t *d)
 {
     logp_select_query_t q = {d->coll,      logp_learn_class_mid(d->sclass), d->commutative, d->unsafe, st->chain_k,
-                             &st->topo, logp_process_env()->native,      &st->learn};
+                             &st->topo, logp_process_env()->native,      &st->learn,
+                             logp_process_env()->reproducible};
     return q;
 }
 

@@ -198,7 +198,7 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
     int count = bench_buffers(coll, bytes, &a, &b);
     double native = 0, times[LOGP_ALGO_COUNT];
     logp_bench_stat_t stats[LOGP_ALGO_COUNT];
-    logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo, logp_native_lib_default(), NULL};
+    logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo, logp_native_lib_default(), NULL, 0};
     /* predictions on rank 0 only (at P = 1024 in SMPI every rank's model
      * work is host time); the others learn what auto picks */
     double pred_auto = -1.0;

@@ -42,7 +42,7 @@ START_TEST(test_auto_is_cheapest)
             for (int s = 0; s < 4; s++)
                 for (int commute = 0; commute <= 1; commute++) {
                     logp_topo_t topo = logp_topo_uniform(P, &p);
-                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL};
+                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0};
                     double t;
                     logp_algo_t a;
                     logp_sched_t sched;
@@ -83,7 +83,7 @@ START_TEST(test_forced_kept)
 {
     logp_params_t p = logp_params_default();
     logp_topo_t topo = logp_topo_uniform(16, &p), one = logp_topo_uniform(1, &p);
-    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL};
+    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0};
     double t;
     logp_algo_t a;
     ck_assert_int_eq(logp_select_decide(LOGP_ALGO_FLAT, &q, &a, NULL, &t), LOGP_OK);
@@ -94,6 +94,32 @@ START_TEST(test_forced_kept)
     /* layout trees lose rank order: a non-commutative reduce runs logp-tree */
     ck_assert_int_eq(logp_select_decide(LOGP_ALGO_TWO_LEVEL, &q, &a, NULL, &t), LOGP_OK);
     ck_assert_int_eq(a, LOGP_ALGO_LOGP_TREE);
+    /* reproducible: no reduce that combines in arrival order, forced or by auto, at any size */
+    logp_select_query_t r = {LOGP_COLL_REDUCE, 1 << 20, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 1};
+    ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_CHUNKED_RSG, &r), LOGP_ALGO_REDUCE_SCATTER_GATHER);
+    r.commutative = 0;
+    ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_CHUNKED_RSG, &r), LOGP_ALGO_LOGP_TREE);
+    r.commutative = 1;
+    for (size_t m = 8; m <= ((size_t)1 << 24); m *= 4) {
+        double prices[LOGP_ALGO_COUNT];
+        r.bytes = m;
+        logp_select_prices(&r, prices);
+        for (int x = 0; x < LOGP_ALGO_COUNT; x++)
+            if (x != LOGP_ALGO_NATIVE && x != LOGP_ALGO_AUTO && logp_algo_supports((logp_algo_t)x, LOGP_COLL_REDUCE))
+                ck_assert_msg(prices[x] < 0 || !(logp_sched_family((logp_algo_t)x)->flags & LOGP_FAMILY_DATAFLOW),
+                              "%s priced as a candidate under reproducible at %zu B", logp_algo_name((logp_algo_t)x), m);
+        ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &r, &a, NULL, &t), LOGP_OK);
+        ck_assert(!(logp_sched_family(a)->flags & LOGP_FAMILY_DATAFLOW));
+    }
+    r.reproducible = 0; /* without it chunked-rsg is a candidate somewhere (else the loop above tests nothing) */
+    int any = 0;
+    for (size_t m = 8; m <= ((size_t)1 << 24); m *= 4) {
+        double prices[LOGP_ALGO_COUNT];
+        r.bytes = m;
+        logp_select_prices(&r, prices);
+        any |= prices[LOGP_ALGO_CHUNKED_RSG] >= 0;
+    }
+    ck_assert(any);
     q.topo = &one;
     ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, NULL, &t), LOGP_OK);
     ck_assert_int_eq(a, LOGP_ALGO_BINOMIAL);
@@ -111,7 +137,7 @@ START_TEST(test_estimated_small_simulated)
         for (int P = 2; P <= 1024; P *= 4)
             for (size_t m = 4096; m <= ((size_t)1 << 20); m *= 16) {
                 logp_topo_t topo = logp_topo_uniform(P, &p);
-                logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL};
+                logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0};
                 logp_sched_t s;
                 ck_assert_int_eq(logp_plan_build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, m, &topo, NULL), LOGP_OK);
                 double t[LOGP_ALGO_COUNT], sim = -1.0, est = logp_plan_estimate(&s, 0, 1);
@@ -139,10 +165,10 @@ START_TEST(test_native_model)
     logp_topo_t one = logp_topo_uniform(1, &p), t16 = logp_topo_uniform(16, &p), t64 = logp_topo_uniform(64, &p);
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 8, 1, &one, 1) == 0);
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 8, 1, &t16, 1) ==
-              logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16, LOGP_NATIVE_MPICH, NULL}));
+              logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16, LOGP_NATIVE_MPICH, NULL, 0}));
     /* for large messages scatter + allgather beats its own binomial */
     double big = logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 1 << 22, 1, &t64, 1);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64, LOGP_NATIVE_MPICH, NULL};
+    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64, LOGP_NATIVE_MPICH, NULL, 0};
     ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_ALLTOALL, 64, 1, &t64, 1) > 0);
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_REDUCE, 1 << 20, 0, &t64, 1) > 0);
@@ -203,7 +229,7 @@ START_TEST(test_native_openmpi)
     /* priced by our schedule of the same shape where there is one */
     logp_params_t p = logp_params_default();
     logp_topo_t t63 = logp_topo_uniform(63, &p), t2 = logp_topo_uniform(2, &p);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t63, O, NULL};
+    logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t63, O, NULL, 0};
     ck_assert(logp_native_predict(O, LOGP_COLL_BCAST, 8, 1, &t63, 1) == logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_select_predict(LOGP_ALGO_NATIVE, &q) == logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_native_predict(O, LOGP_COLL_ALLTOALL, 1000, 1, &t2, 1) == logp_params_p2p(&p, 1000));
