@@ -20,7 +20,7 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
         return LOGP_ALGO_LOGP_TREE; /* what keeps rank order among the trees */
     if (q->coll == LOGP_COLL_REDUCE && q->reproducible && configured != LOGP_ALGO_NATIVE &&
         configured != LOGP_ALGO_AUTO && (logp_sched_family(configured)->flags & LOGP_FAMILY_DATAFLOW))
-        return LOGP_ALGO_REDUCE_SCATTER_GATHER; /* commutative here: the check above took the others */
+        return q->commutative ? LOGP_ALGO_REDUCE_SCATTER_GATHER : LOGP_ALGO_LOGP_TREE;
     return configured;
 }
 

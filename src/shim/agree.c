@@ -3,7 +3,12 @@
  * Why points of the call count and not "when a trial ends": ranks of an
  * erroneous program can pass sizes of different classes, so their trials
  * end at different calls; a reduction started at a trial's end would then
- * wait for ranks that never start it.  Every rank counts the same calls
+ * wait for ranks that never start it.  (Since issue 40 a trial without a
+ * global clock settles at its own end, in one more barrier of the trial's
+ * own, logp_agree_now: like the trial's other barriers it protects only
+ * programs whose ranks reached the trial's first call alike, which that
+ * call's check verifies; an erroneous program that then passes different
+ * classes can hang there as it can in any trial barrier.)  Every rank counts the same calls
  * on a communicator (MPI orders collectives per communicator), and the
  * next point follows from the count and the last agreed result only
  * (logp_confirm_agree_next), so every rank reaches every point, whatever its
@@ -235,6 +240,8 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
  * trials are.  With a global clock a call's time is not a maximum of
  * durations (agree.h): such trials wait for the agreement point.
  * Returns nonzero if L and G moved (a refit). */
+_Static_assert(2 + LOGP_CONFIRM_CALLS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
+
 static int logp_agree_now(logp_comm_state_t *st, logp_decision_t *d)
 {
     logp_trial_t *t = &d->trial;
@@ -242,7 +249,7 @@ static int logp_agree_now(logp_comm_state_t *st, logp_decision_t *d)
     v[0] = key;
     v[1] = -key;
     for (int i = 0; i < n; i++) {
-        double ns = t->local[i] * 1e9;
+        double ns = t->local[i] * 1e9; /* capped at 2 s: candidates all slower than that tie (the pick stays) */
         v[2 + i] = ns >= 2e9 ? 2000000000 : ns < 1.0 ? 1 : (int)ns;
     }
     double times[LOGP_CONFIRM_CALLS];

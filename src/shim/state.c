@@ -180,6 +180,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
      * "native" models, and whether auto stays on oversubscribed nodes */
     h = logp_hash(&env->native, sizeof(env->native), h);
     h = logp_hash(&env->oversubscribed_model, sizeof(env->oversubscribed_model), h);
+    h = logp_hash(&env->reproducible, sizeof(env->reproducible), h); /* it changes which reduces run */
     uint64_t e = logp_process_problems_hash();
     uint64_t l = logp_hash(st->rule, sizeof(st->rule), 1469598103934665603ull);
     l = logp_hash(&st->learn, sizeof(st->learn), l);
