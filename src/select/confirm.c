@@ -42,8 +42,7 @@ int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp
     return plan->n;
 }
 
-/* The candidate of block b: native first, then the plan's order. */
-static int logp_confirm_block(const logp_trial_plan_t *plan, int b)
+int logp_confirm_block_of(const logp_trial_plan_t *plan, int b)
 {
     int nat = logp_confirm_native_index(plan);
     if (nat < 0)
@@ -53,7 +52,7 @@ static int logp_confirm_block(const logp_trial_plan_t *plan, int b)
 
 int logp_confirm_turn_of(const logp_trial_plan_t *plan, int call)
 {
-    return plan->n > 0 && call >= 0 ? logp_confirm_block(plan, call / LOGP_CONFIRM_ROUNDS) : 0;
+    return plan->n > 0 && call >= 0 ? logp_confirm_block_of(plan, call / LOGP_CONFIRM_ROUNDS) : 0;
 }
 
 int logp_confirm_calls(const logp_trial_plan_t *plan)
@@ -64,7 +63,7 @@ int logp_confirm_calls(const logp_trial_plan_t *plan)
 int logp_confirm_step_of(const logp_trial_plan_t *plan, int step, int *cand)
 {
     const int block = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
-    *cand = logp_confirm_block(plan, step / block);
+    *cand = logp_confirm_block_of(plan, step / block);
     return step % block >= LOGP_CONFIRM_BLOCK_WARM;
 }
 
@@ -98,30 +97,97 @@ double logp_confirm_median(const double *v, int n)
     return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
-void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, logp_trial_verdict_t *v)
+/* Candidate c's time: the fastest of its timed calls among the first
+ * `calls`, 0 unless it has all of them. */
+static double logp_confirm_time_of(const logp_trial_plan_t *plan, int c, const double *times, int calls)
+{
+    double fastest = 0.0;
+    int m = 0;
+    for (int i = 0; i < calls; i++)
+        if (logp_confirm_turn_of(plan, i) == c && times[i] > 0.0) {
+            fastest = m == 0 || times[i] < fastest ? times[i] : fastest;
+            m++;
+        }
+    return m == LOGP_CONFIRM_ROUNDS ? fastest : 0.0;
+}
+
+/* The base of the first `blocks` blocks' times (see logp_trial_verdict_t):
+ * native's time if it has one, else the fastest candidate's; 0 if none. */
+static double logp_confirm_base(const logp_trial_plan_t *plan, const double *times, int blocks)
+{
+    int calls = blocks * LOGP_CONFIRM_ROUNDS, nat = logp_confirm_native_index(plan);
+    double base = nat >= 0 ? logp_confirm_time_of(plan, nat, times, calls) : 0.0;
+    if (base > 0.0)
+        return base;
+    for (int c = 0; c < plan->n; c++) {
+        double t = logp_confirm_time_of(plan, c, times, calls);
+        base = t > 0.0 && (base == 0.0 || t < base) ? t : base;
+    }
+    return base;
+}
+
+/* What blocks 0 .. blocks-1 of candidates other than native cost beyond
+ * as many calls of base. */
+static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, int blocks, double base)
+{
+    const int len = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
+    double spent = 0.0;
+    for (int b = 0; b < blocks && b < plan->n; b++)
+        if (plan->algo[logp_confirm_block_of(plan, b)] != LOGP_ALGO_NATIVE && cost[b] > len * base)
+            spent += cost[b] - len * base;
+    return spent;
+}
+
+/* Native calls of exploration spent before block `block` beyond the
+ * budget earned by `waited` calls (<= 0: the block is affordable). */
+static double logp_confirm_over(const logp_trial_plan_t *plan, int block, const double *cost, const double *times,
+                                unsigned long waited)
+{
+    double base = logp_confirm_base(plan, times, block);
+    if (!(base > 0.0))
+        return -1.0;
+    return logp_confirm_spent(plan, cost, block, base) / base - LOGP_CONFIRM_BUDGET -
+           (double)waited / LOGP_CONFIRM_EARN;
+}
+
+int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, const double *times,
+                            unsigned long waited)
+{
+    if (block <= 0)
+        return plan->n > 0;
+    return block < plan->n && logp_confirm_over(plan, block, cost, times, waited) < 0.0;
+}
+
+unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
+                                        const double *times, unsigned long waited)
+{
+    double over = logp_confirm_over(plan, block, cost, times, waited);
+    if (!(over >= 0.0))
+        return 1;
+    double calls = floor(over * LOGP_CONFIRM_EARN) + 1.0; /* then over < 0 */
+    return calls > 1e9 ? 1000000000UL : (unsigned long)calls;
+}
+
+void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, const double *cost,
+                          logp_trial_verdict_t *v)
 {
     memset(v, 0, sizeof(*v));
     int calls = logp_confirm_calls(plan);
     for (int c = 0; c < plan->n; c++) {
-        double mine[LOGP_CONFIRM_ROUNDS];
-        int m = 0;
-        for (int i = 0; i < calls; i++)
-            if (logp_confirm_turn_of(plan, i) == c && times[i] > 0.0)
-                mine[m++] = times[i];
-        double fastest = m > 0 ? mine[0] : 0.0;
-        for (int i = 1; i < m; i++)
-            fastest = mine[i] < fastest ? mine[i] : fastest;
-        v->time[c] = m == LOGP_CONFIRM_ROUNDS ? fastest : 0.0;
+        v->time[c] = logp_confirm_time_of(plan, c, times, calls);
+        v->tried += v->time[c] > 0.0;
     }
     v->winner = 0;
-    if (v->time[0] > 0.0)
-        for (int c = 1; c < plan->n; c++)
-            if (v->time[c] > 0.0 && v->time[c] < (1.0 - LOGP_CONFIRM_MARGIN) * v->time[0] &&
-                v->time[c] < v->time[v->winner])
-                v->winner = c;
-    int nat = logp_confirm_native_index(plan);
-    v->base = nat >= 0 && v->time[nat] > 0.0 ? v->time[nat] : v->time[v->winner];
-    v->overhead = 0.0;
+    for (int c = 1; c < plan->n; c++) { /* against the pick's time by the margin; else the fastest measured */
+        double bar = v->time[0] > 0.0 ? (1.0 - LOGP_CONFIRM_MARGIN) * v->time[0] : INFINITY;
+        if (v->time[c] > 0.0 && v->time[c] < bar && (v->winner == 0 || v->time[c] < v->time[v->winner]))
+            v->winner = c;
+    }
+    v->base = logp_confirm_base(plan, times, plan->n);
+    if (cost) {
+        v->overhead = logp_confirm_spent(plan, cost, plan->n, v->base);
+        return;
+    }
     for (int c = 0; c < plan->n; c++)
         if (v->time[c] > v->base)
             v->overhead += (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) * (v->time[c] - v->base);

@@ -18,6 +18,11 @@
 #define LOGP_CONFIRM_WARMUP 16 /* a class's first calls run the library's collective (the safe
                                   start), untimed, then the trial (the default of
                                   PMPI_LOGP_CONFIRM_WARMUP) */
+#define LOGP_CONFIRM_BUDGET 10.0 /* a trial's exploration costs at most about this many calls of
+                                   native (its base): checked at each block's end */
+#define LOGP_CONFIRM_EARN 4     /* and one more per this many calls the class made after a verdict
+                                   that the budget cut short: candidates not tried wait until the
+                                   class has paid for them */
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
 #define LOGP_CONFIRM_NEAR 2.0   /* our runners-up are tried if predicted within 2x of the best */
 #define LOGP_CONFIRM_DISTINCT 0.005 /* a runner-up must be priced > 0.5% away from our candidates */
@@ -82,19 +87,50 @@ int logp_confirm_steps(const logp_trial_plan_t *plan);
  * a candidate (unsafe there, or priced far above the pick). */
 int logp_confirm_native_index(const logp_trial_plan_t *plan);
 
+/* Block b's candidate (index into plan): native's block first, then the
+ * plan's order.  Timed calls b * LOGP_CONFIRM_ROUNDS .. +ROUNDS-1 are its. */
+int logp_confirm_block_of(const logp_trial_plan_t *plan, int b);
+
+/* Nonzero if the trial may go on to block `block` (0-based), from the
+ * slowest rank's times of the blocks before it: cost[b] the time of
+ * block b's calls (untimed and timed), times[] the timed calls as in
+ * logp_confirm_verdict, `waited` the class's calls after verdicts the
+ * budget cut short.  The exploration so far is what the blocks of
+ * candidates other than native cost beyond as many calls of the base
+ * (logp_confirm_verdict's); the trial goes on while that is below
+ * LOGP_CONFIRM_BUDGET + waited / LOGP_CONFIRM_EARN calls of the base, so
+ * it overruns by at most one block, and candidates come in the order the
+ * model ranks them (the pick first).  Successive elimination of a
+ * candidate inside its block would save little: a block's untimed calls
+ * are most of its cost (a cold schedule), its timed ones are the sample,
+ * and a cold schedule's slowness says nothing of its steady time. */
+int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, const double *times,
+                            unsigned long waited);
+
+/* After the budget stopped a trial before block `block`: how many more
+ * calls of the class (beyond `waited`) until it allows that block
+ * (logp_confirm_affordable), >= 1. */
+unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
+                                        const double *times, unsigned long waited);
+
 typedef struct logp_trial_verdict {
     int winner;                       /* index into plan */
     double time[LOGP_CONFIRM_MAX];    /* s, per candidate: its fastest call */
     double base;                      /* s: what the class costs without the shim's exploring: native's
                                          time if it was a candidate, else the winner's */
-    double overhead;                  /* s: the exploration's cost beyond `base`, estimated from the
-                                         times: (BLOCK_WARM + ROUNDS) x (time - base) summed over the
-                                         candidates slower than base (a block's warm calls counted at
-                                         its measured time: they are slower, so this is a lower bound) */
+    double overhead;                  /* s: the exploration's cost beyond `base`: each block of a
+                                         candidate other than native, its calls' time (cost[]) minus as
+                                         many calls of base; without cost[] (a global clock: the blocks
+                                         are not agreed one by one) estimated from the times,
+                                         (BLOCK_WARM + ROUNDS) x (time - base), a lower bound */
+    int tried;                        /* candidates with all their timed calls (the others were cut
+                                         by the budget, logp_confirm_affordable) */
 } logp_trial_verdict_t;
 
 /* The verdict from times[call] (call 0 .. logp_confirm_calls - 1; the
- * slowest rank's time of each call): a candidate's time is its fastest
+ * slowest rank's time of each call) and, if not NULL, cost[block] (the
+ * slowest rank's time of each block's calls, 0 for a block not run): a
+ * candidate's time is its fastest
  * call, since what disturbs a call only adds to it (the library's cold
  * first messages are several times their steady time:
  * docs/results/measurements-in-code.md, "cold messages"; a barrier's
@@ -102,8 +138,10 @@ typedef struct logp_trial_verdict {
  * model's pick stays unless a challenger's time is below (1 -
  * LOGP_CONFIRM_MARGIN) times its own; among such challengers the fastest
  * wins.  A time <= 0 is a missing measurement: a candidate without all
- * its calls keeps no claim. */
-void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, logp_trial_verdict_t *v);
+ * its calls keeps no claim; if the pick itself has none, the fastest
+ * measured candidate wins. */
+void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, const double *cost,
+                          logp_trial_verdict_t *v);
 
 /* Nonzero if the median of samples[0 .. n-1] is more than
  * LOGP_CONFIRM_DRIFT times above or below ref (ref > 0, n >= 1). */

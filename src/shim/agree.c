@@ -4,8 +4,9 @@
  * erroneous program can pass sizes of different classes, so their trials
  * end at different calls; a reduction started at a trial's end would then
  * wait for ranks that never start it.  (Since issue 40 a trial without a
- * global clock settles at its own end, in one more barrier of the trial's
- * own, logp_agree_now: like the trial's other barriers it protects only
+ * global clock agrees at each block's end and settles at its own end, in
+ * one more barrier of the trial's own, logp_agree_block: like the trial's
+ * other barriers it protects only
  * programs whose ranks reached the trial's first call alike, which that
  * call's check verifies; an erroneous program that then passes different
  * classes can hang there as it can in any trial barrier.)  Every rank counts the same calls
@@ -63,8 +64,9 @@ logp_agree_action_t logp_agree_first(logp_comm_state_t *st, logp_decision_t *d, 
     return v[3] == -v[PAIRS + 3] && !pick ? LOGP_AGREE_UNTRIED : LOGP_AGREE_FALL_BACK;
 }
 
-/* Applies the agreed times of d's trial (NULL: the ranks differed). */
-static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const double *times)
+/* Applies the agreed times of d's trial (NULL: the ranks differed) and,
+ * if not NULL, its blocks' costs. */
+static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const double *times, const double *cost)
 {
     logp_trial_t *t = &d->trial;
     t->phase = LOGP_TRIAL_DONE;
@@ -73,19 +75,15 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
         logp_trial_free_scheds(t);
         return;
     }
-    logp_confirm_verdict(&t->plan, times, &t->verdict);
+    logp_confirm_verdict(&t->plan, times, cost, &t->verdict);
     for (int c = 0; c < t->plan.n; c++)
         logp_learn_record(&st->learn, d->coll, t->plan.algo[c], d->sclass, t->verdict.time[c], t->raw[c]);
     logp_learn_record_default(&st->learn, d->coll, d->sclass);
     int w = t->verdict.winner;
-    if (w != 0) {
-        logp_sched_free(&d->sched);
-        d->sched = t->sched[w];
-        memset(&t->sched[w], 0, sizeof t->sched[w]);
-        d->algo = t->plan.algo[w];
-    }
+    logp_trial_adopt(t, w, &d->algo, &d->sched);
     d->predicted = t->verdict.time[w]; /* what the corrected model expects now */
-    logp_trial_free_scheds(t);
+    t->seen = t->nrecent = 0;          /* the drift watch and the budget's wait start anew */
+    t->ref = 0.0;
     /* verbose 2: every rank says what it agreed (tests check they match) */
     int verbose = logp_process_env()->verbose;
     if ((verbose >= 1 && st->rank == 0) || verbose >= 2) {
@@ -208,7 +206,7 @@ static logp_agree_todo_t logp_confirm_agree(logp_comm_state_t *st)
         d->trial.next = NULL;
         double times[LOGP_CONFIRM_CALLS];
         int key = logp_confirm_agree_key(r, i, times);
-        logp_confirm_settle(st, d, key == logp_confirm_key(d) ? times : NULL);
+        logp_confirm_settle(st, d, key == logp_confirm_key(d) ? times : NULL, NULL);
         settled[i] = d;
     }
     todo.refit = logp_confirm_refit(st, settled, j);
@@ -231,33 +229,53 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
     return d;
 }
 
-/* The verdict at the trial's last call: one more barrier of the trial's
- * own, right after it, carries every rank's times (ns, element-wise
- * maximum: the slowest rank's time of each call) and the trial's key
- * (its maximum and negated minimum: the ranks' trials alike), so every
- * rank settles the same verdict at once instead of at the next agreement
- * point.  A fixed length, so that the messages match whatever the ranks'
- * trials are.  With a global clock a call's time is not a maximum of
- * durations (agree.h): such trials wait for the agreement point.
- * Returns nonzero if L and G moved (a refit). */
-_Static_assert(2 + LOGP_CONFIRM_CALLS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
+/* At the end of each of a trial's blocks: one more barrier of the trial's
+ * own, right after its last call, carries every rank's times of the timed
+ * calls so far and of the blocks' calls (ns, element-wise maximum: the
+ * slowest rank's) and the trial's key (its maximum and negated minimum:
+ * the ranks' trials alike), so every rank sees the same numbers at the
+ * same call.  The trial then goes on to its next block if the
+ * exploration budget allows (logp_confirm_affordable), else it settles
+ * at once, as it does after its last block, instead of at the next
+ * agreement point.  A fixed length, so that the messages match whatever
+ * the ranks' trials are.  With a global clock a call's time is not a
+ * maximum of durations (agree.h): such trials run every block and wait
+ * for the agreement point.  Returns nonzero if L and G moved (a refit). */
+enum { LOGP_AGREE_BLOCK_INTS = 2 + LOGP_CONFIRM_CALLS + LOGP_CONFIRM_MAX };
+_Static_assert(LOGP_AGREE_BLOCK_INTS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
 
-static int logp_agree_now(logp_comm_state_t *st, logp_decision_t *d)
+/* s as ns for the barrier: capped at 2 s (candidates all slower than that tie: the pick stays), >= 1 if > 0. */
+static int logp_agree_ns(double s)
+{
+    double ns = s * 1e9;
+    return ns >= 2e9 ? 2000000000 : ns <= 0.0 ? 0 : ns < 1.0 ? 1 : (int)ns;
+}
+
+static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
 {
     logp_trial_t *t = &d->trial;
-    int v[2 + LOGP_CONFIRM_CALLS] = {0}, key = logp_confirm_key(d), n = logp_confirm_calls(&t->plan);
+    int v[LOGP_AGREE_BLOCK_INTS] = {0}, key = logp_confirm_key(d), blocks = t->calls / LOGP_CONFIRM_ROUNDS;
     v[0] = key;
     v[1] = -key;
-    for (int i = 0; i < n; i++) {
-        double ns = t->local[i] * 1e9; /* capped at 2 s: candidates all slower than that tie (the pick stays) */
-        v[2 + i] = ns >= 2e9 ? 2000000000 : ns < 1.0 ? 1 : (int)ns;
+    for (int i = 0; i < t->calls; i++)
+        v[2 + i] = logp_agree_ns(t->local[i]);
+    for (int b = 0; b < blocks; b++)
+        v[2 + LOGP_CONFIRM_CALLS + b] = logp_agree_ns(t->cost[b]);
+    double times[LOGP_CONFIRM_CALLS] = {0}, cost[LOGP_CONFIRM_MAX] = {0};
+    int same = logp_coll_barrier_max(st->pcomm, st->tag, v, LOGP_AGREE_BLOCK_INTS) == MPI_SUCCESS &&
+               v[0] == key && -v[1] == key;
+    for (int i = 0; i < t->calls; i++)
+        t->local[i] = times[i] = v[2 + i] * 1e-9; /* the slowest rank's from now on */
+    for (int b = 0; b < blocks; b++)
+        t->cost[b] = cost[b] = v[2 + LOGP_CONFIRM_CALLS + b] * 1e-9;
+    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, times, t->waited))
+        return 0; /* on to the next block */
+    t->pending = 0;
+    if (same && blocks < t->plan.n) { /* the budget: the rest waits until the class has paid for it */
+        t->pending = blocks;
+        t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, times, t->waited);
     }
-    double times[LOGP_CONFIRM_CALLS];
-    int same = logp_coll_barrier_max(st->pcomm, st->tag, v, 2 + LOGP_CONFIRM_CALLS) == MPI_SUCCESS && v[0] == key &&
-               -v[1] == key;
-    for (int i = 0; i < n; i++)
-        times[i] = v[2 + i] * 1e-9;
-    logp_confirm_settle(st, d, same ? times : NULL);
+    logp_confirm_settle(st, d, same ? times : NULL, cost);
     logp_decision_t *settled[1] = {d};
     return logp_confirm_refit(st, settled, 1);
 }
@@ -266,23 +284,20 @@ logp_agree_todo_t logp_agree_after(logp_comm_state_t *st, logp_decision_t *d, in
                                    double seconds)
 {
     logp_agree_todo_t none = {0, 0};
-    if (logp_trial_record(&d->trial, st->warmup, timed, st->clock_global, origin, start, seconds)) {
-        if (!st->clock_global) {
-            none.refit = logp_agree_now(st, d);
-            if (st->confirm && ++st->ncalls == st->next_point) {
-                logp_agree_todo_t todo = logp_confirm_agree(st);
-                todo.refit |= none.refit;
-                return todo;
-            }
-            return none;
-        }
-        if (st->wait_tail) /* waits for the next agreement point */
+    int ended = logp_trial_record(&d->trial, st->warmup, timed, st->clock_global, origin, start, seconds);
+    if (ended && !st->clock_global) {
+        none.refit = logp_agree_block(st, d);
+    } else if (ended == LOGP_TRIAL_END) { /* waits for the next agreement point */
+        if (st->wait_tail)
             st->wait_tail->trial.next = d;
         else
             st->wait_head = d;
         st->wait_tail = d;
     }
-    if (st->confirm && ++st->ncalls == st->next_point)
-        return logp_confirm_agree(st);
+    if (st->confirm && ++st->ncalls == st->next_point) {
+        logp_agree_todo_t todo = logp_confirm_agree(st);
+        todo.refit |= none.refit;
+        return todo;
+    }
     return none;
 }

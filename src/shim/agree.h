@@ -62,10 +62,13 @@ typedef struct logp_agree_todo {
 
 /* After every call that reached the communicator's state: records the
  * call in d's trial (logp_trial_record: `timed`, `origin`, its start by
- * MPI_Wtime and duration in seconds), settles a trial at its last call
- * (one barrier of the trial's own carries the ranks' times: the verdict
- * applies from the next call on; with a global clock the trial waits for
- * the next point), and counts the call.  With a global clock a
+ * MPI_Wtime and duration in seconds: every call of a trial's blocks is
+ * timed), agrees at the end of each of a trial's blocks (one barrier of
+ * the trial's own carries the ranks' times) whether the exploration
+ * budget allows the next, and settles the trial at its last block or
+ * when the budget is spent: the verdict applies from the next call on;
+ * with a global clock the trial runs every block and waits for the next
+ * point), and counts the call.  With a global clock a
  * call takes from the latest start of a rank that is an `origin` to the
  * latest end: a bcast's root only (the others' data comes from it;
  * measured from the last rank's start, a late leaf whose data was already

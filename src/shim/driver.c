@@ -43,12 +43,20 @@ static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, log
 }
 
 /* PMPI_LOGP_TEST_SLOW (tests only): the call ran the algorithm that is to
- * look slow: 20 ms per rank of the communicator, so that the difference
- * stands above the noise of ranks that oversubscribe the cores. */
+ * look slow: 20 ms (or ALGO:US microseconds) per rank of the communicator,
+ * so that the difference stands above the noise of ranks that
+ * oversubscribe the cores; under 1 ms a spin, since a sleep that short
+ * oversleeps by about its timer slack (50 us). */
 static void logp_driver_test_slow(const logp_comm_state_t *st, logp_coll_t coll, logp_algo_t ran)
 {
     if (ran == logp_process_env()->test_slow[coll]) {
-        long ns = 20000000L * st->size;
+        long ns = logp_process_env()->test_slow_ns * st->size;
+        if (ns < 1000000L) {
+            double end = PMPI_Wtime() + ns * 1e-9;
+            while (PMPI_Wtime() < end)
+                ;
+            return;
+        }
         struct timespec pause = {ns / 1000000000L, ns % 1000000000L};
         nanosleep(&pause, NULL);
     }
@@ -113,10 +121,11 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
     const char *label = d->trial.phase != LOGP_TRIAL_RUNNING ? ""
                         : d->trial.warm < st->warmup         ? " (warm-up)"
                                                              : " (trial)";
-    double tc = timed ? PMPI_Wtime() : 0.0;
+    int clock = timed || logp_trial_exploring(&d->trial, st->warmup); /* a block's calls: its cost */
+    double tc = clock ? PMPI_Wtime() : 0.0;
     rc = ours ? ops->execute(c, st, &v) : ops->library(c);
     logp_driver_test_slow(st, c->coll, algo);
-    logp_agree_todo_t todo = logp_agree_after(st, d, timed, c->origin, tc, timed ? PMPI_Wtime() - tc : 0.0);
+    logp_agree_todo_t todo = logp_agree_after(st, d, timed, c->origin, tc, clock ? PMPI_Wtime() - tc : 0.0);
     if (todo.refit || todo.reopen)
         logp_decide_agreed(st, &todo);
     logp_driver_account(st, c, d, algo, t0, label);

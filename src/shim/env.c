@@ -104,9 +104,13 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     }
     /* a test hook: makes one algorithm measurably slow, so that tests can
      * check that auto's trials catch a model that picks it */
-    const char *slow = getenv("PMPI_LOGP_TEST_SLOW");
+    const char *slow = getenv("PMPI_LOGP_TEST_SLOW"), *us = slow ? strchr(slow, ':') : NULL;
+    char name[64] = "";
+    if (slow)
+        snprintf(name, sizeof name, "%.*s", us ? (int)(us - slow) : (int)strlen(slow), slow);
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
-        env->test_slow[c] = slow && *slow ? logp_algo_lookup((logp_coll_t)c, slow) : LOGP_ALGO_COUNT;
+        env->test_slow[c] = *name ? logp_algo_lookup((logp_coll_t)c, name) : LOGP_ALGO_COUNT;
+    env->test_slow_ns = us && atol(us + 1) > 0 ? atol(us + 1) * 1000L : 20000000L; /* ALGO:US, else 20 ms */
     /* a test hook: one rank out of memory for staging, so that tests can
      * check that its peers do not wait for it */
     const char *nomem = getenv("PMPI_LOGP_TEST_NOMEM"), *kind = nomem ? strchr(nomem, ':') : NULL;

@@ -11,8 +11,22 @@
 
 void logp_trial_free_scheds(logp_trial_t *t)
 {
-    for (int c = 1; c < LOGP_CONFIRM_MAX; c++)
+    for (int c = 0; c < LOGP_CONFIRM_MAX; c++) /* [current] is empty */
         logp_sched_free(&t->sched[c]);
+}
+
+void logp_trial_adopt(logp_trial_t *t, int w, logp_algo_t *algo, logp_sched_t *sched)
+{
+    if (w != t->current) {
+        logp_sched_free(sched);
+        *sched = t->sched[w];
+        memset(&t->sched[w], 0, sizeof t->sched[w]);
+        *algo = t->plan.algo[w];
+        t->current = w;
+    }
+    for (int b = 0; b < t->plan.n; b++) /* a measured candidate that lost never wins later */
+        if (!t->pending || b < t->pending)
+            logp_sched_free(&t->sched[logp_confirm_block_of(&t->plan, b)]);
 }
 
 void logp_trial_release(logp_trial_t *t)
@@ -28,6 +42,7 @@ void logp_trial_cancel(logp_trial_t *t)
     t->plan.n = 0;
     t->previous = -1;
     t->broken = 0;
+    t->pending = 0;
     t->phase = LOGP_TRIAL_NONE;
 }
 
@@ -98,16 +113,18 @@ int logp_trial_record(logp_trial_t *t, int warmup, int timed, int global, int or
     if (t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup) {
         t->warm++;
     } else if (t->phase == LOGP_TRIAL_RUNNING && !timed) {
-        t->steps++; /* a candidate's untimed block warm-up */
+        t->cost[t->steps++ / (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS)] += seconds; /* untimed: warming */
     } else if (timed && t->phase == LOGP_TRIAL_RUNNING) {
-        t->steps++;
         seconds = seconds > 0.0 ? seconds : 1e-9;
+        t->cost[t->steps++ / (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS)] += seconds;
         t->start[t->calls] = global && origin ? start : 0.0;
         t->local[t->calls++] = global ? start + seconds : seconds;
         if (t->calls == logp_confirm_calls(&t->plan)) {
             t->phase = LOGP_TRIAL_WAITING;
-            return 1;
+            return LOGP_TRIAL_END;
         }
+        if (t->calls % LOGP_CONFIRM_ROUNDS == 0)
+            return LOGP_TRIAL_BLOCK_END;
     } else if (timed && t->phase == LOGP_TRIAL_DONE) {
         t->recent[t->nrecent++ % 5] = seconds; /* a ring of the last 5 */
         if (t->ref == 0.0 && t->nrecent == 5) { /* the first 5: the reference */
@@ -145,7 +162,13 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
     const logp_trial_verdict_t *v = &t->verdict;
     len += (size_t)snprintf(out, n, "trial (fastest of %d, slowest rank):", LOGP_CONFIRM_ROUNDS);
     for (int c = 0; c < t->plan.n && len < n; c++)
-        if (c == t->previous)
+        if (!(v->time[c] > 0.0) && t->pending)
+            len += (size_t)snprintf(out + len, n - len, "%s %s waits for the exploration budget (%lu calls)",
+                                    c ? "," : "", logp_algo_name(t->plan.algo[c]), t->resume_at);
+        else if (!(v->time[c] > 0.0))
+            len += (size_t)snprintf(out + len, n - len, "%s %s not measured", c ? "," : "",
+                                    logp_algo_name(t->plan.algo[c]));
+        else if (c == t->previous)
             len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (the decision before the refit)", c ? "," : "",
                                     logp_algo_name(t->plan.algo[c]), v->time[c] * 1e6);
         else

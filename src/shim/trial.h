@@ -24,7 +24,8 @@ struct logp_decision;
 typedef struct logp_trial {
     logp_trial_phase_t phase;
     logp_trial_plan_t plan;               /* candidates; [0] is the model's pick */
-    logp_sched_t sched[LOGP_CONFIRM_MAX]; /* the other candidates' schedules ([0]: the decision's) */
+    logp_sched_t sched[LOGP_CONFIRM_MAX]; /* the candidates' schedules; [current] empty: the decision
+                                             holds it */
     double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
     int warm;                             /* calls before the trial (the pick, untimed; until the
                                              communicator's warmup), kept when deciding again */
@@ -34,7 +35,15 @@ typedef struct logp_trial {
     int calls_seen;                       /* calls at the last agreement point (progress) */
     double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each (with a global clock: its end) */
     double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
+    double cost[LOGP_CONFIRM_MAX];        /* s: per block, this rank's time of its calls (untimed and
+                                             timed); once the block is agreed, the slowest rank's */
     logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
+    int current;                          /* the candidate whose schedule the decision holds (its
+                                             `pick`): 0 until a verdict adopts another */
+    int pending;                          /* the budget stopped the trial before block `pending` (> 0),
+                                             whose candidates wait: it resumes there at call resume_at */
+    unsigned long resume_at;              /* of `seen` */
+    unsigned long waited;                 /* calls after verdicts the budget cut short, in all */
     int disagreed;                        /* the ranks' trials did not match: the model's pick stays */
     int broken;                           /* LOGP_TRIAL_BROKEN_*: this rank cannot run the trial it
                                              planned; its first call tells every rank (agree.h) */
@@ -78,6 +87,13 @@ void logp_trial_cancel(logp_trial_t *t);
 /* Frees the other candidates' schedules (not the decision's). */
 void logp_trial_free_scheds(logp_trial_t *t);
 
+/* The verdict `w` (index into plan) becomes the decision's algorithm:
+ * its schedule moves into *sched (the decision's, whose own is freed),
+ * unless the decision runs it already; the schedules of candidates that
+ * were measured are freed, those of candidates still waiting for the
+ * budget (pending) are kept. */
+void logp_trial_adopt(logp_trial_t *t, int w, logp_algo_t *algo, logp_sched_t *sched);
+
 /* Frees every schedule the trial holds (when its decision goes). */
 void logp_trial_release(logp_trial_t *t);
 
@@ -107,6 +123,14 @@ static inline int logp_trial_turn(logp_trial_t *t, int warmup, const logp_sched_
         *algo = LOGP_ALGO_NATIVE;
         return 1;
     }
+    if (t->phase == LOGP_TRIAL_DONE && t->pending && t->seen >= t->resume_at) {
+        /* the class has paid for the candidates the budget cut: their blocks
+         * now, after the same check of the ranks' trials as a first call */
+        t->waited += t->seen;
+        t->seen = 0;
+        t->phase = LOGP_TRIAL_RUNNING;
+        t->checked = 0;
+    }
     if ((t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup) || t->phase == LOGP_TRIAL_WAITING) {
         int nat = logp_confirm_native_index(&t->plan);
         if (nat >= 0)
@@ -116,19 +140,34 @@ static inline int logp_trial_turn(logp_trial_t *t, int warmup, const logp_sched_
     if (t->phase == LOGP_TRIAL_RUNNING) {
         int c, timed = logp_confirm_step_of(&t->plan, t->steps, &c);
         *algo = t->plan.algo[c];
-        *sched = c == 0 ? pick : &t->sched[c];
+        *sched = c == t->current ? pick : &t->sched[c];
         return timed;
     }
-    return t->phase == LOGP_TRIAL_DONE && !t->disagreed && (++t->seen & 15) == 0;
+    if (t->phase == LOGP_TRIAL_DONE && !t->disagreed)
+        return (++t->seen & 15) == 0;
+    return 0;
 }
 
-/* After a call of the trial's decision: counts a warm-up call, or records
- * a timed call's start (MPI_Wtime) and duration in seconds: with a global
- * clock (`global`) its start if this rank is an `origin` (a bcast's root,
- * every rank of a reduce or all-to-all; agree.h) and its end, else its
+/* Nonzero if this call of the decision is one of its trial's blocks
+ * (untimed or timed): its duration counts to the block's cost. */
+static inline int logp_trial_exploring(const logp_trial_t *t, int warmup)
+{
+    return t->phase == LOGP_TRIAL_RUNNING && !t->broken && t->warm >= warmup;
+}
+
+/* What logp_trial_record says the call ended. */
+#define LOGP_TRIAL_BLOCK_END 1 /* a candidate's block, others to follow: agree on it (agree.h) */
+#define LOGP_TRIAL_END 2       /* the trial (phase WAITING now) */
+
+/* After a call of the trial's decision: counts a warm-up call, adds a
+ * block call's duration `seconds` to its block's cost, and records a
+ * timed call's start (MPI_Wtime) and duration: with a global clock
+ * (`global`) its start if this rank is an `origin` (a bcast's root, every
+ * rank of a reduce or all-to-all; agree.h) and its end, else its
  * duration; or, after the verdict, a sampled call for the drift watch.
- * Returns nonzero if that was the trial's last call (phase WAITING now:
- * the caller queues it for the next agreement point). */
+ * Returns LOGP_TRIAL_END after the trial's last call (the caller settles
+ * it or queues it for the next agreement point), LOGP_TRIAL_BLOCK_END
+ * after the last call of another block, else 0. */
 int logp_trial_record(logp_trial_t *t, int warmup, int timed, int global, int origin, double start, double seconds);
 
 /* One line (no newline) on the trial for the verbose output, the run

@@ -98,6 +98,36 @@ winner=$(grep "bcast 8-15 B: trial (fastest" "$tmp/slow.2" | head -1 | sed -n 's
 [ -n "$winner" ] && [ "$after" = "$winner" ] && ok "n=2: the verdict ($winner) runs from the call after the trial" ||
     ko "n=2: the call after the trial ran '$after', the verdict was '$winner'"
 
+# the exploration budget (LOGP_CONFIRM_BUDGET, 10 native calls): at n = 2
+# the bcast 8 B trial is native, binomial, scatter-allgather; with binomial
+# slow its block spends the budget, so scatter-allgather waits, the trial
+# ends after two blocks and native (the model's pick) stays
+run 2 "$tmp/budget" PMPI_LOGP_TEST_SLOW=binomial
+line=$(grep "^pmpi-logp: rank 0: MPI_COMM_WORLD (P=2): bcast 8-15 B: trial (fastest" "$tmp/budget" | tail -1)
+ntrial=$(grep -c "^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> .* (trial)$" "$tmp/budget")
+if grep -q "all results correct" "$tmp/budget" && printf '%s\n' "$line" | grep -q "binomial [0-9.e+]* us" &&
+    printf '%s\n' "$line" | grep -q "scatter-allgather waits for the exploration budget ([0-9]* calls)" &&
+    [ "$ntrial" -eq 22 ] && printf '%s\n' "$line" | grep -q -- "-> native"; then
+    ok "n=2, binomial slow: the budget ends the bcast trial after its block (22 trial calls), native stays"
+else
+    ko "n=2, exploration budget: $ntrial trial calls"; printf '%s\n' "$line"
+fi
+# ... and the class pays for the rest: one more native call of budget per
+# LOGP_CONFIRM_EARN (4) calls, so with binomial 5 us x P slow (about 10 us
+# against native's 0.2 - 1) scatter-allgather's block comes some thousand
+# calls later, in a second verdict; every rank alike
+env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=2 PMPI_LOGP_TEST_SLOW=binomial:5 timeout 300 $MPIEXEC -n 2 "$prog" 20000 8 \
+    >"$tmp/resume" 2>&1
+v=$(grep "^pmpi-logp: rank [01]: MPI_COMM_WORLD (P=2): bcast 8-15 B: trial (fastest" "$tmp/resume")
+waits=$(printf '%s\n' "$v" | grep -c "scatter-allgather waits for the exploration budget")
+tried=$(printf '%s\n' "$v" | grep -c "scatter-allgather [0-9.e+]* us")
+if grep -q "all results correct" "$tmp/resume" && [ "$waits" -eq 2 ] && [ "$tried" -eq 2 ]; then
+    ok "n=2, binomial 10 us slow: scatter-allgather waits, then both ranks try it and settle again"
+else
+    ko "n=2, the budget's resumption: $waits waiting and $tried settled verdict lines (2 and 2 expected)"
+    printf '%s\n' "$v" | head -4
+fi
+
 # one rank much slower than the others (the hook on rank 2 only, as an
 # oversubscribed or noisy rank would be): the slowest rank's time decides,
 # on every rank alike

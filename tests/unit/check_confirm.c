@@ -198,7 +198,7 @@ START_TEST(test_verdict)
     ck_assert_int_eq(logp_confirm_turn_of(&p, LOGP_CONFIRM_ROUNDS), 0);
     ck_assert_int_eq(logp_confirm_turn_of(&p, 2 * LOGP_CONFIRM_ROUNDS), 2);
     double times[9] = {5e-6, 5e-6, 5e-6, 1e-3, 10e-6, 10e-6, 3e-6, 3e-6, 3e-6};
-    logp_confirm_verdict(&p, times, &v);
+    logp_confirm_verdict(&p, times, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(fabs(v.time[0] - 10e-6) < 1e-12 && fabs(v.time[1] - 5e-6) < 1e-12 && fabs(v.time[2] - 3e-6) < 1e-12);
     /* exploration beyond native (the base): the tree's block, warm calls included; binomial is cheaper */
@@ -206,19 +206,24 @@ START_TEST(test_verdict)
     ck_assert(fabs(v.overhead - (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) * 5e-6) < 1e-12);
     /* within the margin the model's pick stays */
     double close[9] = {9.8e-6, 9.8e-6, 9.8e-6, 10e-6, 10e-6, 10e-6, 9.7e-6, 9.7e-6, 9.7e-6};
-    logp_confirm_verdict(&p, close, &v);
+    logp_confirm_verdict(&p, close, NULL, &v);
     ck_assert_int_eq(v.winner, 0);
     /* a candidate with a missing time has no claim */
     double missing[9] = {1e-6, 0.0, 1e-6, 10e-6, 10e-6, 10e-6, 9e-6, 9e-6, 9e-6};
-    logp_confirm_verdict(&p, missing, &v);
+    logp_confirm_verdict(&p, missing, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(v.time[1] == 0.0);
     /* two disturbed calls of three (a cold library): the undisturbed one counts (binomial 3 us; medians
      * would have made native the winner, 5 us against binomial's 8) */
     double cold[9] = {9e-6, 5e-6, 5e-6, 7e-6, 7e-6, 7e-6, 3e-6, 8e-6, 9e-6};
-    logp_confirm_verdict(&p, cold, &v);
+    logp_confirm_verdict(&p, cold, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(fabs(v.time[2] - 3e-6) < 1e-12 && fabs(v.time[1] - 5e-6) < 1e-12);
+    /* the pick without its times (never cut by the budget, but a rank may miss them): the fastest wins */
+    double nopick[9] = {5e-6, 5e-6, 5e-6, 0.0, 0.0, 0.0, 6e-6, 6e-6, 6e-6};
+    logp_confirm_verdict(&p, nopick, NULL, &v);
+    ck_assert_int_eq(v.winner, 1);
+    ck_assert_int_eq(v.tried, 2);
     /* drift: 3x off the reference either way */
     double slow[5] = {31e-6, 35e-6, 40e-6, 10e-6, 50e-6}, same[5] = {10e-6, 11e-6, 9e-6, 30e-6, 10e-6};
     ck_assert(logp_confirm_drifted(10e-6, slow, 5));
@@ -227,6 +232,55 @@ START_TEST(test_verdict)
     ck_assert(logp_confirm_drifted(10e-6, fast, 3));
     ck_assert(!logp_confirm_drifted(0.0, fast, 3));
     ck_assert(fabs(logp_confirm_median((double[]){4, 1, 3, 2}, 4) - 2.5) < 1e-12);
+}
+END_TEST
+
+/* The exploration budget: blocks go on while the blocks of candidates
+ * other than native cost less than LOGP_CONFIRM_BUDGET calls of native
+ * beyond as many native calls; the verdict's overhead is that sum. */
+START_TEST(test_budget)
+{
+    logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}};
+    const double len = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
+    double times[9] = {5e-6, 5e-6, 5e-6, 0, 0, 0, 0, 0, 0}, cost[LOGP_CONFIRM_MAX] = {len * 5e-6};
+    logp_trial_verdict_t v;
+    ck_assert_int_eq(logp_confirm_block_of(&p, 0), 1); /* native's block first, then the pick */
+    ck_assert_int_eq(logp_confirm_block_of(&p, 1), 0);
+    ck_assert_int_eq(logp_confirm_block_of(&p, 2), 2);
+    ck_assert(logp_confirm_affordable(&p, 0, cost, times, 0));
+    ck_assert(logp_confirm_affordable(&p, 1, cost, times, 0)); /* after native's block nothing is spent */
+    ck_assert(!logp_confirm_affordable(&p, 3, cost, times, 0)); /* no block 3 */
+    /* the pick's block cost 9 native calls more than native's would have: binomial may still run */
+    times[3] = times[4] = times[5] = 5.2e-6;
+    cost[1] = len * 5e-6 + 9 * 5e-6;
+    ck_assert(logp_confirm_affordable(&p, 2, cost, times, 0));
+    /* 10 more: the budget is spent, binomial is not tried */
+    cost[1] = len * 5e-6 + 10 * 5e-6;
+    ck_assert(!logp_confirm_affordable(&p, 2, cost, times, 0));
+    ck_assert_uint_eq(logp_confirm_resume_after(&p, 2, cost, times, 0), 1); /* at the budget: one call more */
+    /* the class pays for the rest: one native call of budget per LOGP_CONFIRM_EARN calls after the
+     * verdict; 10.3 calls over needs 10.3 x 4 = 41.2, so 42 calls */
+    cost[1] = len * 5e-6 + 20.3 * 5e-6;
+    ck_assert_uint_eq(logp_confirm_resume_after(&p, 2, cost, times, 0), (unsigned long)(10.3 * LOGP_CONFIRM_EARN) + 1);
+    ck_assert(!logp_confirm_affordable(&p, 2, cost, times, (unsigned long)(10.3 * LOGP_CONFIRM_EARN)));
+    ck_assert(logp_confirm_affordable(&p, 2, cost, times, (unsigned long)(10.3 * LOGP_CONFIRM_EARN) + 1));
+    ck_assert_uint_eq(logp_confirm_resume_after(&p, 2, cost, times, 40), 2);
+    cost[1] = len * 5e-6 + 10 * 5e-6;
+    logp_confirm_verdict(&p, times, cost, &v);
+    ck_assert_int_eq(v.winner, 0); /* native 5 against 5.2: within the margin, the pick stays */
+    ck_assert_int_eq(v.tried, 2);
+    ck_assert(v.time[2] == 0.0);
+    ck_assert(fabs(v.overhead - 10 * 5e-6) < 1e-12); /* the blocks' own cost, not an estimate */
+    /* a block faster than native costs nothing (not a negative cost) */
+    cost[1] = len * 4e-6;
+    ck_assert(logp_confirm_affordable(&p, 2, cost, times, 0));
+    logp_confirm_verdict(&p, times, cost, &v);
+    ck_assert(v.overhead == 0.0);
+    /* without native, the base is the fastest measured candidate */
+    logp_trial_plan_t q = {2, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_BINOMIAL}, {1e-6, 1.5e-6}};
+    double tq[6] = {4e-6, 4e-6, 4e-6, 0, 0, 0}, cq[LOGP_CONFIRM_MAX] = {len * 4e-6};
+    ck_assert_int_eq(logp_confirm_block_of(&q, 0), 0);
+    ck_assert(logp_confirm_affordable(&q, 1, cq, tq, 0));
 }
 END_TEST
 
@@ -358,6 +412,6 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {test_learn_factor, test_plan, test_verdict, test_agree, test_points, test_fit};
+    const TTest *const tests[] = {test_learn_factor, test_plan, test_verdict, test_budget, test_agree, test_points, test_fit};
     return logp_check_run("confirm", tests, (int)(sizeof tests / sizeof tests[0]));
 }
