@@ -14,6 +14,12 @@
 #        LEARN=FILE   auto reads FILE (a learned file of an earlier run) and
 #                     does not write it: "second run" mode
 #        RAW=FILE     keep every run's line (default: a temporary file)
+#        SECOND=1     after each auto run, a second auto run that reads the
+#                     learned file the first one wrote (config "second"):
+#                     its first 30 calls against the steady fastest (the
+#                     bar: <= 1.10 x + 0.2 us) and against the fastest
+#                     first 30 calls of native and every forced algorithm
+#                     (what any choice costs cold)
 # About 10 minutes per MPI library at the defaults on 2 cores.  Run it
 # alone on the machine (flock /tmp/mpi.lock).
 set -u
@@ -35,7 +41,7 @@ run() {
     shift
     case "$MPI" in
     mpich) mpiexec.mpich -n "$N" -env LD_PRELOAD "$b/.libs/libpmpi-logp.so" $es "$@" ;;
-    openmpi) mpirun.openmpi --oversubscribe -n "$N" -x LD_PRELOAD="$b/.libs/libpmpi-logp.so" $xs "$@" ;;
+    openmpi) mpirun.openmpi --oversubscribe -n "$N" -x LD_PRELOAD="$b/.libs/libpmpi-logp-openmpi.so.0" $xs "$@" ;;
     esac
 }
 case "$MPI" in mpich | openmpi) ;; *) echo "MPI=mpich or openmpi" >&2; exit 2 ;; esac
@@ -44,7 +50,9 @@ unset PMPI_LOGP_VERBOSE PMPI_LOGP_REPORT PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_L
 
 # the configurations of a collective: auto, native, then the registry's algorithms for it
 configs() {
-    echo auto native
+    echo auto
+    [ "${SECOND:-0}" = 1 ] && echo second
+    echo native
     "$b/pmpi-logp" algorithms | awk -v c="$1" 'NR > 1 && $1 != "auto" && $1 != "native" {
         n = split($2, cs, ","); for (i = 1; i <= n; i++) if (cs[i] == c) print $1 }'
 }
@@ -54,13 +62,19 @@ for rep in $(seq "$REPS"); do
         var=PMPI_LOGP_$(echo "$c" | tr a-z A-Z)
         for m in $SIZES; do
             for cfg in $(configs "$c"); do
-                learn=
+                learn="" algo=$cfg
                 if [ "$cfg" = auto ] && [ -n "${LEARN:-}" ]; then # read-only: a copy per run
                     learn=$(mktemp); cp "$LEARN" "$learn"
+                elif [ "$cfg" = auto ] && [ "${SECOND:-0}" = 1 ]; then # the first run writes it
+                    learned=$(mktemp); rm -f "$learned"; learn=$learned
+                elif [ "$cfg" = second ]; then # reads what the first run learned, a copy
+                    algo=auto learn=$(mktemp)
+                    if [ -f "$learned" ]; then cp "$learned" "$learn"; else rm -f "$learn"; fi
                 fi
-                line=$(run "$var=$cfg" ${learn:+PMPI_LOGP_LEARN=$learn} -- "$b/pmpi-logp-fresh" --coll "$c" \
+                line=$(run "$var=$algo" ${learn:+PMPI_LOGP_LEARN=$learn} -- "$b/pmpi-logp-fresh" --coll "$c" \
                     --bytes "$m" --calls "$CALLS" --max-seconds "$MAXSEC" 2>/dev/null | grep '^fresh ')
-                [ -n "$learn" ] && rm -f "$learn"
+                [ -n "$learn" ] && [ "$learn" != "${learned:-}" ] && rm -f "$learn"
+                [ "$cfg" = second ] && rm -f "$learned"
                 echo "rep=$rep cfg=$cfg ${line:-fresh coll=$c bytes=$m failed}" >> "$raw"
             done
         done
@@ -74,25 +88,37 @@ function med(key,   n, i, j, t, v) { n = cnt[key]; if (!n) return -1
     for (i = 1; i <= n; i++) v[i] = x[key, i]
     for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
     return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-{ cfg = val($0, "cfg"); c = val($0, "coll"); m = val($0, "bytes")
+{ cfg = val($0, "cfg"); c = val($0, "coll"); m = val($0, "bytes"); if (cfg == "second") second = 1
   if (!((c, m) in seen)) { seen[c, m] = 1; order[++no] = c SUBSEP m }
   if (!((c, m, cfg) in cseen)) { cseen[c, m, cfg] = 1; cfgs[c, m] = cfgs[c, m] " " cfg }
   f = val($0, "first30_us"); s = val($0, "steady101_200_us")
   if (f != "" && f != "-") { k = c SUBSEP m SUBSEP cfg SUBSEP "f"; x[k, ++cnt[k]] = f + 0 }
   if (s != "" && s != "-") { k = c SUBSEP m SUBSEP cfg SUBSEP "s"; x[k, ++cnt[k]] = s + 0 } }
 END {
-  printf "%-9s %9s | %9s %9s %6s %4s | %9s %9s %-22s %6s %4s\n", "coll", "bytes", "auto_1-30", "native", "ratio", "ok", "auto_101+", "fastest", "(which)", "ratio", "ok"
+  printf "%-9s %9s | %9s %9s %6s %4s | %9s %9s %-22s %6s %4s", "coll", "bytes", "auto_1-30", "native", "ratio", "ok", "auto_101+", "fastest", "(which)", "ratio", "ok"
+  if (second) printf " | %9s %6s %4s %9s %6s", "2nd_1-30", "ratio", "ok", "cold_best", "ratio"
+  printf "\n"
   bad = 0
   for (i = 1; i <= no; i++) {
     split(order[i], cm, SUBSEP); c = cm[1]; m = cm[2]
     af = med(c SUBSEP m SUBSEP "auto" SUBSEP "f"); nf = med(c SUBSEP m SUBSEP "native" SUBSEP "f")
     as = med(c SUBSEP m SUBSEP "auto" SUBSEP "s"); best = -1; who = "-"
     nc = split(cfgs[c, m], cl, " ")
-    for (j = 1; j <= nc; j++) if (cl[j] != "auto") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "s"); if (t > 0 && (best < 0 || t < best)) { best = t; who = cl[j] } }
+    for (j = 1; j <= nc; j++) if (cl[j] != "auto" && cl[j] != "second") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "s"); if (t > 0 && (best < 0 || t < best)) { best = t; who = cl[j] } }
     ok1 = (af >= 0 && nf > 0 && af <= 1.10 * nf + 0.2) ? "yes" : "NO"
     ok2 = (as >= 0 && best > 0 && as <= 1.10 * best + 0.1) ? "yes" : "NO"
     bad += (ok1 == "NO") + (ok2 == "NO")
-    printf "%-9s %9d | %9.2f %9.2f %6.2f %4s | %9.2f %9.2f %-22s %6.2f %4s\n", c, m, af, nf, (nf > 0 ? af / nf : 0), ok1, as, best, "(" who ")", (best > 0 ? as / best : 0), ok2
+    printf "%-9s %9d | %9.2f %9.2f %6.2f %4s | %9.2f %9.2f %-22s %6.2f %4s", c, m, af, nf, (nf > 0 ? af / nf : 0), ok1, as, best, "(" who ")", (best > 0 ? as / best : 0), ok2
+    if (second) {
+      sf = med(c SUBSEP m SUBSEP "second" SUBSEP "f")
+      ok3 = (sf >= 0 && best > 0 && sf <= 1.10 * best + 0.2) ? "yes" : "NO"
+      bad2 += ok3 == "NO"
+      cold = -1
+      for (j = 1; j <= nc; j++) if (cl[j] != "auto" && cl[j] != "second") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "f"); if (t > 0 && (cold < 0 || t < cold)) cold = t }
+      printf " | %9.2f %6.2f %4s %9.2f %6.2f", sf, (best > 0 ? sf / best : 0), ok3, cold, (cold > 0 ? sf / cold : 0)
+    }
+    printf "\n"
   }
   printf "cells failing a bar: %d\n", bad
+  if (second) printf "second runs failing their bar: %d\n", bad2
 }' "$raw"
