@@ -99,7 +99,7 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
     const logp_topo_t *t = &v->s->topo;
     int rank = v->rank, P = v->s->P, rc = MPI_SUCCESS, a = logp_topo_node(t, rank), n = logp_topo_size(t, a);
     int me = logp_topo_index(t, rank);
-    size_t all = (size_t)P * blk, pair = (size_t)n * (size_t)nmax * blk;
+    size_t all = (size_t)P * blk, pair = t->nnodes > 1 ? (size_t)n * (size_t)nmax * blk : 0; /* one node: no exchange */
     char *gath = logp_scratch_get(scratch, 2 * (size_t)n * all + 2 * pair + 1);
     MPI_Request *req = malloc(sizeof(MPI_Request) * (size_t)n);
     if (gath == NULL || req == NULL) { /* the messages still move, so no peer waits */
