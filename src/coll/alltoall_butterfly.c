@@ -66,7 +66,7 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
         size_t moved = (size_t)(P - logp_bruck_nblocks(P, w, r, 0));
         most = moved > most ? moved : most;
     }
-    char *slots = logp_scratch_get(scratch, blk * ((size_t)P + 2 * most) + 1);
+    char *slots = logp_scratch_get(scratch, blk * ((size_t)P + 2 * most));
     char *out = slots ? slots + blk * (size_t)P : NULL, *in = out ? out + blk * most : NULL;
     MPI_Datatype block = MPI_DATATYPE_NULL; /* blk bytes: keeps counts within int */
     if (!slots) /* the messages still move, so no peer waits */

@@ -39,8 +39,9 @@ void *logp_scratch_get(logp_scratch_t *s, size_t bytes)
 {
     if (s != NULL && s->fail)
         return NULL;
+    bytes = bytes > 0 ? bytes : 1;
     if (s == NULL || bytes > LOGP_SCRATCH_KEEP || __atomic_exchange_n(&s->busy, 1, __ATOMIC_ACQUIRE))
-        return malloc(bytes > 0 ? bytes : 1);
+        return malloc(bytes);
     if (s->size < bytes) {
         /* s->mem never holds a freed address: another thread's own block,
          * malloc'ed meanwhile, may get it, and logp_scratch_put tells the

@@ -57,10 +57,13 @@ typedef struct logp_scratch {
  * kept"). */
 #define LOGP_SCRATCH_KEEP ((size_t)64 << 20)
 
-/* `bytes` of staging memory: the region (grown as needed) when s is not
- * NULL, not in use by another thread and bytes <= LOGP_SCRATCH_KEEP; else
- * a fresh allocation.  Release with logp_scratch_put.  NULL if out of
- * memory (always when s->fail). */
+/* `bytes` of staging memory (0 is taken as 1, so that NULL always means
+ * out of memory): the region (grown as needed) when s is not NULL, not in
+ * use by another thread and bytes <= LOGP_SCRATCH_KEEP; else a fresh
+ * allocation, which for large sizes the C library maps and the kernel
+ * faults in anew at every call (a 64 MiB staging asked one byte past the
+ * limit cost 15 ms a call: issue 38).  Release with logp_scratch_put.
+ * NULL if out of memory (always when s->fail). */
 void *logp_scratch_get(logp_scratch_t *s, size_t bytes);
 
 /* Gives back what logp_scratch_get returned. */
