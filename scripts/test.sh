@@ -172,6 +172,23 @@ else
     san_fail=$((san_fail + 1)); status=1; tail -30 "$san/smpi.out"
 fi
 
+# The model on random platforms, a small sample (scripts/smpi-fidelity.sh
+# draws more): every registered algorithm priced and simulated, and the
+# one-message trees at 8 B (the LogP model's own case) within 5% on every
+# drawn platform under both network models.
+echo "==== SMPI fidelity sample (2 random platforms, P=16)"
+if PLATFORMS=2 PS=16 SIZES=8,65536 A2A_SIZES=8,1024 OUT="$san/fidelity" sh "$top/scripts/smpi-fidelity.sh" \
+    >"$san/fidelity.out" 2>&1 &&
+    "$top/build/pmpi-logp" algorithms | awk 'NR > 1 && $1 != "native" && $1 != "auto" { print $1 }' |
+    while read -r a; do grep -q ",$a," "$san/fidelity/results.csv" || { echo "no fidelity case of $a"; exit 1; }; done &&
+    awk -F, 'NR > 1 && $4 == "bcast" && $5 == 8 && ($6 == "logp-tree" || $6 == "binomial" || $6 == "flat") {
+        n++; e = $8 / $7 - 1; if (e < -0.05 || e > 0.05) { print "off by " e ": " $0; bad = 1 } }
+        END { exit bad || n < 12 }' "$san/fidelity/results.csv"; then
+    san_pass=$((san_pass + 1)); grep '^platform' "$san/fidelity.out"
+else
+    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/fidelity.out"
+fi
+
 echo "==== the shim and the MPI matrix built with smpicc, in SMPI"
 if sh "$top/scripts/smpi-test.sh" >"$san/smpi-test.out" 2>&1; then
     san_pass=$((san_pass + 1)); grep -E '^(ok|smpi-test)' "$san/smpi-test.out"

@@ -392,6 +392,52 @@ START_TEST(test_closed_forms_equal_sim)
 }
 END_TEST
 
+/* Several nodes whose pairs are all alike (one rank per host, as SMPI's
+ * clusters give) are "uniform" to the closed forms too.  node-aggregate's
+ * form priced a gather to one leader there (64 nodes of one rank, 16 KiB
+ * blocks: 209 ms against 1.7 simulated; issue 38's fidelity suite found
+ * it): it must now equal the simulator or decline (-1).  The other forms
+ * are compared and the worst printed, not checked: across nodes the
+ * simulator passes messages through the nodes' interfaces, which the
+ * one-node forms leave out (a flat reduce of 252 KiB at P = 23: 5.1 ms
+ * closed, 9.9 simulated), an open question of issue 38. */
+START_TEST(test_closed_forms_on_alike_nodes)
+{
+    srand(2027);
+    int n = 0;
+    double worst = 0.0;
+    for (int P = 2; P <= 64; P += 1 + P / 4)
+        for (int rpn = 1; rpn <= 4; rpn *= 2) {
+            logp_params_t p = random_params();
+            size_t m = (size_t)exp(urand(0.0, log(1024.0 * 1024)));
+            logp_topo_t t;
+            LOGP_CHECK(logp_topo_blocks(&t, P, rpn, NULL, &p, &p) == LOGP_OK);
+            for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+                for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
+                    if (!schedulable(a, coll))
+                        continue;
+                    logp_sched_t s;
+                    build(&s, (logp_coll_t)coll, (logp_algo_t)a, m, &t, 4);
+                    double closed = logp_sched_time(&s, 0, 1), sim;
+                    if (closed >= 0.0 && logp_sched_ops(&s) <= 60000) {
+                        LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK);
+                        double err = fabs(closed - sim) / (sim > 0 ? sim : 1.0);
+                        worst = err > worst ? err : worst;
+                        if (a == LOGP_ALGO_NODE_AGGREGATE && !(err <= 1e-9))
+                            ck_abort_msg("%s %s P=%d rpn=%d m=%zu: closed %.17g sim %.17g", logp_coll_name(coll),
+                                         logp_algo_name(a), P, rpn, m, closed, sim);
+                        n++;
+                    }
+                    logp_sched_free(&s);
+                }
+            logp_topo_free(&t);
+        }
+    printf("closed forms vs simulator on alike nodes: %d cases, worst relative difference %.3g (not checked)\n", n,
+           worst);
+    ck_assert_int_gt(n, 100);
+}
+END_TEST
+
 /* Symbolic execution of the part-wise schedules (sched_scatter_allgather.c .. sched_two_tree.c): messages
  * carry, per part, the set of ranks whose contribution they hold (a bit
  * mask, P <= 64), through FIFO queues per pair as MPI matches them.  A
@@ -970,7 +1016,7 @@ END_TEST
 int main(void)
 {
     const TTest *const tests[] = {
-        test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim,
+        test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim, test_closed_forms_on_alike_nodes,
         test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
         test_twotree_window, test_chunked_rsg,
     };

@@ -1,0 +1,99 @@
+#!/bin/sh
+# shellcheck disable=SC2154 # osim, lat, bw: set by smpi_platform (smpi-common.sh)
+# The model's fidelity beyond the platform it was fitted to (issue 38):
+# platforms drawn at random (fixed seeds), each a simulated cluster that
+# follows its LogGP parameters (scripts/smpi-common.sh's generator), every
+# registered algorithm forced in SMPI at each size, its simulated time
+# against the model's prediction for that platform, under each network
+# model.  Per (network, algorithm): cases, median and 90th percentile of
+# |predicted / simulated - 1|, the signed median, the worst case.
+#
+#   sh scripts/smpi-fidelity.sh
+#   env: SEED=1 PLATFORMS=8 PS="16 64 256" (one P drawn per platform)
+#        SIZES=8,1024,65536,1048576 A2A_SIZES=8,1024,16384
+#        NETWORKS="loggp shared" COLLS="bcast reduce alltoall"
+#        OUT=docs/results/smpi-fidelity  ITERS=1
+# Draws: L 0.5 - 20 us, o and g 0.1 - 5 us, G 0.02 - 2 ns/B (log-uniform),
+# gamma 0 - 1 ns/B (uniform); a draw whose g cannot be emulated (SMPI has
+# no gap: L - 2(g - o) < 0) is drawn again.  The model is given the
+# platform's own parameters (smpi-common.sh's model.conf: with g > o the
+# simulated overheads are g).
+# Writes $OUT/platforms.txt, $OUT/results.csv
+# (platform,network,P,coll,bytes,algorithm,simulated_us,predicted_us) and
+# $OUT/summary.md.  SUMMARY_ONLY=1: the summary anew from results.csv.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/smpi-common.sh"
+SEED=${SEED:-1}
+PLATFORMS=${PLATFORMS:-8}
+PS=${PS:-16 64 256}
+SIZES=${SIZES:-8,1024,65536,1048576}
+A2A_SIZES=${A2A_SIZES:-8,1024,16384}
+NETWORKS=${NETWORKS:-loggp shared}
+COLLS=${COLLS:-bcast reduce alltoall}
+OUT=${OUT:-$top/docs/results/smpi-fidelity}
+ITERS=${ITERS:-1}
+csv="$OUT/results.csv"
+mkdir -p "$OUT"
+if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
+    smpi_need
+    "$top/scripts/setup.sh" >/dev/null
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    smpi_build_bench "$top" "$work" || exit 1
+    echo "platform,network,P,coll,bytes,algorithm,simulated_us,predicted_us" >"$csv"
+    : >"$OUT/platforms.txt"
+    i=0
+    draw=0
+    while [ "$i" -lt "$PLATFORMS" ]; do
+        draw=$((draw + 1))
+        # one platform: its LogGP parameters and P, from the seed and the draw
+        awk -v seed="$SEED" -v k="$draw" -v ps="$PS" 'function lu(a, b) { return exp(log(a) + rand() * (log(b) - log(a))) }
+            BEGIN { srand(seed * 10007 + k); n = split(ps, p, " ")
+                printf "[default]\nL = %.4gus\no = %.4gus\ng = %.4gus\nG = %.4gns/B\ngamma = %.4gns/B\n# P %d\n",
+                    lu(0.5, 20), lu(0.1, 5), lu(0.1, 5), lu(0.02, 2), rand(), p[1 + int(rand() * n)] }' >"$work/drawn.conf"
+        P=$(sed -n 's/^# P //p' "$work/drawn.conf")
+        smpi_platform "$top" "$work/drawn.conf" "$work" 2>/dev/null || continue
+        i=$((i + 1))
+        FLAGS=$(smpi_flags "$osim")
+        echo "platform $i (draw $draw): P=$P $(grep -v '^[#[]' "$work/drawn.conf" | tr '\n' ' ')-> simulated lat=$lat bw=$bw overhead=${osim}us" |
+            tee -a "$OUT/platforms.txt"
+        for net in $NETWORKS; do
+            for coll in $COLLS; do
+                sizes=$SIZES
+                [ "$coll" = alltoall ] && sizes=$A2A_SIZES
+                # shellcheck disable=SC2086
+                (cd "$work" && smpirun -np "$P" -platform platform.xml $FLAGS ./bench --tuning model.conf \
+                    --iters "$ITERS" --csv --network "$net" --coll "$coll" --sizes "$sizes" 2>>"$work/smpi.log") |
+                    awk -F, -v i="$i" -v net="$net" 'NR > 1 && $4 != "native" && $4 !~ /^auto/ && $6 > 0 { print i "," net "," $1 "," $2 "," $3 "," $4 "," $5 "," $6 }' >>"$csv"
+            done
+        done
+    done
+fi
+
+# The summary: per network and algorithm, the errors of predicted / simulated - 1.
+awk -F, 'NR > 1 { k = $2 SUBSEP $6; e = $8 / $7 - 1; n[k]++; err[k, n[k]] = e
+        if (!(k in worst) || (e < 0 ? -e : e) > (worst[k] < 0 ? -worst[k] : worst[k])) { worst[k] = e; wcase[k] = "platform " $1 ", P=" $3 ", " $4 " " $5 " B" }
+        if (!($2 in nets)) { nets[$2] = 1; order[++no] = $2 } if (!($6 in seen)) { seen[$6] = 1; algs[++na] = $6 } }
+    function sortabs(k, m,   i, j, t) { for (i = 1; i <= m; i++) { t = err[k, i]; a[i] = t < 0 ? -t : t; s[i] = t }
+        for (i = 2; i <= m; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+        for (i = 2; i <= m; i++) { t = s[i]; for (j = i - 1; j >= 1 && s[j] > t; j--) s[j + 1] = s[j]; s[j + 1] = t } }
+    END {
+        print "# Model fidelity on random platforms (scripts/smpi-fidelity.sh)\n"
+        print "Error = predicted / simulated - 1, over every drawn platform and size.\n"
+        for (x = 1; x <= no; x++) {
+            net = order[x]
+            print "## network = " net "\n"
+            print "| algorithm | cases | median abs error | 90th pct abs error | median signed | worst (case) |"
+            print "|---|---|---|---|---|---|"
+            for (y = 1; y <= na; y++) {
+                k = net SUBSEP algs[y]; m = n[k]; if (!m) continue
+                sortabs(k, m); i90 = int(0.9 * m); if (i90 < 0.9 * m) i90++; p90 = a[i90]
+                med = m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+                sm = m % 2 ? s[(m + 1) / 2] : (s[m / 2] + s[m / 2 + 1]) / 2
+                printf "| %s | %d | %.1f%% | %.1f%% | %+.1f%% | %+.1f%% (%s) |\n", algs[y], m, 100 * med, 100 * p90, 100 * sm, 100 * worst[k], wcase[k]
+            }
+            print ""
+        }
+    }' "$csv" >"$OUT/summary.md"
+echo "smpi-fidelity: wrote $csv and $OUT/summary.md"
