@@ -126,6 +126,25 @@ static double logp_confirm_base(const logp_trial_plan_t *plan, const double *tim
     return base;
 }
 
+/* The per-call base of the blocks' costs: native's block's cost per call
+ * if it ran, else the cheapest block's.  From the blocks, not from the
+ * fastest timed call: a block's untimed calls start without a barrier and
+ * carry the application's skew between ranks, and so does native's block,
+ * which makes the two comparable.  0 if no block ran. */
+static double logp_confirm_block_base(const logp_trial_plan_t *plan, const double *cost, int blocks)
+{
+    const int len = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
+    double base = 0.0;
+    for (int b = 0; b < blocks && b < plan->n; b++) {
+        if (!(cost[b] > 0.0))
+            continue;
+        if (plan->algo[logp_confirm_block_of(plan, b)] == LOGP_ALGO_NATIVE)
+            return cost[b] / len;
+        base = base == 0.0 || cost[b] / len < base ? cost[b] / len : base;
+    }
+    return base;
+}
+
 /* What blocks 0 .. blocks-1 of candidates other than native cost beyond
  * as many calls of base. */
 static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, int blocks, double base)
@@ -140,28 +159,26 @@ static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *co
 
 /* Native calls of exploration spent before block `block` beyond the
  * budget earned by `waited` calls (<= 0: the block is affordable). */
-static double logp_confirm_over(const logp_trial_plan_t *plan, int block, const double *cost, const double *times,
-                                unsigned long waited)
+static double logp_confirm_over(const logp_trial_plan_t *plan, int block, const double *cost, unsigned long waited)
 {
-    double base = logp_confirm_base(plan, times, block);
+    double base = logp_confirm_block_base(plan, cost, block);
     if (!(base > 0.0))
         return -1.0;
     return logp_confirm_spent(plan, cost, block, base) / base - LOGP_CONFIRM_BUDGET -
            (double)waited / LOGP_CONFIRM_EARN;
 }
 
-int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, const double *times,
-                            unsigned long waited)
+int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, unsigned long waited)
 {
     if (block <= 0)
         return plan->n > 0;
-    return block < plan->n && logp_confirm_over(plan, block, cost, times, waited) < 0.0;
+    return block < plan->n && logp_confirm_over(plan, block, cost, waited) < 0.0;
 }
 
 unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
-                                        const double *times, unsigned long waited)
+                                        unsigned long waited)
 {
-    double over = logp_confirm_over(plan, block, cost, times, waited);
+    double over = logp_confirm_over(plan, block, cost, waited);
     if (!(over >= 0.0))
         return 1;
     double calls = floor(over * LOGP_CONFIRM_EARN) + 1.0; /* then over < 0 */
@@ -183,11 +200,11 @@ void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, co
         if (v->time[c] > 0.0 && v->time[c] < bar && (v->winner == 0 || v->time[c] < v->time[v->winner]))
             v->winner = c;
     }
-    v->base = logp_confirm_base(plan, times, plan->n);
-    if (cost) {
+    if (cost && (v->base = logp_confirm_block_base(plan, cost, plan->n)) > 0.0) {
         v->overhead = logp_confirm_spent(plan, cost, plan->n, v->base);
         return;
     }
+    v->base = logp_confirm_base(plan, times, plan->n);
     for (int c = 0; c < plan->n; c++)
         if (v->time[c] > v->base)
             v->overhead += (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) * (v->time[c] - v->base);

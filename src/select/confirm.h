@@ -93,31 +93,33 @@ int logp_confirm_block_of(const logp_trial_plan_t *plan, int b);
 
 /* Nonzero if the trial may go on to block `block` (0-based), from the
  * slowest rank's times of the blocks before it: cost[b] the time of
- * block b's calls (untimed and timed), times[] the timed calls as in
- * logp_confirm_verdict, `waited` the class's calls after verdicts the
- * budget cut short.  The exploration so far is what the blocks of
- * candidates other than native cost beyond as many calls of the base
- * (logp_confirm_verdict's); the trial goes on while that is below
+ * block b's calls (untimed and timed), `waited` the
+ * class's calls after verdicts the budget cut short.  The exploration so
+ * far is what the blocks of candidates other than native cost beyond as
+ * many calls of the base, native's block's cost per call (blocks' untimed
+ * calls carry the application's skew between ranks, native's alike); the
+ * trial goes on while that is below
  * LOGP_CONFIRM_BUDGET + waited / LOGP_CONFIRM_EARN calls of the base, so
  * it overruns by at most one block, and candidates come in the order the
  * model ranks them (the pick first).  Successive elimination of a
  * candidate inside its block would save little: a block's untimed calls
  * are most of its cost (a cold schedule), its timed ones are the sample,
  * and a cold schedule's slowness says nothing of its steady time. */
-int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, const double *times,
-                            unsigned long waited);
+int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, unsigned long waited);
 
 /* After the budget stopped a trial before block `block`: how many more
  * calls of the class (beyond `waited`) until it allows that block
  * (logp_confirm_affordable), >= 1. */
 unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
-                                        const double *times, unsigned long waited);
+                                        unsigned long waited);
 
 typedef struct logp_trial_verdict {
     int winner;                       /* index into plan */
     double time[LOGP_CONFIRM_MAX];    /* s, per candidate: its fastest call */
-    double base;                      /* s: what the class costs without the shim's exploring: native's
-                                         time if it was a candidate, else the winner's */
+    double base;                      /* s: what a call of the class costs without the shim's exploring:
+                                         with cost[], native's block's cost per call (else the cheapest
+                                         block's); without, native's time if it was a candidate, else
+                                         the fastest candidate's */
     double overhead;                  /* s: the exploration's cost beyond `base`: each block of a
                                          candidate other than native, its calls' time (cost[]) minus as
                                          many calls of base; without cost[] (a global clock: the blocks

@@ -145,11 +145,15 @@ static int logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *set
     if (st->confirm < 2) /* PMPI_LOGP_CONFIRM=2 only (README) */
         return 0;
     for (int i = 0; i < n; i++) {
-        const logp_trial_t *t = &settled[i]->trial;
-        for (int c = 0; !t->disagreed && c < t->plan.n; c++)
+        logp_trial_t *t = &settled[i]->trial;
+        int blocks = t->calls / LOGP_CONFIRM_ROUNDS; /* those run; a resumed trial's earlier ones were fed */
+        for (int b = t->fitted; !t->disagreed && b < blocks && b < t->plan.n; b++) {
+            int c = logp_confirm_block_of(&t->plan, b);
             if (logp_confirm_fittable(t->plan.algo[c]) && c != t->previous && t->verdict.time[c] > 0.0)
                 st->fit[st->nfit++ % LOGP_FIT_SAMPLES] =
                     (logp_fit_sample_t){logp_state_query(st, settled[i]), t->plan.algo[c], t->verdict.time[c]};
+        }
+        t->fitted = blocks;
     }
     if (st->refits >= LOGP_CONFIRM_REFITS || n == 0)
         return 0;
@@ -244,11 +248,13 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
 enum { LOGP_AGREE_BLOCK_INTS = 2 + LOGP_CONFIRM_CALLS + LOGP_CONFIRM_MAX };
 _Static_assert(LOGP_AGREE_BLOCK_INTS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
 
-/* s as ns for the barrier: capped at 2 s (candidates all slower than that tie: the pick stays), >= 1 if > 0. */
-static int logp_agree_ns(double s)
+/* s in units of `unit` s for the barrier: capped at 2e9 units, >= 1 if > 0.
+ * A call's time in ns (capped at 2 s: candidates all slower than that tie,
+ * the pick stays); a block's cost, eleven calls, in 10 ns (capped at 20 s). */
+static int logp_agree_units(double s, double unit)
 {
-    double ns = s * 1e9;
-    return ns >= 2e9 ? 2000000000 : ns <= 0.0 ? 0 : ns < 1.0 ? 1 : (int)ns;
+    double x = s / unit;
+    return x >= 2e9 ? 2000000000 : x <= 0.0 ? 0 : x < 1.0 ? 1 : (int)(x + 0.5); /* rounded: sent again unchanged */
 }
 
 static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
@@ -258,22 +264,22 @@ static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
     v[0] = key;
     v[1] = -key;
     for (int i = 0; i < t->calls; i++)
-        v[2 + i] = logp_agree_ns(t->local[i]);
+        v[2 + i] = logp_agree_units(t->local[i], 1e-9);
     for (int b = 0; b < blocks; b++)
-        v[2 + LOGP_CONFIRM_CALLS + b] = logp_agree_ns(t->cost[b]);
+        v[2 + LOGP_CONFIRM_CALLS + b] = logp_agree_units(t->cost[b], 1e-8);
     double times[LOGP_CONFIRM_CALLS] = {0}, cost[LOGP_CONFIRM_MAX] = {0};
     int same = logp_coll_barrier_max(st->pcomm, st->tag, v, LOGP_AGREE_BLOCK_INTS) == MPI_SUCCESS &&
                v[0] == key && -v[1] == key;
     for (int i = 0; i < t->calls; i++)
         t->local[i] = times[i] = v[2 + i] * 1e-9; /* the slowest rank's from now on */
     for (int b = 0; b < blocks; b++)
-        t->cost[b] = cost[b] = v[2 + LOGP_CONFIRM_CALLS + b] * 1e-9;
-    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, times, t->waited))
+        t->cost[b] = cost[b] = v[2 + LOGP_CONFIRM_CALLS + b] * 1e-8;
+    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, t->waited))
         return 0; /* on to the next block */
     t->pending = 0;
     if (same && blocks < t->plan.n) { /* the budget: the rest waits until the class has paid for it */
         t->pending = blocks;
-        t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, times, t->waited);
+        t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, t->waited);
     }
     logp_confirm_settle(st, d, same ? times : NULL, cost);
     logp_decision_t *settled[1] = {d};

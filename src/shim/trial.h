@@ -44,6 +44,7 @@ typedef struct logp_trial {
                                              whose candidates wait: it resumes there at call resume_at */
     unsigned long resume_at;              /* of `seen` */
     unsigned long waited;                 /* calls after verdicts the budget cut short, in all */
+    int fitted;                           /* blocks whose times went to the refit's samples */
     int disagreed;                        /* the ranks' trials did not match: the model's pick stays */
     int broken;                           /* LOGP_TRIAL_BROKEN_*: this rank cannot run the trial it
                                              planned; its first call tells every rank (agree.h) */
