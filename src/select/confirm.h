@@ -20,7 +20,7 @@
                                   PMPI_LOGP_CONFIRM_WARMUP) */
 #define LOGP_CONFIRM_BUDGET 10.0 /* a trial's exploration costs at most about this many calls of
                                    native (its base): checked at each block's end */
-#define LOGP_CONFIRM_EARN 4     /* and one more per this many calls the class made after a verdict
+#define LOGP_CONFIRM_EARN 10    /* and one more per this many calls the class made after a verdict
                                    that the budget cut short: candidates not tried wait until the
                                    class has paid for them */
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
@@ -98,10 +98,11 @@ int logp_confirm_block_of(const logp_trial_plan_t *plan, int b);
  * far is what the blocks of candidates other than native cost beyond as
  * many calls of the base, native's block's cost per call (blocks' untimed
  * calls carry the application's skew between ranks, native's alike); the
- * trial goes on while that is below
- * LOGP_CONFIRM_BUDGET + waited / LOGP_CONFIRM_EARN calls of the base, so
- * it overruns by at most one block, and candidates come in the order the
- * model ranks them (the pick first).  Successive elimination of a
+ * trial goes on while that, plus what the next block is expected to cost
+ * (its price, scaled by the first block's measured / priced), is below
+ * LOGP_CONFIRM_BUDGET + waited / LOGP_CONFIRM_EARN calls of the base: it
+ * overruns by at most one block's cold calls, and candidates come in the
+ * order the model ranks them (the pick first).  Successive elimination of a
  * candidate inside its block would save little: a block's untimed calls
  * are most of its cost (a cold schedule), its timed ones are the sample,
  * and a cold schedule's slowness says nothing of its steady time. */

@@ -113,7 +113,7 @@ else
     ko "n=2, exploration budget: $ntrial trial calls"; printf '%s\n' "$line"
 fi
 # ... and the class pays for the rest: one more native call of budget per
-# LOGP_CONFIRM_EARN (4) calls, so with binomial 20 us x P slow (against
+# LOGP_CONFIRM_EARN (10) calls, so with binomial 20 us x P slow (against
 # native's 0.2 - 1 us, or a few us with verbose 2's line per call: the
 # blocks' costs include the ranks' skew, native's too) scatter-allgather's
 # block comes 300 - 9000 calls later (the first verdict says), in a second
