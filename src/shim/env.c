@@ -104,13 +104,21 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     }
     /* a test hook: makes one algorithm measurably slow, so that tests can
      * check that auto's trials catch a model that picks it */
-    const char *slow = getenv("PMPI_LOGP_TEST_SLOW"), *us = slow ? strchr(slow, ':') : NULL;
-    char name[64] = "";
-    if (slow)
-        snprintf(name, sizeof name, "%.*s", us ? (int)(us - slow) : (int)strlen(slow), slow);
-    for (int c = 0; c < LOGP_COLL_COUNT; c++)
-        env->test_slow[c] = *name ? logp_algo_lookup((logp_coll_t)c, name) : LOGP_ALGO_COUNT;
-    env->test_slow_ns = us && atol(us + 1) > 0 ? atol(us + 1) * 1000L : 20000000L; /* ALGO:US, else 20 ms */
+    const char *slow = getenv("PMPI_LOGP_TEST_SLOW");
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        env->test_slow_ns[a] = 0;
+    for (const char *item = slow; item && *item;) { /* ALGO[:US], comma-separated */
+        size_t len = strcspn(item, ","), nlen = strcspn(item, ":,");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(nlen < sizeof name ? nlen : sizeof name - 1), item);
+        long us = nlen < len ? atol(item + nlen + 1) : 0;
+        for (int c = 0; c < LOGP_COLL_COUNT; c++) {
+            logp_algo_t a = logp_algo_lookup((logp_coll_t)c, name);
+            if (a < LOGP_ALGO_COUNT)
+                env->test_slow_ns[a] = us > 0 ? us * 1000L : 20000000L;
+        }
+        item += len + (item[len] == ',');
+    }
     /* a test hook: one rank out of memory for staging, so that tests can
      * check that its peers do not wait for it */
     const char *nomem = getenv("PMPI_LOGP_TEST_NOMEM"), *kind = nomem ? strchr(nomem, ':') : NULL;

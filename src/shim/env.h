@@ -33,9 +33,9 @@ typedef struct logp_env {
     int reproducible;                    /* PMPI_LOGP_REPRODUCIBLE=1: decisions by the model alone (no trials,
                                             no learned file), no dataflow reduce: a floating-point reduce
                                             gives the same bits run after run */
-    logp_algo_t test_slow[LOGP_COLL_COUNT]; /* PMPI_LOGP_TEST_SLOW=ALGO (tests only): every call that runs ALGO
-                                               takes 20 ms x P longer; LOGP_ALGO_COUNT if unset */
-    long test_slow_ns;                      /* PMPI_LOGP_TEST_SLOW=ALGO:US: the delay per rank (default 20 ms) */
+    long test_slow_ns[LOGP_ALGO_COUNT];  /* PMPI_LOGP_TEST_SLOW=ALGO[:US][,ALGO[:US]..] (tests only): every
+                                            call that runs ALGO takes this much longer per rank (20 ms unless
+                                            US microseconds are given); 0: not slowed */
     int test_nomem;                      /* PMPI_LOGP_TEST_NOMEM=RANK[:KIND] (tests only): on world rank RANK
                                             allocations of KIND fail; -1 if unset */
     unsigned test_nomem_kinds;           /* LOGP_TEST_NOMEM_*: staging (the default), decision, schedule, trial */

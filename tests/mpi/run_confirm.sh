@@ -113,18 +113,19 @@ else
     ko "n=2, exploration budget: $ntrial trial calls"; printf '%s\n' "$line"
 fi
 # ... and the class pays for the rest: one more native call of budget per
-# LOGP_CONFIRM_EARN (10) calls, so with binomial 20 us x P slow (against
-# native's 0.2 - 1 us, or a few us with verbose 2's line per call: the
-# blocks' costs include the ranks' skew, native's too) scatter-allgather's
-# block comes 300 - 9000 calls later (the first verdict says), in a second
-# verdict of the 20000 calls; every rank alike
-env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=2 PMPI_LOGP_TEST_SLOW=binomial:20 timeout 300 $MPIEXEC -n 2 "$prog" 20000 8 \
-    >"$tmp/resume" 2>&1
+# LOGP_CONFIRM_EARN (10) calls.  Native made 5 ms x P slow and binomial
+# 20 ms x P, large enough that the ranks' skew under a loaded machine does
+# not matter (at microseconds it did: a busy core's skew filled native's
+# block): the binomial block costs about 33 native calls, so
+# scatter-allgather's block comes about 260 calls later (the first verdict
+# says), in a second verdict within the 400 calls; every rank alike
+env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=2 PMPI_LOGP_TEST_SLOW=native:5000,binomial:20000 timeout 300 $MPIEXEC -n 2 \
+    "$prog" 400 8 >"$tmp/resume" 2>&1
 v=$(grep "^pmpi-logp: rank [01]: MPI_COMM_WORLD (P=2): bcast 8-15 B: trial (fastest" "$tmp/resume")
 waits=$(printf '%s\n' "$v" | grep -c "scatter-allgather waits for the exploration budget")
 tried=$(printf '%s\n' "$v" | grep -c "scatter-allgather [0-9.e+]* us")
 if grep -q "all results correct" "$tmp/resume" && [ "$waits" -ge 2 ] && [ "$tried" -ge 2 ]; then
-    ok "n=2, binomial 40 us slow: scatter-allgather waits, then both ranks try it and settle again"
+    ok "n=2, native 10 ms and binomial 40 ms slow: scatter-allgather waits, then both ranks try it and settle again"
 else
     ko "n=2, the budget's resumption: $waits waiting and $tried settled verdict lines (2 or more of each: a drift may decide again)"
     printf '%s\n' "$v" | head -4
