@@ -62,14 +62,13 @@ int logp_confirm_calls(const logp_trial_plan_t *plan)
 
 int logp_confirm_step_of(const logp_trial_plan_t *plan, int step, int *cand)
 {
-    const int block = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
-    *cand = logp_confirm_block_of(plan, step / block);
-    return step % block >= LOGP_CONFIRM_BLOCK_WARM;
+    *cand = logp_confirm_block_of(plan, step / LOGP_CONFIRM_BLOCK);
+    return step % LOGP_CONFIRM_BLOCK >= LOGP_CONFIRM_BLOCK_WARM;
 }
 
 int logp_confirm_steps(const logp_trial_plan_t *plan)
 {
-    return plan->n * (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS);
+    return plan->n * LOGP_CONFIRM_BLOCK;
 }
 
 int logp_confirm_native_index(const logp_trial_plan_t *plan)
@@ -133,14 +132,14 @@ static double logp_confirm_base(const logp_trial_plan_t *plan, const double *tim
  * which makes the two comparable.  0 if no block ran. */
 static double logp_confirm_block_base(const logp_trial_plan_t *plan, const double *cost, int blocks)
 {
-    const int len = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
     double base = 0.0;
     for (int b = 0; b < blocks && b < plan->n; b++) {
-        if (!(cost[b] > 0.0))
+        double per = cost[b] / LOGP_CONFIRM_BLOCK;
+        if (!(per > 0.0))
             continue;
         if (plan->algo[logp_confirm_block_of(plan, b)] == LOGP_ALGO_NATIVE)
-            return cost[b] / len;
-        base = base == 0.0 || cost[b] / len < base ? cost[b] / len : base;
+            return per;
+        base = base == 0.0 || per < base ? per : base;
     }
     return base;
 }
@@ -149,11 +148,10 @@ static double logp_confirm_block_base(const logp_trial_plan_t *plan, const doubl
  * as many calls of base. */
 static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, int blocks, double base)
 {
-    const int len = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
     double spent = 0.0;
     for (int b = 0; b < blocks && b < plan->n; b++)
-        if (plan->algo[logp_confirm_block_of(plan, b)] != LOGP_ALGO_NATIVE && cost[b] > len * base)
-            spent += cost[b] - len * base;
+        if (plan->algo[logp_confirm_block_of(plan, b)] != LOGP_ALGO_NATIVE && cost[b] > LOGP_CONFIRM_BLOCK * base)
+            spent += cost[b] - LOGP_CONFIRM_BLOCK * base;
     return spent;
 }
 
@@ -167,12 +165,11 @@ static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *co
  * once, not the cold one it cannot see. */
 static double logp_confirm_block_estimate(const logp_trial_plan_t *plan, int block, double base)
 {
-    const int len = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
     int c = logp_confirm_block_of(plan, block), ref = logp_confirm_block_of(plan, 0);
     if (!(plan->predicted[c] > 0.0) || !(plan->predicted[ref] > 0.0))
         return 0.0;
     double t = plan->predicted[c] * base / plan->predicted[ref];
-    return t > base ? len * (t - base) : 0.0;
+    return t > base ? LOGP_CONFIRM_BLOCK * (t - base) : 0.0;
 }
 
 /* Native calls of exploration spent before block `block`, and expected of
@@ -226,7 +223,7 @@ void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, co
     v->base = logp_confirm_base(plan, times, plan->n);
     for (int c = 0; c < plan->n; c++)
         if (v->time[c] > v->base)
-            v->overhead += (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) * (v->time[c] - v->base);
+            v->overhead += LOGP_CONFIRM_BLOCK * (v->time[c] - v->base);
 }
 
 int logp_confirm_drifted(double ref, const double *samples, int n)

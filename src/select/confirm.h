@@ -14,6 +14,7 @@
 #define LOGP_CONFIRM_ROUNDS 3   /* timed calls per candidate, of which the fastest counts (see logp_confirm_verdict) */
 #define LOGP_CONFIRM_BLOCK_WARM 8 /* untimed calls of a candidate right before its timed ones: a
                                      schedule's first calls in a process are its warm-up, not its sample */
+#define LOGP_CONFIRM_BLOCK (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) /* calls of a candidate's block */
 #define LOGP_CONFIRM_CALLS (LOGP_CONFIRM_MAX * LOGP_CONFIRM_ROUNDS)
 #define LOGP_CONFIRM_WARMUP 16 /* a class's first calls run the library's collective (the safe
                                   start), untimed, then the trial (the default of
@@ -80,7 +81,7 @@ int logp_confirm_calls(const logp_trial_plan_t *plan);
  * timed (the last LOGP_CONFIRM_ROUNDS calls of the candidate's block). */
 int logp_confirm_step_of(const logp_trial_plan_t *plan, int step, int *cand);
 
-/* Steps a trial takes: plan->n * (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS). */
+/* Steps a trial takes: plan->n * LOGP_CONFIRM_BLOCK. */
 int logp_confirm_steps(const logp_trial_plan_t *plan);
 
 /* Index of the library's collective (native) in the plan, -1 if it is not

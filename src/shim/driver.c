@@ -47,9 +47,8 @@ static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, log
  * so that the difference stands above the noise of ranks that
  * oversubscribe the cores; under 1 ms a spin, since a sleep that short
  * oversleeps by about its timer slack (50 us). */
-static void logp_driver_test_slow(const logp_comm_state_t *st, logp_coll_t coll, logp_algo_t ran)
+static void logp_driver_test_slow(const logp_comm_state_t *st, logp_algo_t ran)
 {
-    (void)coll;
     if (ran < LOGP_ALGO_COUNT && logp_process_env()->test_slow_ns[ran] > 0) {
         long ns = logp_process_env()->test_slow_ns[ran] * st->size;
         if (ns < 1000000L) {
@@ -125,7 +124,7 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
     int clock = timed || logp_trial_exploring(&d->trial, st->warmup); /* a block's calls: its cost */
     double tc = clock ? PMPI_Wtime() : 0.0;
     rc = ours ? ops->execute(c, st, &v) : ops->library(c);
-    logp_driver_test_slow(st, c->coll, algo);
+    logp_driver_test_slow(st, algo);
     logp_agree_todo_t todo = logp_agree_after(st, d, timed, c->origin, tc, clock ? PMPI_Wtime() - tc : 0.0);
     if (todo.refit || todo.reopen)
         logp_decide_agreed(st, &todo);

@@ -112,11 +112,11 @@ int logp_trial_record(logp_trial_t *t, int warmup, int timed, int global, int or
 {
     if (t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup) {
         t->warm++;
-    } else if (t->phase == LOGP_TRIAL_RUNNING && !timed) {
-        t->cost[t->steps++ / (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS)] += seconds; /* untimed: warming */
-    } else if (timed && t->phase == LOGP_TRIAL_RUNNING) {
-        seconds = seconds > 0.0 ? seconds : 1e-9;
-        t->cost[t->steps++ / (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS)] += seconds;
+    } else if (t->phase == LOGP_TRIAL_RUNNING) { /* a block's call, untimed (warming) or timed */
+        seconds = timed && !(seconds > 0.0) ? 1e-9 : seconds;
+        t->cost[t->steps++ / LOGP_CONFIRM_BLOCK] += seconds;
+        if (!timed)
+            return 0;
         t->start[t->calls] = global && origin ? start : 0.0;
         t->local[t->calls++] = global ? start + seconds : seconds;
         if (t->calls == logp_confirm_calls(&t->plan)) {
