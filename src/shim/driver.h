@@ -28,12 +28,8 @@
 
 #include "../model/sched.h"
 #include "next.h"
+#include "shim.h"
 #include "state.h"
-
-/* How the application reached the shim. */
-typedef enum logp_entry {
-    LOGP_ENTRY_BLOCKING = 0 /* MPI_Bcast, MPI_Reduce, MPI_Alltoall */
-} logp_entry_t;
 
 /* One call: the application's arguments, then what screening found. */
 typedef struct logp_call {

@@ -1,5 +1,6 @@
 /* The exported entry points of the shim library: MPI_X and PMPI_X for
- * MPI_Bcast, MPI_Reduce, MPI_Alltoall and MPI_Session_finalize.
+ * MPI_Bcast, MPI_Reduce, MPI_Alltoall (and their large-count forms
+ * MPI_X_c where the library has them) and MPI_Session_finalize.
  *
  * Compiled without mpi.h (see shim.h): each entry point takes its
  * arguments as machine words and either
@@ -31,7 +32,7 @@ static int logp_entry_bcast(const logp_next_t *next, void *buffer, logp_word_t c
 {
     if (next->foreign)
         return LOGP_NEXT_AS(logp_bcast_fn_t, next->bcast)(buffer, count, datatype, root, comm);
-    return logp_shim_bcast_words(next, buffer, count, datatype, root, comm);
+    return logp_shim_bcast_words(next, LOGP_ENTRY_BLOCKING, buffer, count, datatype, root, comm);
 }
 
 LOGP_EXPORT int MPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
@@ -54,7 +55,7 @@ static int logp_entry_reduce(const logp_next_t *next, const void *sendbuf, void 
 {
     if (next->foreign)
         return LOGP_NEXT_AS(logp_reduce_fn_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_shim_reduce_words(next, sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_shim_reduce_words(next, LOGP_ENTRY_BLOCKING, sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
@@ -83,7 +84,8 @@ static int logp_entry_alltoall(const logp_next_t *next, const void *sendbuf, log
     if (next->foreign)
         return LOGP_NEXT_AS(logp_alltoall_fn_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                                                recvtype, comm);
-    return logp_shim_alltoall_words(next, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return logp_shim_alltoall_words(next, LOGP_ENTRY_BLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                    recvtype, comm);
 }
 
 LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
@@ -105,6 +107,94 @@ LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_w
 {
     return logp_entry_alltoall(logp_next_get(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
+
+#ifdef LOGP_HAVE_LARGE_COUNT
+/* MPI-4 large counts: the same collectives with MPI_Count counts (a word
+ * each, as every other argument).  Only where the library defines them
+ * (configure.ac); MPICH's do not pass through MPI_Bcast & co. */
+
+static int logp_entry_bcast_c(const logp_next_t *next, void *buffer, logp_word_t count, logp_word_t datatype,
+                              logp_word_t root, logp_word_t comm)
+{
+    if (next->foreign)
+        return LOGP_NEXT_AS(logp_bcast_fn_t, next->bcast_c)(buffer, count, datatype, root, comm);
+    return logp_shim_bcast_words(next, LOGP_ENTRY_LARGE_COUNT, buffer, count, datatype, root, comm);
+}
+
+LOGP_EXPORT int PMPI_Bcast_c(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root,
+                             logp_word_t comm);
+LOGP_EXPORT int PMPI_Bcast_c(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
+{
+    return logp_entry_bcast_c(logp_next_get(), buffer, count, datatype, root, comm);
+}
+
+LOGP_EXPORT int MPI_Bcast_c(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
+LOGP_EXPORT int MPI_Bcast_c(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_bcast_c)
+        return LOGP_NEXT_AS(logp_bcast_fn_t, next->tool_bcast_c)(buffer, count, datatype, root, comm);
+    return logp_entry_bcast_c(next, buffer, count, datatype, root, comm);
+}
+
+static int logp_entry_reduce_c(const logp_next_t *next, const void *sendbuf, void *recvbuf, logp_word_t count,
+                               logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm)
+{
+    if (next->foreign)
+        return LOGP_NEXT_AS(logp_reduce_fn_t, next->reduce_c)(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_shim_reduce_words(next, LOGP_ENTRY_LARGE_COUNT, sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+LOGP_EXPORT int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                              logp_word_t op, logp_word_t root, logp_word_t comm);
+LOGP_EXPORT int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                              logp_word_t op, logp_word_t root, logp_word_t comm)
+{
+    return logp_entry_reduce_c(logp_next_get(), sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+LOGP_EXPORT int MPI_Reduce_c(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                             logp_word_t op, logp_word_t root, logp_word_t comm);
+LOGP_EXPORT int MPI_Reduce_c(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
+                             logp_word_t op, logp_word_t root, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_reduce_c)
+        return LOGP_NEXT_AS(logp_reduce_fn_t, next->tool_reduce_c)(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_entry_reduce_c(next, sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+static int logp_entry_alltoall_c(const logp_next_t *next, const void *sendbuf, logp_word_t sendcount,
+                                 logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
+                                 logp_word_t comm)
+{
+    if (next->foreign)
+        return LOGP_NEXT_AS(logp_alltoall_fn_t, next->alltoall_c)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                                 recvtype, comm);
+    return logp_shim_alltoall_words(next, LOGP_ENTRY_LARGE_COUNT, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                    recvtype, comm);
+}
+
+LOGP_EXPORT int PMPI_Alltoall_c(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                                logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
+LOGP_EXPORT int PMPI_Alltoall_c(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                                logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
+{
+    return logp_entry_alltoall_c(logp_next_get(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+LOGP_EXPORT int MPI_Alltoall_c(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                               logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
+LOGP_EXPORT int MPI_Alltoall_c(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
+                               logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    if (next->tool_alltoall_c)
+        return LOGP_NEXT_AS(logp_alltoall_fn_t, next->tool_alltoall_c)(sendbuf, sendcount, sendtype, recvbuf,
+                                                                      recvcount, recvtype, comm);
+    return logp_entry_alltoall_c(next, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+#endif
 
 /* MPI-4 Sessions: the end of the shim's run when the application ends its
  * session (there may be no MPI_Finalize).  Exported whatever the library:

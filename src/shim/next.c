@@ -41,6 +41,31 @@ static int logp_next_ialltoall(const void *sbuf, int scount, MPI_Datatype stype,
     return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
 }
 
+#ifdef LOGP_HAVE_LARGE_COUNT
+static int logp_next_ibcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = PMPI_Ibcast_c(buf, count, dt, root, comm, &req);
+    return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
+static int logp_next_ireduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                               MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = PMPI_Ireduce_c(sbuf, rbuf, count, dt, op, root, comm, &req);
+    return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
+static int logp_next_ialltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
+                                 MPI_Datatype rtype, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = PMPI_Ialltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm, &req);
+    return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+#endif
+
 /* A function's address as data (POSIX guarantees the round trip). */
 #define LOGP_FN_PTR(dst, fn)                                                                                           \
     do {                                                                                                               \
@@ -88,6 +113,11 @@ static void logp_next_init(void)
     LOGP_FN_PTR(logp_next.bcast, logp_next_ibcast);
     LOGP_FN_PTR(logp_next.reduce, logp_next_ireduce);
     LOGP_FN_PTR(logp_next.alltoall, logp_next_ialltoall);
+#ifdef LOGP_HAVE_LARGE_COUNT
+    LOGP_FN_PTR(logp_next.bcast_c, logp_next_ibcast_c);
+    LOGP_FN_PTR(logp_next.reduce_c, logp_next_ireduce_c);
+    LOGP_FN_PTR(logp_next.alltoall_c, logp_next_ialltoall_c);
+#endif
 #ifdef LOGP_SHIM_CHAIN
     void *f;
     logp_next.foreign = logp_next_foreign();
@@ -97,12 +127,25 @@ static void logp_next_init(void)
         logp_next.reduce = f;
     if ((f = logp_next_find("MPI_Alltoall", "PMPI_Alltoall", &logp_next.tool_alltoall)) != NULL)
         logp_next.alltoall = f;
+#ifdef LOGP_HAVE_LARGE_COUNT
+    if ((f = logp_next_find("MPI_Bcast_c", "PMPI_Bcast_c", &logp_next.tool_bcast_c)) != NULL)
+        logp_next.bcast_c = f;
+    if ((f = logp_next_find("MPI_Reduce_c", "PMPI_Reduce_c", &logp_next.tool_reduce_c)) != NULL)
+        logp_next.reduce_c = f;
+    if ((f = logp_next_find("MPI_Alltoall_c", "PMPI_Alltoall_c", &logp_next.tool_alltoall_c)) != NULL)
+        logp_next.alltoall_c = f;
+#endif
     logp_next.session_finalize =
         logp_next_find("MPI_Session_finalize", "PMPI_Session_finalize", &logp_next.tool_session_finalize);
 #else
     LOGP_FN_PTR(logp_next.bcast, PMPI_Bcast);
     LOGP_FN_PTR(logp_next.reduce, PMPI_Reduce);
     LOGP_FN_PTR(logp_next.alltoall, PMPI_Alltoall);
+#ifdef LOGP_HAVE_LARGE_COUNT
+    LOGP_FN_PTR(logp_next.bcast_c, PMPI_Bcast_c);
+    LOGP_FN_PTR(logp_next.reduce_c, PMPI_Reduce_c);
+    LOGP_FN_PTR(logp_next.alltoall_c, PMPI_Alltoall_c);
+#endif
 #if MPI_VERSION >= 4
     LOGP_FN_PTR(logp_next.session_finalize, PMPI_Session_finalize);
 #endif

@@ -32,6 +32,11 @@ typedef struct logp_next {
     /* a tool's MPI_X loaded after the shim, or NULL: the shim's MPI_X
      * hands the call to it (it calls PMPI_X, which is the shim's) */
     void *tool_bcast, *tool_reduce, *tool_alltoall;
+    /* MPI-4 large counts: PMPI_Bcast_c, PMPI_Reduce_c, PMPI_Alltoall_c
+     * and a tool's MPI_X_c after the shim (all NULL in a build for a
+     * library without them: the shim does not export them there) */
+    void *bcast_c, *reduce_c, *alltoall_c;
+    void *tool_bcast_c, *tool_reduce_c, *tool_alltoall_c;
     /* MPI-4: PMPI_Session_finalize (NULL if the library has none) and a
      * tool's MPI_Session_finalize after the shim */
     void *session_finalize, *tool_session_finalize;

@@ -25,6 +25,18 @@
 typedef int (*logp_native_bcast_t)(void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*logp_native_reduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
 typedef int (*logp_native_alltoall_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+/* and their large-count forms (MPI-4) */
+typedef int (*logp_native_bcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_Comm);
+typedef int (*logp_native_reduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm);
+typedef int (*logp_native_alltoall_c_t)(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype,
+                                        MPI_Comm);
+
+/* A count word as the entry point passed it: an int's word has an
+ * undefined upper half (shim.h). */
+static MPI_Count logp_shim_count(logp_entry_t entry, logp_word_t w)
+{
+    return entry == LOGP_ENTRY_LARGE_COUNT ? (MPI_Count)w : (MPI_Count)(int)w;
+}
 
 /* ---- MPI_Bcast */
 
@@ -39,8 +51,12 @@ static int logp_shim_bcast_execute(const logp_call_t *c, const logp_comm_state_t
     return logp_coll_bcast(c->recvbuf, (int)c->count, c->type, st->pcomm, st->tag, v, logp_process_scratch());
 }
 
+/* The library's call is the application's entry point's (a count the
+ * shim leaves to the library may not fit an int). */
 static int logp_shim_bcast_library(const logp_call_t *c)
 {
+    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
+        return LOGP_NEXT_AS(logp_native_bcast_c_t, c->next->bcast_c)(c->recvbuf, c->count, c->type, c->root, c->comm);
     return LOGP_NEXT_AS(logp_native_bcast_t, c->next->bcast)(c->recvbuf, (int)c->count, c->type, c->root, c->comm);
 }
 
@@ -86,6 +102,9 @@ static int logp_shim_reduce_execute(const logp_call_t *c, const logp_comm_state_
 
 static int logp_shim_reduce_library(const logp_call_t *c)
 {
+    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
+        return LOGP_NEXT_AS(logp_native_reduce_c_t, c->next->reduce_c)(c->sendbuf, c->recvbuf, c->count, c->type,
+                                                                      c->op, c->root, c->comm);
     return LOGP_NEXT_AS(logp_native_reduce_t, c->next->reduce)(c->sendbuf, c->recvbuf, (int)c->count, c->type, c->op,
                                                               c->root, c->comm);
 }
@@ -125,6 +144,9 @@ static int logp_shim_alltoall_execute(const logp_call_t *c, const logp_comm_stat
 
 static int logp_shim_alltoall_library(const logp_call_t *c)
 {
+    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
+        return LOGP_NEXT_AS(logp_native_alltoall_c_t, c->next->alltoall_c)(c->sendbuf, c->sendcount, c->sendtype,
+                                                                          c->recvbuf, c->count, c->type, c->comm);
     return LOGP_NEXT_AS(logp_native_alltoall_t, c->next->alltoall)(c->sendbuf, (int)c->sendcount, c->sendtype,
                                                                   c->recvbuf, (int)c->count, c->type, c->comm);
 }
@@ -134,29 +156,30 @@ static const logp_coll_ops_t logp_shim_alltoall_ops = {NULL, logp_shim_alltoall_
 
 /* ---- the entry points */
 
-int logp_shim_bcast_words(const logp_next_t *next, void *buffer, logp_word_t count, logp_word_t datatype,
-                          logp_word_t root, logp_word_t comm)
+int logp_shim_bcast_words(const logp_next_t *next, logp_entry_t entry, void *buffer, logp_word_t count,
+                          logp_word_t datatype, logp_word_t root, logp_word_t comm)
 {
-    logp_call_t c = {.coll = LOGP_COLL_BCAST, .recvbuf = buffer, .count = (int)count, .type = (MPI_Datatype)datatype,
-                     .root = (int)root, .comm = (MPI_Comm)comm, .next = next};
+    logp_call_t c = {.coll = LOGP_COLL_BCAST, .entry = entry, .recvbuf = buffer, .count = logp_shim_count(entry, count),
+                     .type = (MPI_Datatype)datatype, .root = (int)root, .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_bcast_ops, &c);
 }
 
-int logp_shim_reduce_words(const logp_next_t *next, const void *sendbuf, void *recvbuf, logp_word_t count,
-                           logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm)
+int logp_shim_reduce_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, void *recvbuf,
+                           logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm)
 {
-    logp_call_t c = {.coll = LOGP_COLL_REDUCE, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = (int)count,
-                     .type = (MPI_Datatype)datatype, .op = (MPI_Op)op, .root = (int)root, .comm = (MPI_Comm)comm,
-                     .next = next};
+    logp_call_t c = {.coll = LOGP_COLL_REDUCE, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
+                     .count = logp_shim_count(entry, count), .type = (MPI_Datatype)datatype, .op = (MPI_Op)op,
+                     .root = (int)root, .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_reduce_ops, &c);
 }
 
-int logp_shim_alltoall_words(const logp_next_t *next, const void *sendbuf, logp_word_t sendcount,
+int logp_shim_alltoall_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, logp_word_t sendcount,
                              logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
                              logp_word_t comm)
 {
-    logp_call_t c = {.coll = LOGP_COLL_ALLTOALL, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = (int)recvcount,
-                     .type = (MPI_Datatype)recvtype, .sendcount = (int)sendcount, .sendtype = (MPI_Datatype)sendtype,
+    logp_call_t c = {.coll = LOGP_COLL_ALLTOALL, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
+                     .count = logp_shim_count(entry, recvcount), .type = (MPI_Datatype)recvtype,
+                     .sendcount = logp_shim_count(entry, sendcount), .sendtype = (MPI_Datatype)sendtype,
                      .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_alltoall_ops, &c);
 }
@@ -180,21 +203,22 @@ int logp_shim_session_finalize_words(const logp_next_t *next, void *session)
  * and the next definitions the MPI library's PMPI_X. */
 LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return logp_shim_bcast_words(logp_next_get(), buffer, count, (logp_word_t)datatype, root, (logp_word_t)comm);
+    return logp_shim_bcast_words(logp_next_get(), LOGP_ENTRY_BLOCKING, buffer, count, (logp_word_t)datatype, root,
+                                 (logp_word_t)comm);
 }
 
 LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                            MPI_Comm comm)
 {
-    return logp_shim_reduce_words(logp_next_get(), sendbuf, recvbuf, count, (logp_word_t)datatype, (logp_word_t)op,
-                                  root, (logp_word_t)comm);
+    return logp_shim_reduce_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, recvbuf, count,
+                                  (logp_word_t)datatype, (logp_word_t)op, root, (logp_word_t)comm);
 }
 
 LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return logp_shim_alltoall_words(logp_next_get(), sendbuf, sendcount, (logp_word_t)sendtype, recvbuf, recvcount,
-                                    (logp_word_t)recvtype, (logp_word_t)comm);
+    return logp_shim_alltoall_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, sendcount, (logp_word_t)sendtype,
+                                    recvbuf, recvcount, (logp_word_t)recvtype, (logp_word_t)comm);
 }
 
 #if MPI_VERSION >= 4

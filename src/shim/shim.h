@@ -19,14 +19,25 @@
 
 typedef intptr_t logp_word_t;
 
-/* MPI_Bcast / MPI_Reduce / MPI_Alltoall as the shim runs them (shim.c):
- * the arguments of the MPI call, in order, integers and handles as words,
- * after the next definitions (looked up once per call by the caller). */
-int logp_shim_bcast_words(const logp_next_t *next, void *buffer, logp_word_t count, logp_word_t datatype,
-                          logp_word_t root, logp_word_t comm);
-int logp_shim_reduce_words(const logp_next_t *next, const void *sendbuf, void *recvbuf, logp_word_t count,
-                           logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm);
-int logp_shim_alltoall_words(const logp_next_t *next, const void *sendbuf, logp_word_t sendcount,
+/* How the application reached the shim: which entry point of the
+ * collective (the verbose line names it; the library's call for a call
+ * the shim does not run is the same entry point's). */
+typedef enum logp_entry {
+    LOGP_ENTRY_BLOCKING = 0, /* MPI_Bcast, MPI_Reduce, MPI_Alltoall: int counts */
+    LOGP_ENTRY_LARGE_COUNT   /* MPI_Bcast_c, MPI_Reduce_c, MPI_Alltoall_c (MPI-4): MPI_Count counts */
+} logp_entry_t;
+
+/* MPI_Bcast / MPI_Reduce / MPI_Alltoall and their large-count forms as the
+ * shim runs them (shim.c): the entry point, then the arguments of the MPI
+ * call, in order, integers and handles as words (a count is an int for
+ * LOGP_ENTRY_BLOCKING, whose upper half of the word is undefined, and an
+ * MPI_Count for LOGP_ENTRY_LARGE_COUNT), after the next definitions
+ * (looked up once per call by the caller). */
+int logp_shim_bcast_words(const logp_next_t *next, logp_entry_t entry, void *buffer, logp_word_t count,
+                          logp_word_t datatype, logp_word_t root, logp_word_t comm);
+int logp_shim_reduce_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, void *recvbuf,
+                           logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm);
+int logp_shim_alltoall_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, logp_word_t sendcount,
                              logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
                              logp_word_t comm);
 

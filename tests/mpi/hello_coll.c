@@ -6,6 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* -DHELLO_LARGE_COUNT: the same program through the MPI-4 large-count
+ * entry points (tests/mpi/run_preload.sh) */
+#ifdef HELLO_LARGE_COUNT
+#define MPI_Bcast MPI_Bcast_c
+#define MPI_Reduce MPI_Reduce_c
+#define MPI_Alltoall MPI_Alltoall_c
+#endif
+
 static int exercise(MPI_Comm comm, int n)
 {
     int r, P, bad = 0;

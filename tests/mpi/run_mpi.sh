@@ -97,11 +97,12 @@ tally() {
     [ -n "$p" ] || { p=0; f=1; }
     pass=$((pass + p)); fail=$((fail + f))
 }
-# run_case N SET [RANKS_PER_NODE]
+# run_case N SET [RANKS_PER_NODE [ENTRY]]
 run_case() {
-    n=$1; s=$2; rpn=$3
+    n=$1; s=$2; rpn=$3; entry=${4:-blocking}
     bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; aa=${rest#*:}
     big=""; [ "$n" -le 4 ] && big="--big"
+    via=""; [ "$entry" = blocking ] || { big="$big --entry $entry"; via=" entry=$entry"; }
     # 7 and 8 ranks on two cores: roots 0, 1, P/2, P-1 (every root up to 5 ranks)
     [ "$n" -ge 7 ] && big="--few-roots"
     start=$(date +%s)
@@ -143,7 +144,7 @@ run_case() {
     if [ -n "$rpn" ] && [ "$n" -gt "$rpn" ] && ! grep -q "nodes by ranks_per_node" "$err"; then
         status=FAIL; echo "  the layout override was not applied"
     fi
-    echo "n=$n${rpn:+ ranks_per_node=$rpn} bcast=$bc reduce=$rd alltoall=$aa: $p passed, $f failed ($(( $(date +%s) - start ))s) $status"
+    echo "n=$n${rpn:+ ranks_per_node=$rpn}$via bcast=$bc reduce=$rd alltoall=$aa: $p passed, $f failed ($(( $(date +%s) - start ))s) $status"
     if [ $status != ok ]; then
         bad=$((bad + 1)); grep -v '^pmpi-logp:' "$err" | head -20; tail -5 "$log"
     fi
@@ -168,6 +169,17 @@ for l in $LAYOUTS; do
         run_case "${l%%:*}" "$s" "${l#*:}"
     done
 done
+# The MPI-4 large-count entry points (MPI_Bcast_c & co.) where the library
+# has them: the same matrix through them (the executors are the blocking
+# calls', so a few sets: the library's, auto, and part-wise schedules of
+# each collective), plus counts past INT_MAX, which go to the library's
+# large-count call (test_coll --entry c).
+ENTRY_RUNS="${LOGP_TEST_ENTRY_RUNS:-1:native:native:native 2:native:native:native 3:native:native:native 1:auto:auto:auto 2:auto:auto:auto 3:auto:auto:auto 5:auto:auto:auto 1:two-tree:chunked-rsg:bruck 2:two-tree:chunked-rsg:bruck 3:two-tree:chunked-rsg:bruck 4:two-tree:chunked-rsg:bruck}"
+if [ "${LOGP_LARGE_COUNT:-no}" = yes ]; then
+    for r in $ENTRY_RUNS; do
+        run_case "${r%%:*}" "${r#*:}" "" c
+    done
+fi
 # Every predefined operator on every predefined datatype it is defined on,
 # bcast and all-to-all of each (tests/mpi/test_types.c: the shim against
 # PMPI on the same inputs), with auto and TYPE_SETS (above); 2 ranks, and

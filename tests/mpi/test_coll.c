@@ -7,7 +7,9 @@
  * bugs, see docs/design.md, "The platform").  Holes of derived datatypes
  * must stay untouched.
  *
- * Usage: test_coll [--big] [--no-struct] [--few-roots]
+ * Usage: test_coll [--big] [--no-struct] [--few-roots] [--entry blocking|c]
+ *   --entry c calls the large-count forms (MPI_Bcast_c & co., MPI-4) and
+ *   adds counts past INT_MAX;
  *   --big adds >= 1,000,000-element cases; --no-struct drops the struct type
  *   with a negative lower bound (SimGrid SMPI 3.32 mishandles it, even in its
  *   own collectives); --few-roots tests roots 0, 1, P/2 and P-1 only, where
@@ -42,6 +44,46 @@ typedef struct {
 } tcase_t;
 
 static int g_rank, g_size, g_pass, g_fail, g_verbose_fail = 10, g_few_roots;
+
+/* --- the entry point under test (--entry) ------------------------------ */
+typedef enum { ENTRY_BLOCKING, ENTRY_LARGE_COUNT } entry_t;
+static entry_t g_entry = ENTRY_BLOCKING;
+
+/* MPI-4 large counts (MPI_Bcast_c & co.): MPICH 4 has them, Open MPI 4.1 not */
+#if MPI_VERSION >= 4
+#define HAVE_LARGE_COUNT 1
+#else
+#define HAVE_LARGE_COUNT 0
+#endif
+
+/* The matrix's three collectives through the entry point under test. */
+static int coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+#if HAVE_LARGE_COUNT
+    if (g_entry == ENTRY_LARGE_COUNT)
+        return MPI_Bcast_c(buf, count, dt, root, comm);
+#endif
+    return MPI_Bcast(buf, count, dt, root, comm);
+}
+
+static int coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+#if HAVE_LARGE_COUNT
+    if (g_entry == ENTRY_LARGE_COUNT)
+        return MPI_Reduce_c(sbuf, rbuf, count, dt, op, root, comm);
+#endif
+    return MPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
+}
+
+static int coll_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                         MPI_Comm comm)
+{
+#if HAVE_LARGE_COUNT
+    if (g_entry == ENTRY_LARGE_COUNT)
+        return MPI_Alltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+#endif
+    return MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
 
 /* Nonzero if the root loops test `root` of P ranks (--few-roots). */
 static int root_tested(int root, int P)
@@ -279,7 +321,7 @@ static void test_bcast(MPI_Comm comm, const char *cname, const tcase_t *t, int c
         for (long k = 0; k < count; k++)
             for (int f = 0; f < t->nf; f++)
                 put(t, buf, k, f, gen(root, k, f, OP_NONE));
-    int rc = MPI_Bcast(buf, count, t->dt, root, comm), ok = rc == MPI_SUCCESS;
+    int rc = coll_bcast(buf, count, t->dt, root, comm), ok = rc == MPI_SUCCESS;
     for (long k = 0; ok && k < count; k++)
         for (int f = 0; f < t->nf; f++)
             ok &= get(t, buf, k, f) == gen(root, k, f, OP_NONE);
@@ -303,7 +345,7 @@ static void test_bcast_mixed(MPI_Comm comm, const char *cname, const tcase_t *t,
         for (long k = 0; k < n; k++)
             for (int f = 0; f < mine->nf; f++)
                 put(mine, buf, k, f, gen(root, k * mine->nf + f, 0, OP_NONE));
-    int rc = MPI_Bcast(buf, n, mine->dt, root, comm), ok = rc == MPI_SUCCESS;
+    int rc = coll_bcast(buf, n, mine->dt, root, comm), ok = rc == MPI_SUCCESS;
     for (long k = 0; ok && k < n; k++)
         for (int f = 0; f < mine->nf; f++)
             ok &= get(mine, buf, k, f) == gen(root, k * mine->nf + f, 0, OP_NONE);
@@ -328,7 +370,7 @@ static void test_reduce(MPI_Comm comm, const char *cname, const tcase_t *t, opki
         rbuf = in_place ? sbuf : talloc(t, count, &rmem);
     g_reduce_dt = t->dt;
     int bad_calls = g_bad_op_calls;
-    int rc = MPI_Reduce(in_place && r == root ? MPI_IN_PLACE : sbuf, rbuf, count, t->dt, mpi_op(t, op), root, comm);
+    int rc = coll_reduce(in_place && r == root ? MPI_IN_PLACE : sbuf, rbuf, count, t->dt, mpi_op(t, op), root, comm);
     int ok = rc == MPI_SUCCESS;
     /* the send buffer is unchanged on every rank (but the in-place root) */
     if (!(in_place && r == root))
@@ -379,8 +421,8 @@ static void test_alltoall(MPI_Comm comm, const char *cname, const tcase_t *t, co
                 put(st, fill, (long)j * per + k, f, gen(r, ((long)j * per + k) * st->nf + f, 0, OP_NONE));
     /* in place, the send count and type are not significant (MPICH's
      * alltoall1 passes -1 and MPI_DATATYPE_NULL) */
-    int rc = in_place ? MPI_Alltoall(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, rbuf, rcount, rt->dt, comm)
-                      : MPI_Alltoall(sbuf, scount, t->dt, rbuf, rcount, rt->dt, comm);
+    int rc = in_place ? coll_alltoall(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, rbuf, rcount, rt->dt, comm)
+                      : coll_alltoall(sbuf, scount, t->dt, rbuf, rcount, rt->dt, comm);
     int ok = rc == MPI_SUCCESS;
     for (int j = 0; ok && j < P; j++)
         for (long k = 0; k < rcount; k++)
@@ -444,7 +486,7 @@ static void test_negative_extent(MPI_Comm comm, const char *cname)
         a[i] = r + i;
         s[i] = -1;
     }
-    ok &= MPI_Reduce(&a[n - 1], &s[n - 1], n, back, op, 0, comm) == MPI_SUCCESS;
+    ok &= coll_reduce(&a[n - 1], &s[n - 1], n, back, op, 0, comm) == MPI_SUCCESS;
     for (int i = 0; r == 0 && i < n; i++)
         ok &= s[i] == P * (P - 1) / 2 + P * i;
     check(ok, "reduce(negative extent)", cname, "int, extent -4", "user sum", n, 0);
@@ -469,7 +511,7 @@ static void test_odd_arguments(MPI_Comm comm, const char *cname)
     int buf[10], ok = 1;
     for (int i = 0; i < 10; i++)
         buf[i] = 7;
-    ok &= MPI_Bcast(buf, 10, zero, 0, comm) == MPI_SUCCESS;
+    ok &= coll_bcast(buf, 10, zero, 0, comm) == MPI_SUCCESS;
     for (int i = 0; i < 10; i++)
         ok &= buf[i] == 7;
     check(ok, "bcast(size-0 type)", cname, "contiguous(0)", "-", 10, 0);
@@ -490,7 +532,7 @@ static void test_odd_arguments(MPI_Comm comm, const char *cname)
         MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, abs_type;
         MPI_Type_create_struct(2, bl, disp, types, &abs_type);
         MPI_Type_commit(&abs_type);
-        int rc = MPI_Bcast(MPI_BOTTOM, 1, abs_type, root, comm);
+        int rc = coll_bcast(MPI_BOTTOM, 1, abs_type, root, comm);
         check(rc == MPI_SUCCESS && a == 42 + root && b == 0.5 * root, "bcast(MPI_BOTTOM)", cname, "absolute struct",
               "-", 1, root);
         MPI_Type_free(&abs_type);
@@ -520,8 +562,8 @@ static void test_odd_arguments(MPI_Comm comm, const char *cname)
             sa[j] = 1000 * r + 10 * (j / 2) + j % 2;
             ra[j] = -1;
         }
-        int rc = dir == 0 ? MPI_Alltoall(MPI_BOTTOM, 2, abs_s, ra, 2, MPI_INT, comm)
-                          : MPI_Alltoall(sa, 2, MPI_INT, MPI_BOTTOM, 2, abs_r, comm);
+        int rc = dir == 0 ? coll_alltoall(MPI_BOTTOM, 2, abs_s, ra, 2, MPI_INT, comm)
+                          : coll_alltoall(sa, 2, MPI_INT, MPI_BOTTOM, 2, abs_r, comm);
         ok &= rc == MPI_SUCCESS;
         for (int j = 0; j < 2 * P; j++)
             ok &= ra[j] == 1000 * (j / 2) + 10 * r + j % 2;
@@ -532,6 +574,49 @@ static void test_odd_arguments(MPI_Comm comm, const char *cname)
     free(sa);
     free(ra);
     test_negative_extent(comm, cname);
+}
+
+/* Counts past INT_MAX (--entry c only): the shim leaves them to the
+ * library, whose large-count call must get the whole count: 2^31 + 3
+ * elements of a size-0 type (nothing moves), and with --big at 2 ranks a
+ * broadcast of 2^31 + 24 bytes. */
+static void test_large_counts(MPI_Comm comm, const char *cname, int big)
+{
+#if HAVE_LARGE_COUNT
+    int r, P;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    MPI_Count n = (MPI_Count)INT32_MAX + 4;
+    MPI_Datatype zero;
+    MPI_Type_contiguous(0, MPI_INT, &zero);
+    MPI_Type_commit(&zero);
+    int buf[4] = {7, 7, 7, 7}, out[4] = {7, 7, 7, 7};
+    int ok = MPI_Bcast_c(buf, n, zero, 0, comm) == MPI_SUCCESS;
+    ok &= MPI_Alltoall_c(buf, n, zero, out, n, zero, comm) == MPI_SUCCESS;
+    for (int i = 0; i < 4; i++)
+        ok &= buf[i] == 7 && out[i] == 7;
+    check(ok, "bcast_c, alltoall_c(2^31 + 3 of a size-0 type)", cname, "contiguous(0)", "-", -1, 0);
+    MPI_Type_free(&zero);
+    if (!big || P != 2)
+        return;
+    size_t bytes = (size_t)INT32_MAX + 25;
+    unsigned char *b = malloc(bytes);
+    if (b == NULL)
+        return;
+    for (size_t i = 0; i < bytes; i += 4096)
+        b[i] = r == 1 ? (unsigned char)(i / 4096 * 7 + 1) : 0;
+    b[bytes - 1] = r == 1 ? 0x5A : 0;
+    ok = MPI_Bcast_c(b, (MPI_Count)bytes, MPI_BYTE, 1, comm) == MPI_SUCCESS;
+    for (size_t i = 0; ok && i < bytes; i += 4096)
+        ok &= b[i] == (unsigned char)(i / 4096 * 7 + 1);
+    ok &= b[bytes - 1] == 0x5A;
+    check(ok, "bcast_c(2^31 + 24 bytes)", cname, "byte", "-", -1, 1);
+    free(b);
+#else
+    (void)comm;
+    (void)cname;
+    (void)big;
+#endif
 }
 
 /* Intercommunicators (the MPI library's own algorithms run: the shim must
@@ -550,12 +635,12 @@ static void test_intercomm(void)
     MPI_Comm_remote_size(inter, &rn);
     int v[3] = {low && lr == 0 ? 11 : -1, low && lr == 0 ? 22 : -1, low && lr == 0 ? 33 : -1}, ok = 1;
     int root = low ? (lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
-    ok &= MPI_Bcast(v, 3, MPI_INT, root, inter) == MPI_SUCCESS;
+    ok &= coll_bcast(v, 3, MPI_INT, root, inter) == MPI_SUCCESS;
     if (!low || lr == 0)
         ok &= v[0] == 11 && v[1] == 22 && v[2] == 33;
     check(ok, "bcast(intercommunicator)", "inter", "int", "-", 3, 0);
     int mine = low ? -100 : lr + 1, sum = -1;
-    ok = MPI_Reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, root, inter) == MPI_SUCCESS;
+    ok = coll_reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, root, inter) == MPI_SUCCESS;
     if (low && lr == 0)
         ok &= sum == rn * (rn + 1) / 2;
     else if (low)
@@ -564,7 +649,7 @@ static void test_intercomm(void)
     int *s = malloc(sizeof(int) * (size_t)rn), *d = malloc(sizeof(int) * (size_t)rn);
     for (int j = 0; j < rn; j++)
         s[j] = (low ? 1000 : 2000) + lr * 10 + j;
-    ok = MPI_Alltoall(s, 1, MPI_INT, d, 1, MPI_INT, inter) == MPI_SUCCESS;
+    ok = coll_alltoall(s, 1, MPI_INT, d, 1, MPI_INT, inter) == MPI_SUCCESS;
     for (int j = 0; j < rn; j++)
         ok &= d[j] == (low ? 2000 : 1000) + j * 10 + lr;
     check(ok, "alltoall(intercommunicator)", "inter", "int", "-", 1, 0);
@@ -658,6 +743,15 @@ int main(int argc, char **argv)
         big |= strcmp(argv[i], "--big") == 0;
         no_struct |= strcmp(argv[i], "--no-struct") == 0;
         g_few_roots |= strcmp(argv[i], "--few-roots") == 0;
+        if (strcmp(argv[i], "--entry") == 0 && i + 1 < argc) {
+            if (strcmp(argv[++i], "c") == 0 && HAVE_LARGE_COUNT) {
+                g_entry = ENTRY_LARGE_COUNT;
+            } else if (strcmp(argv[i], "blocking") != 0) {
+                fprintf(stderr, "test_coll: --entry %s: not an entry point of this MPI (blocking%s)\n", argv[i],
+                        HAVE_LARGE_COUNT ? ", c" : "");
+                return 2;
+            }
+        }
     }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
@@ -698,6 +792,8 @@ int main(int argc, char **argv)
 
     run_comm(MPI_COMM_WORLD, "world", cases, ncases, &cases[0], &tquad, big);
     test_odd_arguments(MPI_COMM_WORLD, "world");
+    if (g_entry == ENTRY_LARGE_COUNT)
+        test_large_counts(MPI_COMM_WORLD, "world", big);
 #ifndef SMPI_H /* SimGrid 3.32 SMPI has no MPI_Intercomm_create */
     test_intercomm();
 #endif

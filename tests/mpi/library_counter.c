@@ -1,0 +1,115 @@
+/* A PMPI tool that counts what reaches the MPI library: it defines the
+ * library's PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall and their large-count
+ * forms, counts each call and forwards it to the next definition (the
+ * library's), and prints its counts in MPI_Finalize.  Preloaded after the
+ * shim (LD_PRELOAD=shim:this), it sits between the shim and the library:
+ * a call the shim runs with its own schedule never reaches it, a call the
+ * shim leaves to the library does (tests/mpi/run_preload.sh).  Its MPI_X
+ * only forward to PMPI_X, so that the shim sees one tool object and no
+ * tool entry point of its own to hand calls to (src/shim/next.c). */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <stdio.h>
+
+#include <mpi.h>
+
+static long lib_bcast, lib_reduce, lib_alltoall, lib_bcast_c, lib_reduce_c, lib_alltoall_c;
+
+/* The next definition of `name` (the MPI library's), as a function of type T. */
+#define LIB_NEXT(T, name)                                                                                              \
+    __extension__({                                                                                                    \
+        static T f_;                                                                                                   \
+        if (f_ == NULL)                                                                                                \
+            *(void **)&f_ = dlsym(RTLD_NEXT, name);                                                                    \
+        f_;                                                                                                            \
+    })
+
+typedef int (*bcast_t)(void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int (*reduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
+typedef int (*alltoall_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+
+int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    lib_bcast++;
+    return LIB_NEXT(bcast_t, "PMPI_Bcast")(buf, count, dt, root, comm);
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    return PMPI_Bcast(buf, count, dt, root, comm);
+}
+
+int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    lib_reduce++;
+    return LIB_NEXT(reduce_t, "PMPI_Reduce")(sbuf, rbuf, count, dt, op, root, comm);
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
+}
+
+int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                  MPI_Comm comm)
+{
+    lib_alltoall++;
+    return LIB_NEXT(alltoall_t, "PMPI_Alltoall")(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                 MPI_Comm comm)
+{
+    return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+#if MPI_VERSION >= 4
+typedef int (*bcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_Comm);
+typedef int (*reduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm);
+typedef int (*alltoall_c_t)(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype, MPI_Comm);
+
+int PMPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    lib_bcast_c++;
+    return LIB_NEXT(bcast_c_t, "PMPI_Bcast_c")(buf, count, dt, root, comm);
+}
+
+int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm)
+{
+    return PMPI_Bcast_c(buf, count, dt, root, comm);
+}
+
+int PMPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    lib_reduce_c++;
+    return LIB_NEXT(reduce_c_t, "PMPI_Reduce_c")(sbuf, rbuf, count, dt, op, root, comm);
+}
+
+int MPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
+{
+    return PMPI_Reduce_c(sbuf, rbuf, count, dt, op, root, comm);
+}
+
+int PMPI_Alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
+                    MPI_Datatype rtype, MPI_Comm comm)
+{
+    lib_alltoall_c++;
+    return LIB_NEXT(alltoall_c_t, "PMPI_Alltoall_c")(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+int MPI_Alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
+                   MPI_Datatype rtype, MPI_Comm comm)
+{
+    return PMPI_Alltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+#endif
+
+int MPI_Finalize(void)
+{
+    int rank = -1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    printf("library rank %d: bcast=%ld reduce=%ld alltoall=%ld bcast_c=%ld reduce_c=%ld alltoall_c=%ld\n", rank,
+           lib_bcast, lib_reduce, lib_alltoall, lib_bcast_c, lib_reduce_c, lib_alltoall_c);
+    fflush(stdout);
+    return PMPI_Finalize();
+}
