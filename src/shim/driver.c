@@ -41,6 +41,7 @@ static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, log
 {
     logp_stat_t *s = &d->stat;
     s->calls++;
+    s->large_count += c->entry == LOGP_ENTRY_LARGE_COUNT;
     s->bytes += (double)c->bytes;
     if (st->timed)
         s->time += PMPI_Wtime() - t0;

@@ -180,6 +180,10 @@ void logp_report_comm(const logp_comm_state_t *st)
             if (x->gathered)
                 logp_text_printf(&t, "  slowest rank %d total %.1f us, fastest %.1f us", x->max_rank,
                                  x->max_time * 1e6, x->min_time * 1e6);
+            if (x->large_count > 0)
+                logp_text_printf(&t, "  (%lu by MPI_%s_c)", x->large_count, d->coll == LOGP_COLL_BCAST ? "Bcast"
+                                                                            : d->coll == LOGP_COLL_REDUCE ? "Reduce"
+                                                                                                          : "Alltoall");
             char trial[512];
             logp_trial_describe(&d->trial, st->warmup, trial, sizeof trial);
             /* the trial on a line of its own that does not start like a row */

@@ -23,6 +23,7 @@
 
 typedef struct logp_stat {
     unsigned long calls;
+    unsigned long large_count; /* of them, through the large-count entry points (MPI_X_c) */
     double bytes, time, predicted; /* time: this rank's own total */
     /* over every rank, filled at the end of the run when every rank timed
      * its calls (logp_comm_state_t.all_timed): slowest and fastest total */

@@ -3,7 +3,7 @@
  *
  *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|all]
  *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
- *       [--rpn R] [--algos a,b,..] [--network loggp|shared] [--dispatch]
+ *       [--rpn R] [--algos a,b,..] [--network loggp|shared] [--dispatch [--large-count]]
  *
  * A time is the mean over iterations of the slowest rank's time for one
  * call (ranks start together after a barrier).  Native is PMPI_*; ours are
@@ -43,6 +43,7 @@ static const char logp_bench_usage[] =
     "  --network loggp|shared             the model's network: LogGP (default) or interfaces that share\n"
     "                                     bandwidth (model/net.h); predictions and auto's pick follow it\n"
     "  --native-only | --transpose | --pingpong | --csv | --dispatch\n"
+    "  --large-count                      --dispatch: call the MPI-4 large-count forms (MPI_Bcast_c ...)\n"
     "  --entry                            also time the MPI_* entry point after warm-up calls at every size\n"
     "                                     (2 x 32 each, round robin) and 128 at the size: under the\n"
     "                                     shim, auto's steady state (trials done); median / fastest row\n"
@@ -295,8 +296,12 @@ static double bench_pingpong(int m, int iters, int peer)
  * `dispatch ...` lines at the end, see src/shim/dispatch.h).  Each
  * collective is called with 256 distinct sizes, 8 B to 64 KiB (all-to-all
  * blocks: up to 64 KiB / P), the root rotating, `rounds` times. */
-static void bench_dispatch(int rounds, const char *which)
+static void bench_dispatch(int rounds, const char *which, int large_count)
 {
+#if MPI_VERSION < 4
+    if (large_count && g_rank == 0)
+        fprintf(stderr, "pmpi-logp-bench: --large-count: this MPI has no large-count calls; blocking ones used\n");
+#endif
     int on[LOGP_COLL_COUNT];
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         on[c] = strcmp(which, "all") == 0 || strcmp(which, logp_coll_name((logp_coll_t)c)) == 0;
@@ -312,13 +317,24 @@ static void bench_dispatch(int rounds, const char *which)
         for (int i = 0; i < 256; i++) {
             int count = (int)(sizes[i] / 8), root = (round * 256 + i) % g_size;
             int block = (int)((sizes[i] < a2a_max ? sizes[i] : a2a_max) / 8);
+            block = block > 0 ? block : 1;
+#if MPI_VERSION >= 4
+            if (large_count) {
+                if (on[LOGP_COLL_BCAST])
+                    MPI_Bcast_c(a, count, MPI_DOUBLE, root, MPI_COMM_WORLD);
+                if (on[LOGP_COLL_REDUCE])
+                    MPI_Reduce_c(a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+                if (on[LOGP_COLL_ALLTOALL])
+                    MPI_Alltoall_c(a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD);
+                continue;
+            }
+#endif
             if (on[LOGP_COLL_BCAST])
                 MPI_Bcast(a, count, MPI_DOUBLE, root, MPI_COMM_WORLD);
             if (on[LOGP_COLL_REDUCE])
                 MPI_Reduce(a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
             if (on[LOGP_COLL_ALLTOALL])
-                MPI_Alltoall(a, block > 0 ? block : 1, MPI_DOUBLE, b, block > 0 ? block : 1, MPI_DOUBLE,
-                             MPI_COMM_WORLD);
+                MPI_Alltoall(a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD);
         }
     free(a);
     free(b);
@@ -336,7 +352,7 @@ int main(int argc, char **argv)
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
     const char *which = "all", *tuning = NULL;
     char sizes[512] = "8,1024,65536,1048576";
-    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0, shared = 0;
+    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0, shared = 0, large_count = 0;
     for (int i = 1; i < argc; i++) {
         const char *bad = NULL;
         long n = 0;
@@ -378,6 +394,8 @@ int main(int argc, char **argv)
             dispatch = 1;
         else if (strcmp(argv[i], "--entry") == 0)
             g_entry = 1;
+        else if (strcmp(argv[i], "--large-count") == 0)
+            large_count = 1;
         else if (strcmp(argv[i], "--native-only") == 0)
             native_only = 1;
         else if (strcmp(argv[i], "--rpn") == 0 && i + 1 < argc) {
@@ -403,7 +421,7 @@ int main(int argc, char **argv)
     if (tuning == NULL) /* the file the shim would read */
         tuning = getenv("PMPI_LOGP_TUNING") && *getenv("PMPI_LOGP_TUNING") ? getenv("PMPI_LOGP_TUNING") : NULL;
     if (dispatch) {
-        bench_dispatch(iters, which);
+        bench_dispatch(iters, which, large_count);
         MPI_Finalize();
         return 0;
     }
