@@ -44,7 +44,8 @@ enum {
     LOGP_KEY_RULE = 1 << 11,          /* rule = ..., any number per section */
     LOGP_KEY_CORRECTION = 1 << 12,    /* correction = ..., any number per section */
     LOGP_KEY_LEARN = 1 << 13,         /* learn = FILE, [default] only */
-    LOGP_KEY_NETWORK = 1 << 14        /* network = loggp | shared, not in [host] */
+    LOGP_KEY_NETWORK = 1 << 14,       /* network = loggp | shared, not in [host] */
+    LOGP_KEY_COPY = 1 << 15           /* copy = per byte (logp_params_t.copy) */
 };
 
 /* Message-size rules and model corrections: what `rule` and `correction`

@@ -28,10 +28,16 @@ typedef struct logp_params {
     double g;     /* minimum gap between consecutive sends (or receives), s */
     double G;     /* LogGP gap per byte (1 / bandwidth), s/B */
     double gamma; /* reduction operator cost per byte, s/B */
+    double copy;  /* a local memory copy per byte, s/B: the packing and unpacking that
+                     schedules moving packed blocks do besides their messages (Bruck's
+                     all-to-all); 0 where local work is free (a simulator that does not
+                     simulate computation) */
 } logp_params_t;
 
 /* The built-in defaults, used when no tuning file says otherwise:
- * a commodity cluster (L 1.6us, o 0.4us, g 0.6us, G 0.1ns/B, gamma 0.3ns/B). */
+ * a commodity cluster (L 1.6us, o 0.4us, g 0.6us, G 0.1ns/B, gamma 0.3ns/B,
+ * copy 0.1ns/B; 0 in the SMPI build, LOGP_BUILD_SMPI, whose simulations
+ * leave local work out). */
 logp_params_t logp_params_default(void);
 
 /* LOGP_OK if every parameter is finite and >= 0, LOGP_ERR_ARG otherwise. */

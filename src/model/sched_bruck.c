@@ -34,17 +34,26 @@
 double logp_bruck_time(const logp_params_t *p, int P, size_t m, int r)
 {
     /* every rank alike: the message that arrives from i - d w left when
-     * this rank sent its own d-th message of the digit */
-    double next_send = 0.0, arrive[LOGP_BRUCK_RADIX_MAX];
-    logp_recv_state_t st = {0.0, 0.0};
+     * this rank sent its own d-th message of the digit; the executor's
+     * copies (p->copy per byte) around it: every block packed first, each
+     * message's blocks copied out before its send and in after its
+     * receive, every block unpacked last */
+    double next_send = 0.0, arrive[LOGP_BRUCK_RADIX_MAX], all = P > 1 ? (double)P * (double)m * p->copy : 0.0;
+    logp_recv_state_t st = {all, 0.0};
     for (long w = 1; w < P; w *= r) {
         int n = logp_bruck_values(P, r, w);
-        for (int d = 1; d <= n; d++)
-            arrive[d - 1] = logp_params_post(p, (size_t)logp_bruck_nblocks(P, w, r, d) * m, &st.cpu, &next_send);
-        for (int d = 1; d <= n; d++)
-            logp_params_take(p, (size_t)logp_bruck_nblocks(P, w, r, d) * m, 0, arrive[d - 1], &st);
+        for (int d = 1; d <= n; d++) {
+            size_t b = (size_t)logp_bruck_nblocks(P, w, r, d) * m;
+            st.cpu += (double)b * p->copy;
+            arrive[d - 1] = logp_params_post(p, b, &st.cpu, &next_send);
+        }
+        for (int d = 1; d <= n; d++) {
+            size_t b = (size_t)logp_bruck_nblocks(P, w, r, d) * m;
+            logp_params_take(p, b, 0, arrive[d - 1], &st);
+            st.cpu += (double)b * p->copy;
+        }
     }
-    return st.cpu;
+    return st.cpu + all;
 }
 
 double logp_bruck_time_shared(const logp_params_t *p, int P, size_t m, int r)
@@ -53,11 +62,13 @@ double logp_bruck_time_shared(const logp_params_t *p, int P, size_t m, int r)
      * same times: a round's flows out of a rank (and into it) share its
      * interface equally while in flight (processor sharing), each entering
      * after its send's overhead and the latency */
-    double cpu = 0.0, next_send = 0.0, next_recv = 0.0, gap = p->g > p->o ? p->g : p->o;
+    double all = P > 1 ? (double)P * (double)m * p->copy : 0.0; /* packing and unpacking, as logp_bruck_time */
+    double cpu = all, next_send = 0.0, next_recv = 0.0, gap = p->g > p->o ? p->g : p->o;
     double enter[LOGP_BRUCK_RADIX_MAX], work[LOGP_BRUCK_RADIX_MAX], done[LOGP_BRUCK_RADIX_MAX];
     for (long w = 1; w < P; w *= r) {
         int n = logp_bruck_values(P, r, w), in = 0, left = n;
         for (int d = 0; d < n; d++) {
+            cpu += (double)logp_bruck_nblocks(P, w, r, d + 1) * (double)m * p->copy;
             double start = cpu > next_send ? cpu : next_send;
             cpu = start + p->o;
             next_send = start + gap;
@@ -93,11 +104,11 @@ double logp_bruck_time_shared(const logp_params_t *p, int P, size_t m, int r)
         for (int d = 0; d < n; d++) { /* the bytes are in: each receive costs o, max(g, o) apart */
             double start = cpu > next_recv ? cpu : next_recv;
             start = start > done[d] ? start : done[d];
-            cpu = start + p->o;
+            cpu = start + p->o + (double)logp_bruck_nblocks(P, w, r, d + 1) * (double)m * p->copy;
             next_recv = start + gap;
         }
     }
-    return cpu;
+    return cpu + all;
 }
 
 int logp_bruck_radix(const logp_params_t *p, int P, size_t m, int shared)

@@ -95,7 +95,11 @@ logp_status_t logp_sim_run_budget(const logp_sched_t *s, int root, int commutati
         rc = logp_sim_match(s, n, x.op, x.owner, x.match, link);
     /* the executors' rule for large sends (params.h), where they keep it */
     x.serial = s->coll != LOGP_COLL_ALLTOALL && !(s->fam->flags & LOGP_FAMILY_CONCURRENT);
+    int packed = (s->fam->flags & LOGP_FAMILY_A2A_BRUCK) != 0;
     for (int r = 0; r < P; r++) {
+        /* a packed all-to-all's copies (sched_bruck.c): every block packed first */
+        st[r].copy = packed ? topo->intra.copy / logp_topo_speed(topo, r) : 0.0;
+        st[r].cpu = st[r].pc < st[r].end ? (double)P * (double)s->bytes * st[r].copy : 0.0;
         st[r].serial_peer = -1;
         st[r].serial_op = -1;
         st[r].paced_op = -1;

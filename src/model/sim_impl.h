@@ -36,6 +36,9 @@ typedef struct {
     long *sready, nsready;    /* sends whose earlier operations are done */
     long *plain, ph, pt;      /* plain receives posted and not done, in order: plain[ph .. pt) */
     double wake;              /* when its pending event is due (-1: none) */
+    double copy;              /* packed all-to-all (LOGP_FAMILY_A2A_BRUCK): its local copies per byte
+                                 (intra-node copy / speed), else 0: each message's blocks are copied
+                                 out before its send and in after its receive */
 } logp_sim_rank_t;
 
 /* A shared network's state beside the ranks' (net.h).  Large sends are

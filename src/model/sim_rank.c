@@ -23,7 +23,7 @@ double logp_sim_next(logp_sim_rank_t *st, const logp_op_t *op, const long *match
 {
     const logp_op_t *o = &op[st->pc];
     if (o->kind == LOGP_OP_SEND) {
-        double t = logp_sim_max(st->cpu, st->nsend);
+        double t = logp_sim_max(st->cpu + (double)o->bytes * st->copy, st->nsend);
         if (window > 0 && st->nsent >= window) {
             long oldest = st->sent[st->nsent % window];
             if (arrive[oldest] < 0.0) {
@@ -135,12 +135,14 @@ logp_status_t logp_sim_exec(logp_sim_ctx_t *x, int r, long i, double start)
         }
         logp_recv_state_t rs = {me->cpu, me->nrecv};
         logp_params_take(&q, o->bytes, o->kind == LOGP_OP_RECV_REDUCE, x->arrive[x->match[i]], &rs);
-        me->cpu = rs.cpu;
+        me->cpu = rs.cpu + (double)o->bytes * me->copy;
         me->nrecv = rs.next;
         if (x->got && x->got[r] < 0.0)
             x->got[r] = me->cpu;
     } else if (o->kind == LOGP_OP_REDUCE_OWN) {
         me->cpu += (double)o->bytes * topo->intra.gamma / logp_topo_speed(topo, r);
     }
+    if (me->copy > 0.0 && i == me->end - 1) /* every block unpacked */
+        me->cpu += (double)x->s->P * (double)x->s->bytes * me->copy;
     return LOGP_OK;
 }

@@ -9,7 +9,8 @@
  *   network   inj = (m - 1) G, then L (pair class, not scaled);
  *   receiver  o / speed[r], receives spaced max(g / speed[r], o / speed[r] + inj).
  * Combining m bytes is CPU work wherever the operand came from: it costs
- * m intra.gamma / speed[r].
+ * m intra.gamma / speed[r]; so is a local copy of m bytes (a packing
+ * schedule's, sched_bruck.c): m intra.copy / speed[r].
  * With one node (or intra == inter) and every speed 1 this is exactly the
  * uniform convention of params.h: x / 1.0 == x in IEEE arithmetic. */
 #ifndef LOGP_MODEL_TOPO_H

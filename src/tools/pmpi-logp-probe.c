@@ -16,7 +16,8 @@
  *         by nothing (saturation: the sender's steady-state gap);
  *   L     round trip / 2 - 2o (small messages; clamped at 0);
  *   G     slope of the round trip between 64 KiB and 1 MiB, / 2;
- *   gamma MPI_Reduce_local(MPI_SUM) on 1 MiB of doubles, per byte.
+ *   gamma MPI_Reduce_local(MPI_SUM) on 1 MiB of doubles, per byte;
+ *   copy  memcpy of 16 MiB, per byte (local copies of packing schedules).
  * Each quantity is the median of --reps repetitions (default 7), each the
  * median (g: the mean) of many iterations; the spread printed is
  * (max - min) / median over the repetitions.  While L or o spread more than
@@ -181,6 +182,33 @@ static stat_t measure_gamma(void)
     return summarize(v, g_reps);
 }
 
+/* copy: memcpy of 16 MiB, per byte: the packing of large all-to-all
+ * blocks (Bruck's kind), whose buffers outgrow the caches, is what the
+ * model charges it for (model/params.h). */
+static stat_t measure_copy(void)
+{
+    size_t n = (size_t)16 << 20;
+    char *a = malloc(n), *b = malloc(n);
+    double v[64];
+    if (a == NULL || b == NULL) {
+        free(a);
+        free(b);
+        stat_t none = {0.0, 0.0};
+        return none;
+    }
+    memset(a, 1, n);
+    memset(b, 2, n);
+    for (int r = 0; r < g_reps; r++) {
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < 4; i++)
+            memcpy(i % 2 ? a : b, i % 2 ? b : a, n);
+        v[r] = (MPI_Wtime() - t0) / 4 / (double)n;
+    }
+    free(a);
+    free(b);
+    return summarize(v, g_reps);
+}
+
 /* Spreads above this are marked: the value is not to be trusted. */
 #define LOGP_PROBE_SPREAD_WARN 0.5
 
@@ -201,7 +229,7 @@ static int write_value(FILE *f, const char *section, const char *key, const stat
     return why != NULL;
 }
 
-static int write_section(FILE *f, const char *name, const pair_t *p, const stat_t *gamma)
+static int write_section(FILE *f, const char *name, const pair_t *p, const stat_t *gamma, const stat_t *copy)
 {
     fprintf(f, "[%s]\n", name);
     int warned = write_value(f, name, "L", &p->L, 1e6, "us");
@@ -210,6 +238,8 @@ static int write_section(FILE *f, const char *name, const pair_t *p, const stat_
     warned += write_value(f, name, "G", &p->G, 1e9, "ns/B");
     if (gamma)
         warned += write_value(f, name, "gamma", gamma, 1e9, "ns/B");
+    if (copy)
+        warned += write_value(f, name, "copy", copy, 1e9, "ns/B");
     return warned;
 }
 
@@ -279,7 +309,7 @@ int main(int argc, char **argv)
         pi = measure_pair(intra, buf);
     if (inter > 0)
         pe = measure_pair(inter, buf);
-    stat_t gamma = measure_gamma();
+    stat_t gamma = measure_gamma(), copy = measure_copy();
     if (g_rank == 0) {
         FILE *f = out ? fopen(out, "w") : stdout;
         if (f == NULL) {
@@ -289,10 +319,10 @@ int main(int argc, char **argv)
         fprintf(f, "# written by pmpi-logp-probe (%d ranks, %d repetitions; spread = (max - min) / median)\n",
                 g_size, g_reps);
         const pair_t *d = inter > 0 ? &pe : &pi;
-        int warned = write_section(f, "default", d, &gamma);
+        int warned = write_section(f, "default", d, &gamma, &copy);
         if (intra > 0 && inter > 0) {
-            warned += write_section(f, "intra-node", &pi, NULL);
-            warned += write_section(f, "inter-node", &pe, NULL);
+            warned += write_section(f, "intra-node", &pi, NULL, NULL);
+            warned += write_section(f, "inter-node", &pe, NULL, NULL);
         } else {
             fprintf(f, "# only %s pairs were available\n", inter > 0 ? "inter-node" : "intra-node");
         }

@@ -4,7 +4,7 @@
  *   pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g   (integers, seed 000)
  *   pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]
  * params: --L --o --g (time: ns, us, ms, s; default us), --G (s/B: ns/B,
- * or a bandwidth like 10GB/s), --gamma (ns/B), --root R, --chain-k K.
+ * or a bandwidth like 10GB/s), --gamma (ns/B), --copy (ns/B), --root R, --chain-k K.
  * layout: --nodes N --rpn R (ranks per node; P = N R), --speeds S0,S1,..
  * (per node), --intra-L/--intra-o/--intra-g/--intra-G (same-node pairs;
  * the plain parameters are then the inter-node ones). */
@@ -111,11 +111,11 @@ static int make_layout(logp_cli_t *c, int P_given)
 enum {
     OPT_P = 1, OPT_N, OPT_ROOT, OPT_RANK, OPT_CHAIN_K, OPT_BYTES, OPT_L, OPT_O, OPT_G_GAP, OPT_G_BYTE, OPT_GAMMA,
     OPT_NODES, OPT_RPN, OPT_SPEEDS, OPT_INTRA_L, OPT_INTRA_O, OPT_INTRA_G, OPT_INTRA_GB, OPT_BCAST, OPT_REDUCE,
-    OPT_ALLTOALL, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_HELP
+    OPT_ALLTOALL, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_COPY, OPT_HELP
 };
 #define OPT(o) (1u << (o))
 #define OPTS_PARAMS (OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP) | OPT(OPT_G_BYTE) | OPT(OPT_GAMMA) | OPT(OPT_ROOT) | \
-                     OPT(OPT_CHAIN_K) | OPT(OPT_NATIVE))
+                     OPT(OPT_CHAIN_K) | OPT(OPT_NATIVE) | OPT(OPT_COPY))
 #define OPTS_LAYOUT (OPT(OPT_NODES) | OPT(OPT_RPN) | OPT(OPT_SPEEDS) | OPT(OPT_INTRA_L) | OPT(OPT_INTRA_O) | \
                      OPT(OPT_INTRA_G) | OPT(OPT_INTRA_GB) | OPT(OPT_NETWORK))
 
@@ -133,13 +133,14 @@ static const struct option logp_cli_options[] = {
     {"alltoall", required_argument, NULL, OPT_ALLTOALL},
     {"dot", no_argument, NULL, OPT_DOT},             {"name", required_argument, NULL, OPT_NAME},
     {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"native", required_argument, NULL, OPT_NATIVE},
-    {"network", required_argument, NULL, OPT_NETWORK},
+    {"network", required_argument, NULL, OPT_NETWORK}, {"copy", required_argument, NULL, OPT_COPY},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0}};
 
 static const char logp_cli_params_help[] =
     "params:  --L T --o T --g T   LogP times (T: number with ns, us (default), ms or s)\n"
     "         --G X --gamma X     per byte (ns/B (default), us/B, s/B) or a bandwidth (B/s KB/s MB/s GB/s)\n"
+    "         --copy X            per byte of a local memory copy (packing all-to-alls pay it; default 0.1ns/B)\n"
     "         --root R --chain-k K\n"
     "         --native LIB        whose defaults \"native\" models: mpich, openmpi or smpi (default: the build's)\n";
 static const char logp_cli_layout_help[] =
@@ -240,6 +241,8 @@ static logp_status_t parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int o
         return logp_units_per_byte(v, &c->p.G);
     case OPT_GAMMA:
         return logp_units_per_byte(v, &c->p.gamma);
+    case OPT_COPY:
+        return logp_units_per_byte(v, &c->p.copy);
     case OPT_SPEEDS:
         return parse_speeds(v, c);
     case OPT_INTRA_L:
@@ -360,6 +363,8 @@ static void print_model(const logp_cli_t *c)
 {
     printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B", c->p.L * 1e6, c->p.o * 1e6, c->p.g * 1e6, c->p.G * 1e9,
            c->p.gamma * 1e9);
+    if (c->p.copy != logp_params_default().copy)
+        printf(" copy=%gns/B", c->p.copy * 1e9);
     if (c->topo.P > 0) {
         printf("%s; %d nodes x %d ranks, intra-node L=%gus o=%gus g=%gus G=%gns/B", c->nodes > 1 ? " between nodes" : "",
                c->nodes, c->rpn, c->intra.L * 1e6, c->intra.o * 1e6, c->intra.g * 1e6, c->intra.G * 1e9);
@@ -656,8 +661,9 @@ static int cmd_check(const logp_cli_t *c)
            diag.warnings == 1 ? "" : "s");
     printf("communicator: P=%d name '%s' %s\nmatched: %s\n", facts.size, facts.name,
            facts.intra_node ? "intra-node" : "inter-node", r.matched);
-    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B chain_k=%d network=%s\n", r.params.L * 1e6, r.params.o * 1e6,
-           r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9, r.chain_k, r.shared ? "shared" : "loggp");
+    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B copy=%gns/B chain_k=%d network=%s\n", r.params.L * 1e6,
+           r.params.o * 1e6, r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9, r.params.copy * 1e9, r.chain_k,
+           r.shared ? "shared" : "loggp");
     printf("%10s  %-28s %-28s %-28s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)");
     for (size_t m = 8; m <= (size_t)1 << 20; m *= 8) {
         printf("%10zu ", m);

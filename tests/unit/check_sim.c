@@ -206,8 +206,10 @@ static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
 START_TEST(test_alltoall_delivery)
 {
     static const size_t sizes[] = {8, 16384, 1 << 20}; /* the linear window depends on the size */
+    logp_params_t pc = P0;
+    pc.copy = 0.1e-9; /* the Bruck kind's closed forms and replays with local copies (sched_bruck.c) */
     for (int P = 1; P <= 130; P++) {
-        logp_topo_t t = logp_topo_uniform(P, &P0);
+        logp_topo_t t = logp_topo_uniform(P, &pc);
         logp_sched_t s;
         logp_view_t v;
         for (int a = 0; a < LOGP_ALGO_COUNT; a++)
@@ -309,6 +311,27 @@ START_TEST(test_sim_hand_forms)
         ck_assert_msg(fabs(sim - want) <= 1e-9 * want, "bruck r=4 P=4: %g, want %g", sim, want);
         logp_sched_free(&s);
     }
+    /* the butterfly at P = 2 with local copies c per byte, m-byte blocks:
+     * both blocks packed (2mc), the peer's copied out (mc), sent: it
+     * arrives o + (m - 1)G + L later, is taken (o, L >= mc + o here),
+     * copied in (mc), both blocks unpacked (2mc): 6mc + 2o + L + (m - 1)G,
+     * the closed form alike */
+    {
+        logp_sched_t s;
+        double sim;
+        logp_params_t pc = P0;
+        pc.copy = 0.05e-9;
+        size_t m = 4096;
+        logp_topo_t t2 = logp_topo_uniform(2, &pc);
+        LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLTOALL, LOGP_ALGO_BUTTERFLY, m, &t2, NULL) == LOGP_OK);
+        LOGP_CHECK(logp_sim_run(&s, 0, 1, NULL, NULL, &sim) == LOGP_OK);
+        double want = 6 * (double)m * pc.copy + 2 * pc.o + pc.L + (double)(m - 1) * pc.G;
+        ck_assert_msg(fabs(sim - want) <= 1e-9 * want, "butterfly P=2 with copies: %g, want %g", sim, want);
+        double closed = logp_sched_time(&s, 0, 1);
+        ck_assert_msg(fabs(closed - want) <= 1e-9 * want, "butterfly P=2 closed form with copies: %g, want %g",
+                      closed, want);
+        logp_sched_free(&s);
+    }
 }
 END_TEST
 
@@ -362,6 +385,7 @@ static logp_params_t random_params(void)
         p.G = 0;
     if (rand() % 8 == 0)
         p.gamma = 0;
+    p.copy = 0.5 * p.gamma; /* local copies, from no draw of their own: the tests' sequences stay */
     return p;
 }
 
