@@ -28,7 +28,6 @@
 
 #include "../model/sched.h"
 #include "next.h"
-#include "shim.h"
 #include "state.h"
 
 /* One call: the application's arguments, then what screening found. */

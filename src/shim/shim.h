@@ -19,14 +19,6 @@
 
 typedef intptr_t logp_word_t;
 
-/* How the application reached the shim: which entry point of the
- * collective (the verbose line names it; the library's call for a call
- * the shim does not run is the same entry point's). */
-typedef enum logp_entry {
-    LOGP_ENTRY_BLOCKING = 0, /* MPI_Bcast, MPI_Reduce, MPI_Alltoall: int counts */
-    LOGP_ENTRY_LARGE_COUNT   /* MPI_Bcast_c, MPI_Reduce_c, MPI_Alltoall_c (MPI-4): MPI_Count counts */
-} logp_entry_t;
-
 /* MPI_Bcast / MPI_Reduce / MPI_Alltoall and their large-count forms as the
  * shim runs them (shim.c): the entry point, then the arguments of the MPI
  * call, in order, integers and handles as words (a count is an int for
