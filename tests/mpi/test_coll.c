@@ -579,7 +579,9 @@ static void test_odd_arguments(MPI_Comm comm, const char *cname)
 /* Counts past INT_MAX (--entry c only): the shim leaves them to the
  * library, whose large-count call must get the whole count: 2^31 + 3
  * elements of a size-0 type (nothing moves), and with --big at 2 ranks a
- * broadcast of 2^31 + 24 bytes. */
+ * broadcast of 2^31 + 24 bytes (in the run that forces the library's
+ * bcast only: the shim leaves it to the library whatever is forced, and
+ * it costs seconds of CI a run). */
 static void test_large_counts(MPI_Comm comm, const char *cname, int big)
 {
 #if HAVE_LARGE_COUNT
@@ -597,7 +599,8 @@ static void test_large_counts(MPI_Comm comm, const char *cname, int big)
         ok &= buf[i] == 7 && out[i] == 7;
     check(ok, "bcast_c, alltoall_c(2^31 + 3 of a size-0 type)", cname, "contiguous(0)", "-", -1, 0);
     MPI_Type_free(&zero);
-    if (!big || P != 2)
+    const char *forced = getenv("PMPI_LOGP_BCAST");
+    if (!big || P != 2 || forced == NULL || strcmp(forced, "native") != 0)
         return;
     size_t bytes = (size_t)INT32_MAX + 25;
     unsigned char *b = malloc(bytes);
