@@ -74,15 +74,29 @@ static int logp_next_ialltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatyp
     } while (0)
 
 #ifdef LOGP_SHIM_CHAIN
+/* Nonzero if `m`, a definition of `mpi`, is its object's alias of that
+ * object's own `pmpi` (the MPI library's MPI_X is a weak alias of its
+ * PMPI_X; a tool's MPI_X is a function of its own). */
+static int logp_next_alias(void *m, const Dl_info *mi, const char *pmpi)
+{
+    void *h = dlopen(mi->dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    int alias = h != NULL && dlsym(h, pmpi) == m;
+    if (h)
+        dlclose(h);
+    return alias;
+}
+
 /* The next definition of `pmpi` and, if the next `mpi` lives in another
- * object than it (a tool between the shim and the MPI library, whose MPI_X
- * is not the library's alias of its PMPI_X), that tool's MPI_X. */
+ * object than it and is not that object's alias of its own PMPI_X (a tool
+ * between the shim and the MPI library), that tool's MPI_X.  (A tool after
+ * the shim that defines only PMPI_X would otherwise make the library's
+ * MPI_X look like a tool's, and the shim would hand calls to the library.) */
 static void *logp_next_find(const char *mpi, const char *pmpi, void **tool)
 {
     void *p = dlsym(RTLD_NEXT, pmpi), *m = dlsym(RTLD_NEXT, mpi);
     Dl_info pi, mi;
     *tool = NULL;
-    if (m && p && dladdr(p, &pi) && dladdr(m, &mi) && pi.dli_fbase != mi.dli_fbase)
+    if (m && p && dladdr(p, &pi) && dladdr(m, &mi) && pi.dli_fbase != mi.dli_fbase && !logp_next_alias(m, &mi, pmpi))
         *tool = m;
     return p;
 }

@@ -6,7 +6,9 @@
  * a call the shim runs with its own schedule never reaches it, a call the
  * shim leaves to the library does (tests/mpi/run_preload.sh).  Its MPI_X
  * only forward to PMPI_X, so that the shim sees one tool object and no
- * tool entry point of its own to hand calls to (src/shim/next.c). */
+ * tool entry point of its own to hand calls to (src/shim/next.c); built
+ * with -DLIBRARY_COUNTER_PMPI_ONLY it defines the PMPI_X alone, and the
+ * shim must not take the library's MPI_X, the next one then, for a tool's. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -34,10 +36,12 @@ int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
     return LIB_NEXT(bcast_t, "PMPI_Bcast")(buf, count, dt, root, comm);
 }
 
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
     return PMPI_Bcast(buf, count, dt, root, comm);
 }
+#endif
 
 int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
@@ -45,10 +49,12 @@ int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op
     return LIB_NEXT(reduce_t, "PMPI_Reduce")(sbuf, rbuf, count, dt, op, root, comm);
 }
 
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
     return PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm);
 }
+#endif
 
 int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                   MPI_Comm comm)
@@ -57,11 +63,13 @@ int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
     return LIB_NEXT(alltoall_t, "PMPI_Alltoall")(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                  MPI_Comm comm)
 {
     return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
+#endif
 
 #if MPI_VERSION >= 4
 typedef int (*bcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_Comm);
@@ -74,10 +82,12 @@ int PMPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm
     return LIB_NEXT(bcast_c_t, "PMPI_Bcast_c")(buf, count, dt, root, comm);
 }
 
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
 int MPI_Bcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
     return PMPI_Bcast_c(buf, count, dt, root, comm);
 }
+#endif
 
 int PMPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
@@ -85,10 +95,12 @@ int PMPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt
     return LIB_NEXT(reduce_c_t, "PMPI_Reduce_c")(sbuf, rbuf, count, dt, op, root, comm);
 }
 
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
 int MPI_Reduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm)
 {
     return PMPI_Reduce_c(sbuf, rbuf, count, dt, op, root, comm);
 }
+#endif
 
 int PMPI_Alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
                     MPI_Datatype rtype, MPI_Comm comm)
@@ -97,11 +109,13 @@ int PMPI_Alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void
     return LIB_NEXT(alltoall_c_t, "PMPI_Alltoall_c")(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
 int MPI_Alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
                    MPI_Datatype rtype, MPI_Comm comm)
 {
     return PMPI_Alltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
+#endif
 #endif
 
 int MPI_Finalize(void)

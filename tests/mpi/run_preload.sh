@@ -155,6 +155,21 @@ for prog in $entries; do
         fi
     done
 done
+# a tool after the shim that defines only the PMPI_X (the counter built
+# with -DLIBRARY_COUNTER_PMPI_ONLY): the library's MPI_X, then the next
+# MPI_X, is not a tool's, so the shim still runs its algorithms (it had
+# handed every call to the library's MPI_X: no decision, nothing counted)
+$MPICC_ -DLIBRARY_COUNTER_PMPI_ONLY -shared -fPIC -o "$tmp/pmpi_counter.so" "$s/tests/mpi/library_counter.c" -ldl ||
+    exit 1
+env LD_PRELOAD="$lib:$tmp/pmpi_counter.so" PMPI_LOGP_BCAST=logp-tree PMPI_LOGP_REDUCE=chain PMPI_LOGP_ALLTOALL=butterfly \
+    PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n 2 "$tmp/hello_coll" >"$out" 2>"$err"
+if grep -q "all results correct" "$out" && [ "$(grep -c "^library rank [0-9]*: $none $nonec\$" "$out")" -eq 2 ] &&
+    grep -q '^pmpi-logp: .*bcast.* -> logp-tree' "$err" && grep -q '^pmpi-logp: .*reduce.* -> chain ' "$err" &&
+    grep -q '^pmpi-logp: .*alltoall.* -> butterfly' "$err"; then
+    pass=$((pass + 1)); echo "ok: a tool after the shim with PMPI_X only: the shim's algorithms run, nothing reaches the library"
+else
+    fail=$((fail + 1)); echo "FAIL: a tool after the shim with PMPI_X only"; cat "$out"; grep -v '^pmpi-logp' "$err" | tail -5
+fi
 # the counting tool under Fortran (use mpi): its counts in both orders equal
 # its counts without the shim (the Fortran bindings decide what reaches the
 # C entry points), the shim's algorithms run, the tool's finalize runs
