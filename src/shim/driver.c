@@ -27,14 +27,6 @@ static int logp_driver_ours(logp_algo_t algo, const logp_sched_t *sched, int roo
     return algo != LOGP_ALGO_NATIVE && logp_view_init(v, sched, root, rank, commutative) == LOGP_OK;
 }
 
-/* The entry point's suffix of a call's verbose line ("" for the blocking
- * call: the collective's name says it). */
-static const char *logp_driver_entry_name(const logp_call_t *c)
-{
-    static const char *const large[LOGP_COLL_COUNT] = {" via MPI_Bcast_c", " via MPI_Reduce_c", " via MPI_Alltoall_c"};
-    return c->entry == LOGP_ENTRY_LARGE_COUNT && c->coll < LOGP_COLL_COUNT ? large[c->coll] : "";
-}
-
 /* Adds one call to the statistics and prints it at verbose level 2. */
 static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, logp_decision_t *d, logp_algo_t ran,
                                 double t0, const char *label)
@@ -46,9 +38,11 @@ static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, log
     if (st->timed)
         s->time += PMPI_Wtime() - t0;
     s->predicted += d->predicted > 0 ? d->predicted : 0.0;
+    /* the entry point said where it is not the blocking call the collective's name says */
+    int large = c->entry == LOGP_ENTRY_LARGE_COUNT;
     if (logp_process_env()->verbose >= 2 && st->rank == 0)
-        fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s%s%s\n", st->name, logp_coll_name(c->coll), c->bytes,
-                logp_algo_name(ran), label, logp_driver_entry_name(c));
+        fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s%s%s%s\n", st->name, logp_coll_name(c->coll), c->bytes,
+                logp_algo_name(ran), label, large ? " via " : "", large ? logp_next_entry_name(c->coll, c->entry) : "");
 }
 
 /* PMPI_LOGP_TEST_SLOW (tests only): the call ran an algorithm that is to

@@ -27,173 +27,100 @@ typedef int (*logp_alltoall_fn_t)(const void *, logp_word_t, logp_word_t, void *
                                   logp_word_t);
 typedef int (*logp_session_fn_t)(void *);
 
-static int logp_entry_bcast(const logp_next_t *next, void *buffer, logp_word_t count, logp_word_t datatype,
+/* Each collective's call from the application (`mpi`: its MPI_X, which a
+ * tool loaded after the shim takes first) or from a tool (its PMPI_X), by
+ * entry point: the next definitions of that entry point (the blocking
+ * ones or, LOGP_ENTRY_LARGE_COUNT, the MPI_X_c ones). */
+static int logp_entry_bcast(logp_entry_t entry, int mpi, void *buffer, logp_word_t count, logp_word_t datatype,
                             logp_word_t root, logp_word_t comm)
 {
-    if (next->foreign)
-        return LOGP_NEXT_AS(logp_bcast_fn_t, next->bcast)(buffer, count, datatype, root, comm);
-    return logp_shim_bcast_words(next, LOGP_ENTRY_BLOCKING, buffer, count, datatype, root, comm);
-}
-
-LOGP_EXPORT int MPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
-LOGP_EXPORT int MPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
-{
     const logp_next_t *next = logp_next_get();
-    if (next->tool_bcast)
-        return LOGP_NEXT_AS(logp_bcast_fn_t, next->tool_bcast)(buffer, count, datatype, root, comm);
-    return logp_entry_bcast(next, buffer, count, datatype, root, comm);
+    int large = entry == LOGP_ENTRY_LARGE_COUNT;
+    void *tool = mpi ? (large ? next->tool_bcast_c : next->tool_bcast) : NULL;
+    if (tool)
+        return LOGP_NEXT_AS(logp_bcast_fn_t, tool)(buffer, count, datatype, root, comm);
+    void *lib = large ? next->bcast_c : next->bcast;
+    if (next->foreign)
+        return LOGP_NEXT_AS(logp_bcast_fn_t, lib)(buffer, count, datatype, root, comm);
+    return logp_shim_bcast_words(next, entry, buffer, count, datatype, root, comm);
 }
 
-LOGP_EXPORT int PMPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
-LOGP_EXPORT int PMPI_Bcast(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
-{
-    return logp_entry_bcast(logp_next_get(), buffer, count, datatype, root, comm);
-}
-
-static int logp_entry_reduce(const logp_next_t *next, const void *sendbuf, void *recvbuf, logp_word_t count,
+static int logp_entry_reduce(logp_entry_t entry, int mpi, const void *sendbuf, void *recvbuf, logp_word_t count,
                              logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm)
 {
-    if (next->foreign)
-        return LOGP_NEXT_AS(logp_reduce_fn_t, next->reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_shim_reduce_words(next, LOGP_ENTRY_BLOCKING, sendbuf, recvbuf, count, datatype, op, root, comm);
-}
-
-LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                           logp_word_t op, logp_word_t root, logp_word_t comm);
-LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                           logp_word_t op, logp_word_t root, logp_word_t comm)
-{
     const logp_next_t *next = logp_next_get();
-    if (next->tool_reduce)
-        return LOGP_NEXT_AS(logp_reduce_fn_t, next->tool_reduce)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_entry_reduce(next, sendbuf, recvbuf, count, datatype, op, root, comm);
+    int large = entry == LOGP_ENTRY_LARGE_COUNT;
+    void *tool = mpi ? (large ? next->tool_reduce_c : next->tool_reduce) : NULL;
+    if (tool)
+        return LOGP_NEXT_AS(logp_reduce_fn_t, tool)(sendbuf, recvbuf, count, datatype, op, root, comm);
+    void *lib = large ? next->reduce_c : next->reduce;
+    if (next->foreign)
+        return LOGP_NEXT_AS(logp_reduce_fn_t, lib)(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_shim_reduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
-LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                            logp_word_t op, logp_word_t root, logp_word_t comm);
-LOGP_EXPORT int PMPI_Reduce(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                            logp_word_t op, logp_word_t root, logp_word_t comm)
-{
-    return logp_entry_reduce(logp_next_get(), sendbuf, recvbuf, count, datatype, op, root, comm);
-}
-
-static int logp_entry_alltoall(const logp_next_t *next, const void *sendbuf, logp_word_t sendcount,
+static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf, logp_word_t sendcount,
                                logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
                                logp_word_t comm)
 {
-    if (next->foreign)
-        return LOGP_NEXT_AS(logp_alltoall_fn_t, next->alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                                               recvtype, comm);
-    return logp_shim_alltoall_words(next, LOGP_ENTRY_BLOCKING, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                    recvtype, comm);
-}
-
-LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                             logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
-LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                             logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
-{
     const logp_next_t *next = logp_next_get();
-    if (next->tool_alltoall)
-        return LOGP_NEXT_AS(logp_alltoall_fn_t, next->tool_alltoall)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                                                    recvtype, comm);
-    return logp_entry_alltoall(next, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    int large = entry == LOGP_ENTRY_LARGE_COUNT;
+    void *tool = mpi ? (large ? next->tool_alltoall_c : next->tool_alltoall) : NULL;
+    if (tool)
+        return LOGP_NEXT_AS(logp_alltoall_fn_t, tool)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                                      comm);
+    void *lib = large ? next->alltoall_c : next->alltoall;
+    if (next->foreign)
+        return LOGP_NEXT_AS(logp_alltoall_fn_t, lib)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return logp_shim_alltoall_words(next, entry, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                              logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
-LOGP_EXPORT int PMPI_Alltoall(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                              logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
-{
-    return logp_entry_alltoall(logp_next_get(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
+/* The exported names: every one a call of the above. */
+#define LOGP_BCAST_ARGS void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm
+#define LOGP_REDUCE_ARGS                                                                                               \
+    const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t root,    \
+        logp_word_t comm
+#define LOGP_ALLTOALL_ARGS                                                                                             \
+    const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf, logp_word_t recvcount,          \
+        logp_word_t recvtype, logp_word_t comm
+#define LOGP_ENTRY_POINTS(suffix, entry)                                                                               \
+    LOGP_EXPORT int MPI_Bcast##suffix(LOGP_BCAST_ARGS);                                                                \
+    LOGP_EXPORT int MPI_Bcast##suffix(LOGP_BCAST_ARGS)                                                                 \
+    {                                                                                                                  \
+        return logp_entry_bcast(entry, 1, buffer, count, datatype, root, comm);                                        \
+    }                                                                                                                  \
+    LOGP_EXPORT int PMPI_Bcast##suffix(LOGP_BCAST_ARGS);                                                               \
+    LOGP_EXPORT int PMPI_Bcast##suffix(LOGP_BCAST_ARGS)                                                                \
+    {                                                                                                                  \
+        return logp_entry_bcast(entry, 0, buffer, count, datatype, root, comm);                                        \
+    }                                                                                                                  \
+    LOGP_EXPORT int MPI_Reduce##suffix(LOGP_REDUCE_ARGS);                                                              \
+    LOGP_EXPORT int MPI_Reduce##suffix(LOGP_REDUCE_ARGS)                                                               \
+    {                                                                                                                  \
+        return logp_entry_reduce(entry, 1, sendbuf, recvbuf, count, datatype, op, root, comm);                         \
+    }                                                                                                                  \
+    LOGP_EXPORT int PMPI_Reduce##suffix(LOGP_REDUCE_ARGS);                                                             \
+    LOGP_EXPORT int PMPI_Reduce##suffix(LOGP_REDUCE_ARGS)                                                              \
+    {                                                                                                                  \
+        return logp_entry_reduce(entry, 0, sendbuf, recvbuf, count, datatype, op, root, comm);                         \
+    }                                                                                                                  \
+    LOGP_EXPORT int MPI_Alltoall##suffix(LOGP_ALLTOALL_ARGS);                                                          \
+    LOGP_EXPORT int MPI_Alltoall##suffix(LOGP_ALLTOALL_ARGS)                                                           \
+    {                                                                                                                  \
+        return logp_entry_alltoall(entry, 1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);        \
+    }                                                                                                                  \
+    LOGP_EXPORT int PMPI_Alltoall##suffix(LOGP_ALLTOALL_ARGS);                                                         \
+    LOGP_EXPORT int PMPI_Alltoall##suffix(LOGP_ALLTOALL_ARGS)                                                          \
+    {                                                                                                                  \
+        return logp_entry_alltoall(entry, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);        \
+    }
 
+LOGP_ENTRY_POINTS(, LOGP_ENTRY_BLOCKING)
 #ifdef LOGP_HAVE_LARGE_COUNT
 /* MPI-4 large counts: the same collectives with MPI_Count counts (a word
- * each, as every other argument).  Only where the library defines them
+ * each, as every other argument), only where the library defines them
  * (configure.ac); MPICH's do not pass through MPI_Bcast & co. */
-
-static int logp_entry_bcast_c(const logp_next_t *next, void *buffer, logp_word_t count, logp_word_t datatype,
-                              logp_word_t root, logp_word_t comm)
-{
-    if (next->foreign)
-        return LOGP_NEXT_AS(logp_bcast_fn_t, next->bcast_c)(buffer, count, datatype, root, comm);
-    return logp_shim_bcast_words(next, LOGP_ENTRY_LARGE_COUNT, buffer, count, datatype, root, comm);
-}
-
-LOGP_EXPORT int PMPI_Bcast_c(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root,
-                             logp_word_t comm);
-LOGP_EXPORT int PMPI_Bcast_c(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
-{
-    return logp_entry_bcast_c(logp_next_get(), buffer, count, datatype, root, comm);
-}
-
-LOGP_EXPORT int MPI_Bcast_c(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm);
-LOGP_EXPORT int MPI_Bcast_c(void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm)
-{
-    const logp_next_t *next = logp_next_get();
-    if (next->tool_bcast_c)
-        return LOGP_NEXT_AS(logp_bcast_fn_t, next->tool_bcast_c)(buffer, count, datatype, root, comm);
-    return logp_entry_bcast_c(next, buffer, count, datatype, root, comm);
-}
-
-static int logp_entry_reduce_c(const logp_next_t *next, const void *sendbuf, void *recvbuf, logp_word_t count,
-                               logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm)
-{
-    if (next->foreign)
-        return LOGP_NEXT_AS(logp_reduce_fn_t, next->reduce_c)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_shim_reduce_words(next, LOGP_ENTRY_LARGE_COUNT, sendbuf, recvbuf, count, datatype, op, root, comm);
-}
-
-LOGP_EXPORT int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                              logp_word_t op, logp_word_t root, logp_word_t comm);
-LOGP_EXPORT int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                              logp_word_t op, logp_word_t root, logp_word_t comm)
-{
-    return logp_entry_reduce_c(logp_next_get(), sendbuf, recvbuf, count, datatype, op, root, comm);
-}
-
-LOGP_EXPORT int MPI_Reduce_c(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                             logp_word_t op, logp_word_t root, logp_word_t comm);
-LOGP_EXPORT int MPI_Reduce_c(const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype,
-                             logp_word_t op, logp_word_t root, logp_word_t comm)
-{
-    const logp_next_t *next = logp_next_get();
-    if (next->tool_reduce_c)
-        return LOGP_NEXT_AS(logp_reduce_fn_t, next->tool_reduce_c)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_entry_reduce_c(next, sendbuf, recvbuf, count, datatype, op, root, comm);
-}
-
-static int logp_entry_alltoall_c(const logp_next_t *next, const void *sendbuf, logp_word_t sendcount,
-                                 logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
-                                 logp_word_t comm)
-{
-    if (next->foreign)
-        return LOGP_NEXT_AS(logp_alltoall_fn_t, next->alltoall_c)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                                                 recvtype, comm);
-    return logp_shim_alltoall_words(next, LOGP_ENTRY_LARGE_COUNT, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                    recvtype, comm);
-}
-
-LOGP_EXPORT int PMPI_Alltoall_c(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                                logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
-LOGP_EXPORT int PMPI_Alltoall_c(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                                logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
-{
-    return logp_entry_alltoall_c(logp_next_get(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
-
-LOGP_EXPORT int MPI_Alltoall_c(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                               logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm);
-LOGP_EXPORT int MPI_Alltoall_c(const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf,
-                               logp_word_t recvcount, logp_word_t recvtype, logp_word_t comm)
-{
-    const logp_next_t *next = logp_next_get();
-    if (next->tool_alltoall_c)
-        return LOGP_NEXT_AS(logp_alltoall_fn_t, next->tool_alltoall_c)(sendbuf, sendcount, sendtype, recvbuf,
-                                                                      recvcount, recvtype, comm);
-    return logp_entry_alltoall_c(next, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
+LOGP_ENTRY_POINTS(_c, LOGP_ENTRY_LARGE_COUNT)
 #endif
 
 /* MPI-4 Sessions: the end of the shim's run when the application ends its

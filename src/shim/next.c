@@ -166,6 +166,13 @@ static void logp_next_init(void)
 #endif
 }
 
+const char *logp_next_entry_name(logp_coll_t coll, logp_entry_t entry)
+{
+    static const char *const name[2][LOGP_COLL_COUNT] = {{"MPI_Bcast", "MPI_Reduce", "MPI_Alltoall"},
+                                                         {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c"}};
+    return coll < LOGP_COLL_COUNT ? name[entry == LOGP_ENTRY_LARGE_COUNT][coll] : "?";
+}
+
 const logp_next_t *logp_next_get(void)
 {
     pthread_once(&logp_next_once, logp_next_init);

@@ -20,6 +20,8 @@
 
 #include <string.h>
 
+#include "../model/algo.h"
+
 /* How the application reached the shim: which entry point of the
  * collective (the verbose line names it; the library's call for a call
  * the shim does not run is the same entry point's). */
@@ -27,6 +29,10 @@ typedef enum logp_entry {
     LOGP_ENTRY_BLOCKING = 0, /* MPI_Bcast, MPI_Reduce, MPI_Alltoall: int counts */
     LOGP_ENTRY_LARGE_COUNT   /* MPI_Bcast_c, MPI_Reduce_c, MPI_Alltoall_c (MPI-4): MPI_Count counts */
 } logp_entry_t;
+
+/* The MPI name of collective `coll`'s entry point `entry` ("MPI_Bcast",
+ * "MPI_Reduce_c", ...), for the verbose line and the report. */
+const char *logp_next_entry_name(logp_coll_t coll, logp_entry_t entry);
 
 typedef struct logp_next {
     /* The MPI library in the process is not the one the shim was built

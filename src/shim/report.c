@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "next.h"
 #include "process.h"
 
 static pthread_mutex_t logp_report_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -181,9 +182,8 @@ void logp_report_comm(const logp_comm_state_t *st)
                 logp_text_printf(&t, "  slowest rank %d total %.1f us, fastest %.1f us", x->max_rank,
                                  x->max_time * 1e6, x->min_time * 1e6);
             if (x->large_count > 0)
-                logp_text_printf(&t, "  (%lu by MPI_%s_c)", x->large_count, d->coll == LOGP_COLL_BCAST ? "Bcast"
-                                                                            : d->coll == LOGP_COLL_REDUCE ? "Reduce"
-                                                                                                          : "Alltoall");
+                logp_text_printf(&t, "  (%lu by %s)", x->large_count,
+                                 logp_next_entry_name(d->coll, LOGP_ENTRY_LARGE_COUNT));
             char trial[512];
             logp_trial_describe(&d->trial, st->warmup, trial, sizeof trial);
             /* the trial on a line of its own that does not start like a row */
