@@ -96,7 +96,7 @@ same_algorithms() {
 }
 # README.md's table under "### Algorithms": | `name`, `name` | bcast, reduce (or all) | ... |
 awk -F'|' '/^### Algorithms/ { f = 1; next } f && /^#/ { exit } f && /^\| *`/ {
-    colls = $3; gsub(/ /, "", colls); if (colls == "all") colls = "bcast,reduce,alltoall"
+    colls = $3; gsub(/ /, "", colls); if (colls == "all") colls = "bcast,reduce,alltoall,allreduce"
     n = split(colls, c, ",")
     for (names = $2; match(names, /`[^`]*`/); names = substr(names, RSTART + RLENGTH))
         for (i = 1; i <= n; i++) print c[i], substr(names, RSTART + 1, RLENGTH - 2)
@@ -105,7 +105,7 @@ same_algorithms "README.md's algorithm table"
 # tuning/template.conf: "#   reduce   algorithm: name name", continued on
 # "#            name name" lines until the next key
 awk '!/^#/ || /^#   [a-z_]/ { coll = "" }
-/^#   (bcast|reduce|alltoall) +algorithm:/ { coll = $2; sub(/^.*algorithm:/, "#") }
+/^#   (bcast|reduce|alltoall|allreduce) +algorithm:/ { coll = $2; sub(/^.*algorithm:/, "#") }
 coll { sub(/^#/, ""); for (i = 1; i <= NF; i++) print coll, $i }
 ' "$s/tuning/template.conf" >"$out.doc"
 same_algorithms "tuning/template.conf's algorithm list"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../model/status.h"
+#include "library.h"
 
 /* FNV-1a of a processor name: a node's key. */
 static unsigned long long logp_layout_hash(const char *s)
@@ -47,7 +48,7 @@ int logp_layout_discover(MPI_Comm comm, int global_rank, int ranks_per_node, log
     /* all ranks gather or none: a rank out of memory must not leave the
      * others in the allgather */
     int have = all && keys && speeds && node_of, all_have = 0;
-    rc = PMPI_Allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, comm);
+    rc = logp_coll_library_allreduce(&have, &all_have, 1, MPI_INT, MPI_MIN, comm);
     if (rc == MPI_SUCCESS && all_have)
         rc = PMPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all, 2, MPI_UNSIGNED_LONG_LONG, comm);
     int uniform_speed = 1, ok = rc == MPI_SUCCESS && all_have, n = 0;

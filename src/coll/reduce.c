@@ -251,7 +251,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     int w = logp_sendq_wait(&q, NULL, 0, -1);
     if (rc == MPI_SUCCESS)
         rc = w;
-    if (rc == MPI_SUCCESS && v->rank == v->root && v->tree_root == v->root)
+    if (rc == MPI_SUCCESS && (v->rank == v->root || v->s->coll == LOGP_COLL_ALLREDUCE) && v->tree_root == v->root)
         rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm, tag);
     logp_scratch_put(scratch, mem);
     return rc;

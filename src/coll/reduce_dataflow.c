@@ -378,7 +378,7 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
     }
     /* what an early stop left: every request completes, so no peer waits on this rank's */
     rc = logp_buffer_wait_all(n, d.req, rc);
-    if (rc == MPI_SUCCESS && v->rank == v->root && v->tree_root == v->root)
+    if (rc == MPI_SUCCESS && (v->rank == v->root || v->s->coll == LOGP_COLL_ALLREDUCE) && v->tree_root == v->root)
         rc = logp_buffer_copy(acc, count, dt, recvbuf, count, dt, comm, tag);
     logp_scratch_put(scratch, mem);
     return rc;

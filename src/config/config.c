@@ -243,9 +243,9 @@ static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char 
     }
     int kinds = 3; /* bit 0: non-commutative, bit 1: commutative */
     if (qual) {
-        if (coll != LOGP_COLL_REDUCE || (strcmp(w[2], "commutative") && strcmp(w[2], "non-commutative")))
+        if (!logp_coll_combines(coll) || (strcmp(w[2], "commutative") && strcmp(w[2], "non-commutative")))
             return logp_config_fail(err, errlen, path, line, "rule: %.40s: expected commutative or non-commutative "
-                                    "(reduce only) before the algorithm", w[2]);
+                                    "(reduce and allreduce only) before the algorithm", w[2]);
         kinds = strcmp(w[2], "commutative") == 0 ? 2 : 1;
     }
     char *dash = strchr(w[1], '-');
@@ -292,6 +292,7 @@ static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, c
         {"bcast", LOGP_KEY_BCAST, 3, 0, LOGP_COLL_BCAST},
         {"reduce", LOGP_KEY_REDUCE, 3, 0, LOGP_COLL_REDUCE},
         {"alltoall", LOGP_KEY_ALLTOALL, 3, 0, LOGP_COLL_ALLTOALL},
+        {"allreduce", LOGP_KEY_ALLREDUCE, 3, 0, LOGP_COLL_ALLREDUCE},
         {"chain_k", LOGP_KEY_CHAIN_K, 4, 0, 0},
         {"speed", LOGP_KEY_SPEED, 5, 0, 0},
         {"ranks_per_node", LOGP_KEY_RANKS_PER_NODE, 6, 0, 0},

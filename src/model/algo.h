@@ -6,13 +6,23 @@ typedef enum logp_coll {
     LOGP_COLL_BCAST = 0,
     LOGP_COLL_REDUCE = 1,
     LOGP_COLL_ALLTOALL = 2,
-    LOGP_COLL_COUNT = 3
+    LOGP_COLL_ALLREDUCE = 3,
+    LOGP_COLL_COUNT = 4
 } logp_coll_t;
 
 #define LOGP_COLL_BCAST_BIT (1u << LOGP_COLL_BCAST)
 #define LOGP_COLL_REDUCE_BIT (1u << LOGP_COLL_REDUCE)
 #define LOGP_COLL_ALLTOALL_BIT (1u << LOGP_COLL_ALLTOALL)
-#define LOGP_COLL_ALL_BITS (LOGP_COLL_BCAST_BIT | LOGP_COLL_REDUCE_BIT | LOGP_COLL_ALLTOALL_BIT)
+#define LOGP_COLL_ALLREDUCE_BIT (1u << LOGP_COLL_ALLREDUCE)
+#define LOGP_COLL_ALL_BITS (LOGP_COLL_BCAST_BIT | LOGP_COLL_REDUCE_BIT | LOGP_COLL_ALLTOALL_BIT | LOGP_COLL_ALLREDUCE_BIT)
+
+/* Nonzero for the collectives that combine with an operator (reduce,
+ * allreduce): their schedules keep an accumulator, and a non-commutative
+ * operator needs rank order. */
+static inline int logp_coll_combines(logp_coll_t coll)
+{
+    return coll == LOGP_COLL_REDUCE || coll == LOGP_COLL_ALLREDUCE;
+}
 
 typedef enum logp_algo {
 #define LOGP_ALGO_X(id, name, colls, family, desc) LOGP_ALGO_##id,
@@ -34,7 +44,7 @@ logp_algo_t logp_algo_lookup(logp_coll_t coll, const char *name);
 /* Nonzero if `algo` implements `coll`. */
 int logp_algo_supports(logp_algo_t algo, logp_coll_t coll);
 
-/* "bcast", "reduce" or "alltoall". */
+/* "bcast", "reduce", "alltoall" or "allreduce". */
 const char *logp_coll_name(logp_coll_t coll);
 
 #endif

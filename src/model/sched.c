@@ -70,13 +70,33 @@ int logp_sched_uniform(const logp_sched_t *s)
 /* Whether s can run this operator (a non-commutative reduce needs rank order). */
 static int logp_sched_runs(const logp_sched_t *s, int commutative)
 {
-    return commutative || s->coll != LOGP_COLL_REDUCE || (s->fam->flags & LOGP_FAMILY_RANK_ORDER);
+    return commutative || !logp_coll_combines(s->coll) || (s->fam->flags & LOGP_FAMILY_RANK_ORDER);
+}
+
+/* A tree family's allreduce (its reduce to rank 0, then its bcast from
+ * rank 0 down the same tree): where the family's tree is the same for
+ * both (binomial, flat), the two closed forms added.  Exact: when the
+ * root has combined the last result, every other rank's last send has
+ * arrived, so no rank's CPU, gap or large-send rule of the reduce delays
+ * the bcast.  The optimal trees (logp-tree) differ per collective: the
+ * simulator prices them.  < 0: no closed form. */
+static double logp_sched_tree_allreduce_time(const logp_sched_t *s, int commutative)
+{
+    if (s->fam != &logp_family_binomial && s->fam != &logp_family_flat)
+        return -1.0;
+    logp_sched_t half = *s;
+    half.coll = LOGP_COLL_REDUCE;
+    double up = s->fam->time(&half, 0, commutative);
+    half.coll = LOGP_COLL_BCAST;
+    return up + s->fam->time(&half, 0, 1);
 }
 
 double logp_sched_time(const logp_sched_t *s, int root, int commutative)
 {
     if (s->fam == NULL || s->fam->time == NULL || !logp_sched_uniform(s) || !logp_sched_runs(s, commutative))
         return -1.0;
+    if (s->coll == LOGP_COLL_ALLREDUCE && logp_sched_is_tree(s->fam))
+        return logp_sched_tree_allreduce_time(s, commutative);
     return s->fam->time(s, root, commutative);
 }
 
@@ -103,6 +123,8 @@ double logp_sched_estimate(const logp_sched_t *s, int root, int commutative)
 {
     if (!logp_sched_runs(s, commutative))
         return -1.0;
+    if (s->coll == LOGP_COLL_ALLREDUCE && logp_sched_is_tree(s->fam))
+        return logp_sched_uniform(s) ? logp_sched_tree_allreduce_time(s, commutative) : -1.0;
     if (s->fam->estimate)
         return s->fam->estimate(s, root, commutative);
     return s->fam->time ? s->fam->time(s, root, commutative) : -1.0;
@@ -122,10 +144,12 @@ logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, in
     memset(v, 0, sizeof(*v));
     if (s->fam == NULL || rank < 0 || rank >= s->P || root < 0 || root >= s->P)
         return LOGP_ERR_ARG;
+    if (s->coll == LOGP_COLL_ALLREDUCE)
+        root = 0; /* no root: every tree of an allreduce is rooted at rank 0 */
     v->s = s;
     v->rank = rank;
     v->root = root;
-    v->commutative = commutative || s->coll != LOGP_COLL_REDUCE;
+    v->commutative = commutative || !logp_coll_combines(s->coll);
     if (!logp_sched_is_tree(s->fam)) {
         if (!v->commutative && !(s->fam->flags & LOGP_FAMILY_RANK_ORDER))
             return LOGP_ERR_ARG;
@@ -154,6 +178,8 @@ logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, in
      * own value last (one combine later on the critical path). */
     v->prepend = !v->commutative && nk >= 2 && !(s->fam->flags & LOGP_FAMILY_DESCENDING);
     v->nops = 1 + nk + up + (v->handover != 0);
+    if (s->coll == LOGP_COLL_ALLREDUCE) /* the result comes back down the tree */
+        v->nops += up + nk;
     return LOGP_OK;
 }
 
@@ -171,6 +197,17 @@ logp_op_t logp_view_op(const logp_view_t *v, int i)
     size_t m = s->bytes;
     int nk = v->node.nkids, up = v->node.parent >= 0;
     if (s->coll == LOGP_COLL_BCAST) {
+        if (up) {
+            if (i == 0)
+                return logp_op_whole(LOGP_OP_RECV, v->node.parent, 0, m);
+            i--;
+        }
+        return logp_op_whole(LOGP_OP_SEND, s->fam->kid(s, v->tree_root, &v->node, i), 0, m);
+    }
+    if (s->coll == LOGP_COLL_ALLREDUCE && i >= 1 + nk + up) {
+        /* allreduce (root 0, no hand-over): the result from the parent into
+         * the accumulator, then to the children in send order */
+        i -= 1 + nk + up;
         if (up) {
             if (i == 0)
                 return logp_op_whole(LOGP_OP_RECV, v->node.parent, 0, m);

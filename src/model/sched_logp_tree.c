@@ -257,7 +257,7 @@ static logp_status_t logp_logp_tree_build(logp_sched_t *s, const logp_sched_opts
     if (l == NULL)
         return LOGP_ERR_NOMEM;
     s->data = l;
-    logp_tree_costs(&s->p, s->bytes, s->coll == LOGP_COLL_REDUCE, &l->d, &l->g);
+    logp_tree_costs(&s->p, s->bytes, logp_coll_combines(s->coll), &l->d, &l->g);
     if (!(l->d > 0.0)) { /* a free network: every tree is optimal */
         l->mode = LOGP_LAT_BINOMIAL;
         return LOGP_OK;
@@ -416,7 +416,7 @@ double logp_sched_tree_ready(const logp_sched_t *s, int root, int rank, int comm
     int flat = s->fam == &logp_family_flat || (l && l->mode == LOGP_LAT_FLAT);
     if (!binomial && !flat && l == NULL)
         return -1.0;
-    int tree_root = s->coll == LOGP_COLL_REDUCE && !commutative ? 0 : root;
+    int tree_root = logp_coll_combines(s->coll) && !commutative ? 0 : root;
     long v = logp_sched_rel(s, tree_root, rank);
     if (binomial)
         return logp_sched_binomial_ready(s, v, commutative);

@@ -4,6 +4,16 @@
  *   (i + k) mod n and receives the block of (i - k) mod n.  Per rank n - 1
  *   messages of m bytes: about (n-1) max(2o + L + (m-1)G, gap(m)); the seed
  *   prints T = (n-1) n [max(2o, g) + L - g].
+ * allreduce (commutative operators): the message is cut into P parts;
+ *   P - 1 steps of a ring reduce-scatter (step t: rank i sends part
+ *   i - t to i + 1 and combines part i - t - 1 from i - 1, so that it ends
+ *   with part i + 1 reduced), then P - 1 steps of a ring allgather (rank i
+ *   passes on part i + 1 - t and receives part i - t).  Each part is
+ *   combined once, along the ring, and copied: every rank gets the same
+ *   bits.  Bandwidth-optimal: 2 (P-1)/P m G + (P-1)/P m gamma, with
+ *   2 (P-1) (2o + L) of latency (Patarasuk and Yuan 2009; Rabenseifner's
+ *   ring variant).  `estimate` runs the steps of a rank with params.h's
+ *   rules (every rank alike); the simulator prices the exact parts.
  * Every rank's operations are a closed form of (rank, phase): O(1) each. */
 #include "sched_alltoall.h"
 
@@ -23,15 +33,44 @@ double logp_sched_exchange_time(const logp_params_t *p, int steps, size_t (*byte
     return st.cpu;
 }
 
+static logp_status_t logp_ring_build(logp_sched_t *s, const logp_sched_opts_t *o)
+{
+    (void)o;
+    if (s->coll == LOGP_COLL_ALLREDUCE)
+        s->parts = s->P;
+    return LOGP_OK;
+}
+
 static int logp_ring_nops(logp_view_t *v)
 {
+    if (v->s->coll == LOGP_COLL_ALLREDUCE)
+        return 1 + 4 * (v->s->P - 1); /* the own contribution first */
     return 2 * (v->s->P - 1);
+}
+
+/* Allreduce operation i of `rank`: its own contribution, then two per
+ * step, the send first. */
+static logp_op_t logp_ring_allreduce_op(const logp_sched_t *s, int rank, int i)
+{
+    if (i-- == 0)
+        return logp_op_whole(LOGP_OP_INIT_OWN, rank, 0, s->bytes);
+    int P = s->P, t = i / 2, send = i % 2 == 0, gather = t >= P - 1;
+    if (gather)
+        t -= P - 1;
+    /* part of the send and of the receive of step t, in 0 .. P-1 */
+    long part = ((long)rank - t + (gather ? 1 : 0) - (send ? 0 : 1) + 2L * P) % P;
+    int peer = send ? (rank + 1) % P : (rank - 1 + P) % P;
+    size_t bytes = logp_sched_part_bytes(s->bytes, P, (int)part, 1);
+    int kind = send ? LOGP_OP_SEND : gather ? LOGP_OP_RECV : LOGP_OP_RECV_REDUCE;
+    return logp_op_parts(kind, peer, LOGP_SIDE_APPEND, bytes, (int)part, 1);
 }
 
 static logp_op_t logp_ring_op(const logp_view_t *v, int i)
 {
     const logp_sched_t *s = v->s;
     int rank = v->rank;
+    if (s->coll == LOGP_COLL_ALLREDUCE)
+        return logp_ring_allreduce_op(s, rank, i);
     int k = i / 2 + 1, send = i % 2 == 0;
     return logp_op_whole(send ? LOGP_OP_SEND : LOGP_OP_RECV,
                        send ? logp_ring_send_peer(s->P, rank, k) : logp_ring_recv_peer(s->P, rank, k), k, s->bytes);
@@ -47,18 +86,37 @@ static double logp_ring_time(const logp_sched_t *s, int root, int commutative)
 {
     (void)root;
     (void)commutative;
+    if (s->coll == LOGP_COLL_ALLREDUCE)
+        return -1.0; /* parts of unequal sizes: ranks differ (the simulator) */
     return logp_sched_exchange_time(&s->p, s->P - 1, logp_ring_bytes, s);
+}
+
+static double logp_ring_estimate(const logp_sched_t *s, int root, int commutative)
+{
+    if (s->coll != LOGP_COLL_ALLREDUCE)
+        return logp_ring_time(s, root, commutative);
+    const logp_params_t *p = &s->p;
+    size_t part = logp_sched_part_bytes(s->bytes, s->P, 0, 1);
+    double next_send = 0.0;
+    logp_recv_state_t st = {0.0, 0.0};
+    for (int i = 0; i < 2 * (s->P - 1); i++) {
+        double arrive = logp_params_post(p, part, &st.cpu, &next_send);
+        logp_params_take(p, part, i < s->P - 1, arrive, &st);
+    }
+    return st.cpu;
 }
 
 static long logp_ring_count(const logp_sched_t *s)
 {
-    return 2L * s->P * (s->P - 1);
+    return s->coll == LOGP_COLL_ALLREDUCE ? s->P * (1 + 4L * (s->P - 1)) : 2L * s->P * (s->P - 1);
 }
 
 const logp_family_t logp_family_ring = {
+    .build = logp_ring_build,
     .nops = logp_ring_nops,
     .op = logp_ring_op,
     .time = logp_ring_time,
+    .estimate = logp_ring_estimate,
     .count = logp_ring_count,
     .flags = LOGP_FAMILY_A2A_DIRECT,
 };

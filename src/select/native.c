@@ -28,12 +28,16 @@
     X(SCATTER_RD, "scatter-allgather")                                                                                 \
     X(SCATTER_RING, "scatter-allgather-ring")                                                                          \
     X(RSAG, "reduce-scatter-gather")                                                                                   \
+    X(RSAG_ALL, "reduce-scatter-allgather")                                                                            \
     X(BRUCK, "bruck")                                                                                                  \
     X(ALL_AT_ONCE, "linear")                                                                                           \
     X(LINEAR_SYNC, "linear-sync")                                                                                      \
     X(SCATTER_DEST, "scatter-dest")                                                                                    \
     X(PAIRWISE, "pairwise")                                                                                            \
-    X(TWO_PROC, "two-proc")
+    X(TWO_PROC, "two-proc")                                                                                            \
+    X(RECURSIVE_DOUBLING, "recursive-doubling")                                                                        \
+    X(RING, "ring")                                                                                                    \
+    X(REDUCE_BCAST, "reduce-bcast")
 
 typedef enum logp_native_kind {
 #define LOGP_NATIVE_KIND_ENUM(id, name) LOGP_NK_##id,
@@ -99,6 +103,8 @@ static logp_native_kind_t logp_native_mpich(logp_coll_t coll, int P, size_t byte
         if (bytes < 256 && P >= 8)
             return LOGP_NK_BRUCK;
         return bytes < 32768 ? LOGP_NK_ALL_AT_ONCE : LOGP_NK_PAIRWISE;
+    case LOGP_COLL_ALLREDUCE: /* MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE 2048; Rabenseifner's needs a commuting operator */
+        return bytes <= 2048 || !commutative ? LOGP_NK_RECURSIVE_DOUBLING : LOGP_NK_RSAG_ALL;
     default:
         return LOGP_NK_NONE;
     }
@@ -210,6 +216,11 @@ static logp_native_kind_t logp_native_openmpi(logp_coll_t coll, int P, size_t by
                            : logp_ompi_lookup(LOGP_RULES(logp_ompi_reduce_noncomm), P, bytes);
     case LOGP_COLL_ALLTOALL:
         return logp_ompi_lookup(LOGP_RULES(logp_ompi_alltoall), P, bytes);
+    case LOGP_COLL_ALLREDUCE: /* coll/tuned's fixed rules, in outline: recursive doubling for small
+                                 messages, the ring for large commutative ones, else reduce + bcast */
+        if (bytes < 10000)
+            return LOGP_NK_RECURSIVE_DOUBLING;
+        return commutative ? LOGP_NK_RING : LOGP_NK_REDUCE_BCAST;
     default:
         return LOGP_NK_NONE;
     }
@@ -272,7 +283,7 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
     double steps = (double)logp_butterfly_steps(P), m = (double)bytes, frac = (double)(P - 1) / (double)P;
     double hop = 2.0 * p->o + p->L, p2p = logp_params_p2p(p, bytes), gap = logp_params_gap(p, bytes);
     /* what a receiver adds per combined message (reduce only) */
-    double red = coll == LOGP_COLL_REDUCE ? m * p->gamma : 0.0;
+    double red = logp_coll_combines(coll) ? m * p->gamma : 0.0;
     double binary_depth = floor(log2((double)P)); /* heap-shaped binary tree */
     double chain_len = ceil((double)(P - 1) / LOGP_OMPI_CHAIN_FANOUT);
     switch (kind) {
@@ -303,7 +314,8 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
         return 2.0 * steps * hop + 2.0 * frac * m * p->G;
     case LOGP_NK_SCATTER_RING: /* binomial scatter + ring allgather of P - 1 chunks */
         return steps * hop + frac * m * p->G + (double)(P - 1) * (hop + (m / P) * p->G);
-    case LOGP_NK_RSAG: /* recursive-halving reduce-scatter, then binomial gather */
+    case LOGP_NK_RSAG:     /* recursive-halving reduce-scatter, then binomial gather */
+    case LOGP_NK_RSAG_ALL: /* the same, then a recursive-doubling allgather of the same volume */
         return 2.0 * steps * hop + 2.0 * frac * m * p->G + frac * m * p->gamma;
     case LOGP_NK_ALL_AT_ONCE: /* every send posted at once: the NIC is the limit */
     case LOGP_NK_LINEAR_SYNC: /* the same with a window of requests */
@@ -312,6 +324,12 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
         return logp_native_sched(coll, LOGP_ALGO_LINEAR, bytes, 1, topo, exact, LOGP_SMPI_SCATTER_DEST_WINDOW);
     case LOGP_NK_TWO_PROC: /* one exchange */
         return p2p;
+    case LOGP_NK_RECURSIVE_DOUBLING:
+        return logp_native_sched(coll, LOGP_ALGO_RECURSIVE_DOUBLING, bytes, commutative, topo, exact, 0);
+    case LOGP_NK_RING:
+        return logp_native_sched(coll, LOGP_ALGO_RING, bytes, 1, topo, exact, 0);
+    case LOGP_NK_REDUCE_BCAST:
+        return logp_native_sched(coll, LOGP_ALGO_BINOMIAL, bytes, commutative, topo, exact, 0);
     }
     return -1.0;
 }

@@ -15,7 +15,7 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
 {
     if (configured == LOGP_ALGO_NATIVE)
         return logp_select_safe(q->coll, q->native_unsafe);
-    if (q->coll == LOGP_COLL_REDUCE && !q->commutative && !(logp_sched_family(configured)->flags & LOGP_FAMILY_RANK_ORDER) &&
+    if (logp_coll_combines(q->coll) && !q->commutative && !(logp_sched_family(configured)->flags & LOGP_FAMILY_RANK_ORDER) &&
         configured != LOGP_ALGO_NATIVE && configured != LOGP_ALGO_AUTO)
         return LOGP_ALGO_LOGP_TREE; /* what keeps rank order among the trees */
     if (q->coll == LOGP_COLL_REDUCE && q->reproducible && configured != LOGP_ALGO_NATIVE &&

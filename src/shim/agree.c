@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../coll/library.h"
 #include "../select/select.h"
 #include "process.h"
 
@@ -93,7 +94,7 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
             snprintf(who, sizeof who, "rank %d: ", st->rank);
         fprintf(stderr, "pmpi-logp: %s%s (P=%d): %s %zu-%zu B%s: %s\n", who, st->name, st->size, logp_coll_name(d->coll),
                 (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1,
-                d->coll == LOGP_COLL_REDUCE ? (d->commutative ? " commutative" : " non-commutative") : "", what);
+                logp_coll_combines(d->coll) ? (d->commutative ? " commutative" : " non-commutative") : "", what);
     }
 }
 
@@ -196,7 +197,7 @@ static logp_agree_todo_t logp_confirm_agree(logp_comm_state_t *st)
     logp_confirm_agree_put_drift(v, logp_confirm_drift_key(st));
     if (st->wait_head || logp_confirm_progress(st))
         logp_confirm_agree_put_busy(v);
-    if (PMPI_Allreduce(v, r, LOGP_AGREE_LEN, MPI_DOUBLE, MPI_MAX, st->comm) != MPI_SUCCESS) {
+    if (logp_coll_library_allreduce(v, r, LOGP_AGREE_LEN, MPI_DOUBLE, MPI_MAX, st->comm) != MPI_SUCCESS) {
         st->next_point = logp_confirm_agree_next(st->ncalls, 1); /* the trials wait for the next point */
         return todo;
     }

@@ -78,14 +78,14 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
                      logp_native_algo(env->native, coll, st->size, mid, commutative));
         fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s%s%s (configured %s, predicted %.3g us)\n",
                 st->name, st->size, logp_coll_name(coll), (size_t)1 << sc, ((size_t)2 << sc) - 1,
-                coll == LOGP_COLL_REDUCE ? (commutative ? " commutative" : " non-commutative") : "",
+                logp_coll_combines(coll) ? (commutative ? " commutative" : " non-commutative") : "",
                 logp_algo_name(d->algo), native, ruled ? " by a rule" : "", logp_algo_name(st->configured[coll]),
                 d->predicted * 1e6);
         logp_trial_describe(&d->trial, st->warmup, trial, sizeof trial);
         if (trial[0]) /* its own line: the decision line keeps its form */
             fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s: %s\n", st->name, st->size, logp_coll_name(coll),
                     (size_t)1 << sc, ((size_t)2 << sc) - 1,
-                    coll == LOGP_COLL_REDUCE ? (commutative ? " commutative" : " non-commutative") : "", trial);
+                    logp_coll_combines(coll) ? (commutative ? " commutative" : " non-commutative") : "", trial);
     }
 }
 

@@ -1,5 +1,5 @@
 /* The exported entry points of the shim library: MPI_X and PMPI_X for
- * MPI_Bcast, MPI_Reduce, MPI_Alltoall (and their large-count forms
+ * MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce (and their large-count forms
  * MPI_X_c where the library has them) and MPI_Session_finalize.
  *
  * Compiled without mpi.h (see shim.h): each entry point takes its
@@ -25,6 +25,7 @@ typedef int (*logp_reduce_fn_t)(const void *, void *, logp_word_t, logp_word_t, 
                                 logp_word_t);
 typedef int (*logp_alltoall_fn_t)(const void *, logp_word_t, logp_word_t, void *, logp_word_t, logp_word_t,
                                   logp_word_t);
+typedef int (*logp_allreduce_fn_t)(const void *, void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t);
 typedef int (*logp_session_fn_t)(void *);
 
 /* Each collective's call from the application (`mpi`: its MPI_X, which a
@@ -75,6 +76,20 @@ static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf,
     return logp_shim_alltoall_words(next, entry, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
+static int logp_entry_allreduce(logp_entry_t entry, int mpi, const void *sendbuf, void *recvbuf, logp_word_t count,
+                                logp_word_t datatype, logp_word_t op, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    int large = entry == LOGP_ENTRY_LARGE_COUNT;
+    void *tool = mpi ? (large ? next->tool_allreduce_c : next->tool_allreduce) : NULL;
+    if (tool)
+        return LOGP_NEXT_AS(logp_allreduce_fn_t, tool)(sendbuf, recvbuf, count, datatype, op, comm);
+    void *lib = large ? next->allreduce_c : next->allreduce;
+    if (next->foreign)
+        return LOGP_NEXT_AS(logp_allreduce_fn_t, lib)(sendbuf, recvbuf, count, datatype, op, comm);
+    return logp_shim_allreduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
 /* The exported names: every one a call of the above. */
 #define LOGP_BCAST_ARGS void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm
 #define LOGP_REDUCE_ARGS                                                                                               \
@@ -83,6 +98,8 @@ static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf,
 #define LOGP_ALLTOALL_ARGS                                                                                             \
     const void *sendbuf, logp_word_t sendcount, logp_word_t sendtype, void *recvbuf, logp_word_t recvcount,          \
         logp_word_t recvtype, logp_word_t comm
+#define LOGP_ALLREDUCE_ARGS                                                                                            \
+    const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t comm
 #define LOGP_ENTRY_POINTS(suffix, entry)                                                                               \
     LOGP_EXPORT int MPI_Bcast##suffix(LOGP_BCAST_ARGS);                                                                \
     LOGP_EXPORT int MPI_Bcast##suffix(LOGP_BCAST_ARGS)                                                                 \
@@ -113,6 +130,16 @@ static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf,
     LOGP_EXPORT int PMPI_Alltoall##suffix(LOGP_ALLTOALL_ARGS)                                                          \
     {                                                                                                                  \
         return logp_entry_alltoall(entry, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);        \
+    }                                                                                                                  \
+    LOGP_EXPORT int MPI_Allreduce##suffix(LOGP_ALLREDUCE_ARGS);                                                        \
+    LOGP_EXPORT int MPI_Allreduce##suffix(LOGP_ALLREDUCE_ARGS)                                                         \
+    {                                                                                                                  \
+        return logp_entry_allreduce(entry, 1, sendbuf, recvbuf, count, datatype, op, comm);                            \
+    }                                                                                                                  \
+    LOGP_EXPORT int PMPI_Allreduce##suffix(LOGP_ALLREDUCE_ARGS);                                                       \
+    LOGP_EXPORT int PMPI_Allreduce##suffix(LOGP_ALLREDUCE_ARGS)                                                        \
+    {                                                                                                                  \
+        return logp_entry_allreduce(entry, 0, sendbuf, recvbuf, count, datatype, op, comm);                            \
     }
 
 LOGP_ENTRY_POINTS(, LOGP_ENTRY_BLOCKING)

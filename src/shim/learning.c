@@ -65,8 +65,8 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
     for (int c = 0; c < LOGP_COLL_COUNT; c++) {
         if (st->configured[c] != LOGP_ALGO_AUTO)
             continue;
-        for (int k = c == LOGP_COLL_REDUCE ? 0 : 1; k <= 1; k++) {
-            const char *qual = c != LOGP_COLL_REDUCE ? "" : k ? " commutative" : " non-commutative";
+        for (int k = logp_coll_combines((logp_coll_t)c) ? 0 : 1; k <= 1; k++) {
+            const char *qual = !logp_coll_combines((logp_coll_t)c) ? "" : k ? " commutative" : " non-commutative";
             for (int sc = 0; sc < LOGP_LEARN_CLASSES;) {
                 const logp_decision_t *d = NULL;
                 logp_algo_t a = logp_learning_settled(st, (logp_coll_t)c, sc, k, &d);

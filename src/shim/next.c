@@ -41,7 +41,22 @@ static int logp_next_ialltoall(const void *sbuf, int scount, MPI_Datatype stype,
     return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
 }
 
+static int logp_next_iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = PMPI_Iallreduce(sbuf, rbuf, count, dt, op, comm, &req);
+    return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
 #ifdef LOGP_HAVE_LARGE_COUNT
+static int logp_next_iallreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                                  MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = PMPI_Iallreduce_c(sbuf, rbuf, count, dt, op, comm, &req);
+    return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
 static int logp_next_ibcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
     MPI_Request req;
@@ -127,10 +142,12 @@ static void logp_next_init(void)
     LOGP_FN_PTR(logp_next.bcast, logp_next_ibcast);
     LOGP_FN_PTR(logp_next.reduce, logp_next_ireduce);
     LOGP_FN_PTR(logp_next.alltoall, logp_next_ialltoall);
+    LOGP_FN_PTR(logp_next.allreduce, logp_next_iallreduce);
 #ifdef LOGP_HAVE_LARGE_COUNT
     LOGP_FN_PTR(logp_next.bcast_c, logp_next_ibcast_c);
     LOGP_FN_PTR(logp_next.reduce_c, logp_next_ireduce_c);
     LOGP_FN_PTR(logp_next.alltoall_c, logp_next_ialltoall_c);
+    LOGP_FN_PTR(logp_next.allreduce_c, logp_next_iallreduce_c);
 #endif
 #ifdef LOGP_SHIM_CHAIN
     void *f;
@@ -141,6 +158,8 @@ static void logp_next_init(void)
         logp_next.reduce = f;
     if ((f = logp_next_find("MPI_Alltoall", "PMPI_Alltoall", &logp_next.tool_alltoall)) != NULL)
         logp_next.alltoall = f;
+    if ((f = logp_next_find("MPI_Allreduce", "PMPI_Allreduce", &logp_next.tool_allreduce)) != NULL)
+        logp_next.allreduce = f;
 #ifdef LOGP_HAVE_LARGE_COUNT
     if ((f = logp_next_find("MPI_Bcast_c", "PMPI_Bcast_c", &logp_next.tool_bcast_c)) != NULL)
         logp_next.bcast_c = f;
@@ -148,6 +167,8 @@ static void logp_next_init(void)
         logp_next.reduce_c = f;
     if ((f = logp_next_find("MPI_Alltoall_c", "PMPI_Alltoall_c", &logp_next.tool_alltoall_c)) != NULL)
         logp_next.alltoall_c = f;
+    if ((f = logp_next_find("MPI_Allreduce_c", "PMPI_Allreduce_c", &logp_next.tool_allreduce_c)) != NULL)
+        logp_next.allreduce_c = f;
 #endif
     logp_next.session_finalize =
         logp_next_find("MPI_Session_finalize", "PMPI_Session_finalize", &logp_next.tool_session_finalize);
@@ -155,10 +176,12 @@ static void logp_next_init(void)
     LOGP_FN_PTR(logp_next.bcast, PMPI_Bcast);
     LOGP_FN_PTR(logp_next.reduce, PMPI_Reduce);
     LOGP_FN_PTR(logp_next.alltoall, PMPI_Alltoall);
+    LOGP_FN_PTR(logp_next.allreduce, PMPI_Allreduce);
 #ifdef LOGP_HAVE_LARGE_COUNT
     LOGP_FN_PTR(logp_next.bcast_c, PMPI_Bcast_c);
     LOGP_FN_PTR(logp_next.reduce_c, PMPI_Reduce_c);
     LOGP_FN_PTR(logp_next.alltoall_c, PMPI_Alltoall_c);
+    LOGP_FN_PTR(logp_next.allreduce_c, PMPI_Allreduce_c);
 #endif
 #if MPI_VERSION >= 4
     LOGP_FN_PTR(logp_next.session_finalize, PMPI_Session_finalize);
@@ -168,8 +191,9 @@ static void logp_next_init(void)
 
 const char *logp_next_entry_name(logp_coll_t coll, logp_entry_t entry)
 {
-    static const char *const name[2][LOGP_COLL_COUNT] = {{"MPI_Bcast", "MPI_Reduce", "MPI_Alltoall"},
-                                                         {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c"}};
+    static const char *const name[2][LOGP_COLL_COUNT] = {
+        {"MPI_Bcast", "MPI_Reduce", "MPI_Alltoall", "MPI_Allreduce"},
+        {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c", "MPI_Allreduce_c"}};
     return coll < LOGP_COLL_COUNT ? name[entry == LOGP_ENTRY_LARGE_COUNT][coll] : "?";
 }
 

@@ -26,8 +26,8 @@
  * collective (the verbose line names it; the library's call for a call
  * the shim does not run is the same entry point's). */
 typedef enum logp_entry {
-    LOGP_ENTRY_BLOCKING = 0, /* MPI_Bcast, MPI_Reduce, MPI_Alltoall: int counts */
-    LOGP_ENTRY_LARGE_COUNT   /* MPI_Bcast_c, MPI_Reduce_c, MPI_Alltoall_c (MPI-4): MPI_Count counts */
+    LOGP_ENTRY_BLOCKING = 0, /* MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce: int counts */
+    LOGP_ENTRY_LARGE_COUNT   /* MPI_Bcast_c, ... (MPI-4): MPI_Count counts */
 } logp_entry_t;
 
 /* The MPI name of collective `coll`'s entry point `entry` ("MPI_Bcast",
@@ -40,17 +40,17 @@ typedef struct logp_next {
      * reverse): the shim only forwards calls, untouched, to the next
      * definitions (its handles and constants would mean nothing there). */
     int foreign;
-    /* PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall of the MPI library (with two
-     * shims, of the next one); never NULL */
-    void *bcast, *reduce, *alltoall;
+    /* PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall, PMPI_Allreduce of the MPI
+     * library (with two shims, of the next one); never NULL */
+    void *bcast, *reduce, *alltoall, *allreduce;
     /* a tool's MPI_X loaded after the shim, or NULL: the shim's MPI_X
      * hands the call to it (it calls PMPI_X, which is the shim's) */
-    void *tool_bcast, *tool_reduce, *tool_alltoall;
-    /* MPI-4 large counts: PMPI_Bcast_c, PMPI_Reduce_c, PMPI_Alltoall_c
-     * and a tool's MPI_X_c after the shim (all NULL in a build for a
-     * library without them: the shim does not export them there) */
-    void *bcast_c, *reduce_c, *alltoall_c;
-    void *tool_bcast_c, *tool_reduce_c, *tool_alltoall_c;
+    void *tool_bcast, *tool_reduce, *tool_alltoall, *tool_allreduce;
+    /* MPI-4 large counts: PMPI_Bcast_c, ... PMPI_Allreduce_c and a tool's
+     * MPI_X_c after the shim (all NULL in a build for a library without
+     * them: the shim does not export them there) */
+    void *bcast_c, *reduce_c, *alltoall_c, *allreduce_c;
+    void *tool_bcast_c, *tool_reduce_c, *tool_alltoall_c, *tool_allreduce_c;
     /* MPI-4: PMPI_Session_finalize (NULL if the library has none) and a
      * tool's MPI_Session_finalize after the shim */
     void *session_finalize, *tool_session_finalize;

@@ -30,6 +30,8 @@ typedef int (*logp_native_bcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_C
 typedef int (*logp_native_reduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm);
 typedef int (*logp_native_alltoall_c_t)(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype,
                                         MPI_Comm);
+typedef int (*logp_native_allreduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
+typedef int (*logp_native_allreduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm);
 
 /* A count word as the entry point passed it: an int's word has an
  * undefined upper half (shim.h). */
@@ -154,6 +156,37 @@ static int logp_shim_alltoall_library(const logp_call_t *c)
 static const logp_coll_ops_t logp_shim_alltoall_ops = {NULL, logp_shim_alltoall_admit, logp_shim_alltoall_execute,
                                                        logp_shim_alltoall_library};
 
+/* ---- MPI_Allreduce (root 0 for the schedules; the reduce executor puts
+ * the result in every rank's recvbuf) */
+
+/* Nonzero if the library rejects this allreduce on this rank without
+ * traffic: a NULL buffer, MPI_IN_PLACE as the receive buffer, or the
+ * receive buffer passed as the send buffer too (aliasing). */
+static int logp_shim_allreduce_rejected(const logp_call_t *c)
+{
+    return c->recvbuf == MPI_IN_PLACE || logp_args_null(c->recvbuf, c->type) || c->sendbuf == c->recvbuf ||
+           (c->sendbuf != MPI_IN_PLACE && logp_args_null(c->sendbuf, c->type));
+}
+
+static int logp_shim_allreduce_admit(logp_call_t *c, const logp_comm_state_t *st)
+{
+    (void)st;
+    return !logp_shim_allreduce_rejected(c) && logp_args_commutative(c->op, &c->commutative) == MPI_SUCCESS;
+}
+
+static int logp_shim_allreduce_library(const logp_call_t *c)
+{
+    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
+        return LOGP_NEXT_AS(logp_native_allreduce_c_t, c->next->allreduce_c)(c->sendbuf, c->recvbuf, c->count, c->type,
+                                                                            c->op, c->comm);
+    return LOGP_NEXT_AS(logp_native_allreduce_t, c->next->allreduce)(c->sendbuf, c->recvbuf, (int)c->count, c->type,
+                                                                    c->op, c->comm);
+}
+
+/* The executor is the reduce's: it reads the schedule's collective. */
+static const logp_coll_ops_t logp_shim_allreduce_ops = {logp_shim_reduce_screen, logp_shim_allreduce_admit,
+                                                        logp_shim_reduce_execute, logp_shim_allreduce_library};
+
 /* ---- the entry points */
 
 int logp_shim_bcast_words(const logp_next_t *next, logp_entry_t entry, void *buffer, logp_word_t count,
@@ -182,6 +215,15 @@ int logp_shim_alltoall_words(const logp_next_t *next, logp_entry_t entry, const 
                      .sendcount = logp_shim_count(entry, sendcount), .sendtype = (MPI_Datatype)sendtype,
                      .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_alltoall_ops, &c);
+}
+
+int logp_shim_allreduce_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, void *recvbuf,
+                              logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t comm)
+{
+    logp_call_t c = {.coll = LOGP_COLL_ALLREDUCE, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
+                     .count = logp_shim_count(entry, count), .type = (MPI_Datatype)datatype, .op = (MPI_Op)op,
+                     .comm = (MPI_Comm)comm, .next = next};
+    return logp_driver_run(&logp_shim_allreduce_ops, &c);
 }
 
 int logp_shim_session_finalize_words(const logp_next_t *next, void *session)
@@ -219,6 +261,13 @@ LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype se
 {
     return logp_shim_alltoall_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, sendcount, (logp_word_t)sendtype,
                                     recvbuf, recvcount, (logp_word_t)recvtype, (logp_word_t)comm);
+}
+
+LOGP_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm)
+{
+    return logp_shim_allreduce_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, recvbuf, count,
+                                     (logp_word_t)datatype, (logp_word_t)op, (logp_word_t)comm);
 }
 
 #if MPI_VERSION >= 4

@@ -32,6 +32,8 @@ int logp_shim_reduce_words(const logp_next_t *next, logp_entry_t entry, const vo
 int logp_shim_alltoall_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, logp_word_t sendcount,
                              logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
                              logp_word_t comm);
+int logp_shim_allreduce_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, void *recvbuf,
+                              logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t comm);
 
 /* The shim's end of run for MPI_Session_finalize, then the next
  * definition's (`session` is an MPI_Session *). */

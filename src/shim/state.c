@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../coll/layout.h"
+#include "../coll/library.h"
 #include "../config/config.h"
 #include "process.h"
 
@@ -189,7 +190,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
                   (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id, *concurrent, !report,
                   (long)(l >> 33), -(long)(l >> 33), oversubscribed},
          r[15];
-    if (PMPI_Allreduce(v, r, 15, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
+    if (logp_coll_library_allreduce(v, r, 15, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
         return 0;
     st->oversubscribed = r[14] != 0;
     if (r[12] != -r[13]) { /* learned files differ between nodes (not on a shared file system?) */
@@ -384,7 +385,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         }
         if (st->usable && !st->no_private && st->pcomm == MPI_COMM_NULL) { /* nobody has one: all make it */
             int made = logp_state_private(st, !concurrent), all = 0;
-            if (PMPI_Allreduce(&made, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS || !all)
+            if (logp_coll_library_allreduce(&made, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS || !all)
                 st->no_private = 1; /* a made one stays registered for later communicators of the group */
         }
         if (st->no_private)

@@ -3,6 +3,8 @@
  * MPI_COMM_WORLD and on a named half, and checks its results.  Run it under
  * the shim with PMPI_LOGP_VERBOSE=1 to see what was chosen. */
 #include <mpi.h>
+
+#include "tally.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -54,7 +56,7 @@ int main(int argc, char **argv)
         bad += exercise(half, n);
     }
     MPI_Comm_free(&half);
-    PMPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    tally_ints(&bad, &all, 1, MPI_SUM, MPI_COMM_WORLD);
     if (r == 0)
         printf("hello_coll: %s (%d wrong values)\n", all ? "FAILED" : "all results correct", all);
     MPI_Finalize();

@@ -1,4 +1,4 @@
-/* MPI correctness matrix for MPI_Bcast, MPI_Reduce and MPI_Alltoall.
+/* MPI correctness matrix for MPI_Bcast, MPI_Reduce, MPI_Alltoall and MPI_Allreduce.
  *
  * Built WITHOUT the shim (run under LD_PRELOAD) and relinked with it; the
  * algorithm under test is chosen by PMPI_LOGP_* in the environment.  Every
@@ -16,12 +16,15 @@
  *   every root is the default (7 and 8 ranks on two cores: the root loops
  *   are most of the time, and every root is tested at smaller sizes).
  * Prints "test_coll: N passed, M failed" on rank 0; exit status 1 on failure. */
-#include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <mpi.h>
+
+#include "tally.h"
 
 #define HOLE 0xAB
 #define MAXF 4
@@ -83,6 +86,15 @@ static int coll_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void 
         return MPI_Alltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 #endif
     return MPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+}
+
+static int coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+#if HAVE_LARGE_COUNT
+    if (g_entry == ENTRY_LARGE_COUNT)
+        return MPI_Allreduce_c(sbuf, rbuf, count, dt, op, comm);
+#endif
+    return MPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
 }
 
 /* Nonzero if the root loops test `root` of P ranks (--few-roots). */
@@ -394,6 +406,81 @@ static void test_reduce(MPI_Comm comm, const char *cname, const tcase_t *t, opki
     free(rmem);
 }
 
+/* Allreduce: every rank's result checked (rank order for the
+ * non-commutative operator); in_place uses MPI_IN_PLACE on every rank. */
+static void test_allreduce(MPI_Comm comm, const char *cname, const tcase_t *t, opkind_t op, int count, int in_place)
+{
+    int r, P;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    void *smem, *rmem = NULL, *sbuf = talloc(t, count, &smem);
+    void *rbuf = in_place ? sbuf : talloc(t, count, &rmem);
+    for (long k = 0; k < count; k++)
+        for (int f = 0; f < t->nf; f++)
+            put(t, sbuf, k, f, gen(r, k, f, op));
+    g_reduce_dt = t->dt;
+    int bad_calls = g_bad_op_calls;
+    int rc = coll_allreduce(in_place ? MPI_IN_PLACE : sbuf, rbuf, count, t->dt, mpi_op(t, op), comm);
+    int ok = rc == MPI_SUCCESS;
+    if (!in_place)
+        for (long k = 0; ok && k < count; k++)
+            for (int f = 0; f < t->nf; f++)
+                ok &= get(t, sbuf, k, f) == gen(r, k, f, op);
+    double e[MAXF];
+    for (long k = 0; ok && k < count; k++) {
+        expect_reduce(t, op, P, k, e);
+        for (int f = 0; f < t->nf; f++)
+            ok &= get(t, rbuf, k, f) == e[f];
+    }
+    ok &= holes_intact(t, in_place ? smem : rmem, count);
+    ok &= g_bad_op_calls == bad_calls;
+    check(ok, in_place ? "allreduce(in-place)" : "allreduce", cname, t->name, op_name(op), count, -1);
+    free(smem);
+    free(rmem);
+}
+
+/* Allreduce of random doubles (a sum whose bits depend on the order of
+ * the additions): every rank must hold the same bits, whatever the
+ * algorithm (allgathered digests compared), and each element within
+ * rounding of the sum in rank order. */
+static void test_allreduce_bits(MPI_Comm comm, const char *cname, int count)
+{
+    int r, P;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &P);
+    double *in = malloc(sizeof(double) * (size_t)count), *out = malloc(sizeof(double) * (size_t)count);
+    unsigned long long *digests = malloc(sizeof(unsigned long long) * (size_t)P);
+    srand(1234u + 77u * (unsigned)r);
+    for (int i = 0; i < count; i++)
+        in[i] = ((double)rand() / RAND_MAX - 0.5) * (1 << (rand() % 40));
+    int ok = coll_allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, comm) == MPI_SUCCESS;
+    unsigned long long h = 1469598103934665603ull; /* FNV-1a of the result's bytes */
+    for (size_t b = 0; b < sizeof(double) * (size_t)count; b++)
+        h = (h ^ ((const unsigned char *)out)[b]) * 1099511628211ull;
+    MPI_Allgather(&h, 1, MPI_UNSIGNED_LONG_LONG, digests, 1, MPI_UNSIGNED_LONG_LONG, comm);
+    for (int q = 0; q < P; q++)
+        ok &= digests[q] == h;
+    for (int i = 0; ok && i < count; i++) { /* the same rank-order sum, recomputed from every rank's seed */
+        double want = 0.0, mag = 0.0;
+        for (int q = 0; q < P; q++) {
+            srand(1234u + 77u * (unsigned)q);
+            double v = 0.0;
+            for (int j = 0; j <= i; j++)
+                v = ((double)rand() / RAND_MAX - 0.5) * (1 << (rand() % 40));
+            want += v;
+            mag += v < 0 ? -v : v;
+        }
+        double d = out[i] - want;
+        ok &= (d < 0 ? -d : d) <= 1e-12 * mag;
+        if (i >= 50)
+            break; /* the first elements suffice for the values; the digest covers all */
+    }
+    check(ok, "allreduce(same bits on every rank)", cname, "double", "sum", count, -1);
+    free(in);
+    free(out);
+    free(digests);
+}
+
 /* Alltoall; `rt` (if not NULL) receives with another type of the same
  * signature; in_place uses MPI_IN_PLACE on every rank. */
 static void test_alltoall(MPI_Comm comm, const char *cname, const tcase_t *t, const tcase_t *rt, int count,
@@ -649,6 +736,10 @@ static void test_intercomm(void)
     else if (low)
         ok &= sum == -1; /* untouched beside the root */
     check(ok, "reduce(intercommunicator)", "inter", "int", "sum", 1, 0);
+    int my2 = low ? 100 + lr : lr + 1, got2 = -1; /* each group gets the other's sum */
+    ok = coll_allreduce(&my2, &got2, 1, MPI_INT, MPI_SUM, inter) == MPI_SUCCESS;
+    ok &= got2 == (low ? rn * (rn + 1) / 2 : 100 * rn + rn * (rn - 1) / 2);
+    check(ok, "allreduce(intercommunicator)", "inter", "int", "sum", 1, 0);
     int *s = malloc(sizeof(int) * (size_t)rn), *d = malloc(sizeof(int) * (size_t)rn);
     for (int j = 0; j < rn; j++)
         s[j] = (low ? 1000 : 2000) + lr * 10 + j;
@@ -683,6 +774,10 @@ static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncase
             }
             test_alltoall(comm, cname, t, NULL, n, 0);
             test_alltoall(comm, cname, t, NULL, n, 1);
+            for (int o = 0; o < t->nops; o++) {
+                test_allreduce(comm, cname, t, t->ops[o], n, 0);
+                test_allreduce(comm, cname, t, t->ops[o], n, 1);
+            }
         }
     }
     /* bcast with other datatypes at the root than elsewhere: a flat run
@@ -706,6 +801,13 @@ static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncase
         test_reduce(comm, cname, &cases[0], OP_MAX, 700, root, 0);
         test_reduce(comm, cname, &cases[ncases - 1], OP_MATMUL, 300, root, 1);
     }
+    /* above MPICH's 2 KiB allreduce threshold, and a count that leaves
+     * parts of a ring empty (fewer elements than ranks) */
+    test_allreduce(comm, cname, &cases[0], OP_SUM, 1000, 1);
+    test_allreduce(comm, cname, &cases[1], OP_MAX, 1000, 0);
+    test_allreduce(comm, cname, &cases[ncases - 1], OP_MATMUL, 300, 0);
+    test_allreduce(comm, cname, &cases[0], OP_SUM, P > 1 ? P - 1 : 1, 0);
+    test_allreduce_bits(comm, cname, 1000);
     test_interleaved_p2p(comm, cname, tint);
     if (big) {
         /* every type and operator at a size the large-message schedules
@@ -718,8 +820,11 @@ static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncase
             for (int o = 0; o < t->nops; o++) {
                 test_reduce(comm, cname, t, t->ops[o], 20001, 0, 1);
                 test_reduce(comm, cname, t, t->ops[o], 20001, P / 2, 0);
+                test_allreduce(comm, cname, t, t->ops[o], 20001, o % 2);
             }
         }
+        test_allreduce(comm, cname, &cases[ncases - 1], OP_MATMUL, 70000, 1);
+        test_allreduce_bits(comm, cname, 70000);
         /* a non-commutative reduce of 16 MiB to root 0, in place and not:
          * a pipeline's large synchronous segments then fill the send
          * windows around the chain that ends back at the root (it hung
@@ -730,6 +835,7 @@ static void run_comm(MPI_Comm comm, const char *cname, tcase_t *cases, int ncase
         test_bcast(comm, cname, tint, 1000000, root);
         test_reduce(comm, cname, tint, OP_SUM, 1000000, root, 0);
         test_reduce(comm, cname, tint, OP_SUM, 1000000, root, 1);
+        test_allreduce(comm, cname, tint, OP_SUM, 1000000, 0);
         test_alltoall(comm, cname, tint, NULL, 1000000 / P + 1, 0);
         /* blocks of 9 MiB at P = 2: node-aggregate's leader would stage
          * 72 MiB, past what the scratch keeps, and runs the direct
@@ -811,10 +917,8 @@ int main(int argc, char **argv)
     MPI_Comm_free(&half);
 
     int local[2] = {g_pass, g_fail}, total[2];
-    /* the tally by a collective the shim does not take (its library exports
-     * PMPI_Reduce and PMPI_Bcast too, for PMPI tools: a broken shim could
-     * miscount its own failures) */
-    PMPI_Allreduce(local, total, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    /* the tally by a collective the shim does not take (tally.h) */
+    tally_ints(local, total, 2, MPI_SUM, MPI_COMM_WORLD);
     if (g_rank == 0)
         printf("test_coll: P=%d: %d passed, %d failed\n", g_size, total[0], total[1]);
     MPI_Type_free(&vec);

@@ -9,6 +9,8 @@
  * error but MPICH completes with MPI_ERR_TRUNCATE raised or not) --
  * the shim must not hang on it. */
 #include <mpi.h>
+
+#include "tally.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +58,7 @@ int main(int argc, char **argv)
         free(b);
     }
     free(copy);
-    PMPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    tally_ints(&bad, &all, 1, MPI_SUM, MPI_COMM_WORLD);
     if (r == 0)
         printf("test_confirm: %s (%d wrong values)\n", all ? "WRONG RESULTS" : "all results correct", all);
     MPI_Finalize();

@@ -5,6 +5,8 @@
  * where the MPI library alone does not.  Every case sets MPI_ERRORS_RETURN
  * where it expects an error and prints the error class it got. */
 #include <mpi.h>
+
+#include "tally.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +126,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < size; i++)
             ok &= b[i] == i * 1000 + rank;
         int all = 0;
-        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+        tally_ints(&ok, &all, 1, MPI_MIN, comm);
         if (rank == 0)
             printf("sessions: %s\n", all ? "results correct" : "WRONG RESULTS");
         free(a);
@@ -277,8 +279,8 @@ int main(int argc, char **argv)
         rc = MPI_Bcast(buf, g_rank == 0 ? 8 : 4, MPI_INT, 0, mine);
         int right = seen_handler == 0 || (seen_comm == mine && strcmp(seen_name, "mine") == 0);
         int any = seen_handler > 0, all_right = 0, some = 0;
-        MPI_Allreduce(&right, &all_right, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        MPI_Allreduce(&any, &some, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        tally_ints(&right, &all_right, 1, MPI_MIN, MPI_COMM_WORLD);
+        tally_ints(&any, &some, 1, MPI_MAX, MPI_COMM_WORLD);
         if (g_rank == 0)
             printf("%s: handler called %s, %s\n", c, some ? "yes" : "no",
                    all_right ? "with the application's communicator" : "WITH ANOTHER COMMUNICATOR");
@@ -309,7 +311,7 @@ int main(int argc, char **argv)
             ok &= x == i;
         }
         int all = 0;
-        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        tally_ints(&ok, &all, 1, MPI_MIN, MPI_COMM_WORLD);
         if (g_rank == 0)
             printf("%s: %d live communicators, bcast on each %s\n", c, made, all ? "correct" : "WRONG");
         for (int i = 0; i < made; i++)
@@ -358,7 +360,7 @@ int main(int argc, char **argv)
         int x = g_rank == 0 ? 7 : 0; /* nothing left over: a correct call after it */
         MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
         int all = 0;
-        MPI_Allreduce(&x, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        tally_ints(&x, &all, 1, MPI_MIN, MPI_COMM_WORLD);
         if (g_rank == 0)
             printf("%s: then a bcast %s\n", c, all == 7 ? "correct" : "WRONG");
         free(sb);
@@ -410,7 +412,7 @@ int main(int argc, char **argv)
                 lost++;
         }
         int mine[5] = {calls, err_f, err_other, wrong, lost}, tot[5];
-        MPI_Allreduce(mine, tot, 5, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* not one of ours: rank F may fail those */
+        tally_ints(mine, tot, 5, MPI_SUM, MPI_COMM_WORLD); /* not one of ours: rank F may fail those */
         if (g_rank == 0)
             printf("%s: %d calls, %d errors on the failing rank, %d on others, %d successes with wrong data, "
                    "%d calls after them wrong\n", c, tot[0] / g_size, tot[1], tot[2], tot[3], tot[4]);
@@ -424,7 +426,7 @@ int main(int argc, char **argv)
         int x = g_rank == 0 ? 42 : 0;
         MPI_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD);
         int all = 0;
-        MPI_Allreduce(&x, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        tally_ints(&x, &all, 1, MPI_MIN, MPI_COMM_WORLD);
         if (g_rank == 0)
             printf("%s: %s\n", c, all == 42 ? "results correct" : "WRONG");
     } else {

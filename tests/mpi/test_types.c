@@ -13,6 +13,8 @@
  * "test_types: N passed, M failed" on rank 0. */
 #include <complex.h>
 #include <mpi.h>
+
+#include "tally.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -247,7 +249,7 @@ int main(int argc, char **argv)
         }
     }
     int local[2] = {pass, fail}, total[2];
-    MPI_Allreduce(local, total, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* not a collective the shim takes */
+    tally_ints(local, total, 2, MPI_SUM, MPI_COMM_WORLD); /* not a collective the shim takes */
     if (rank == 0)
         printf("test_types: %d passed, %d failed\n", total[0], total[1]);
     MPI_Finalize();

@@ -373,7 +373,7 @@ START_TEST(test_rules)
     expect_error("[default]\nrule = bcast 1-4K chain\n", "t.conf:2:", "not an algorithm of bcast");
     expect_error("[default]\nrule = bcast 4K-1K binomial\n", "t.conf:2:", "LO <= HI");
     expect_error("[default]\nrule = bcast 4500-5000 binomial\n", "t.conf:2:", "covers no size class");
-    expect_error("[default]\nrule = bcast 1-4K commutative binomial\n", "t.conf:2:", "(reduce only)");
+    expect_error("[default]\nrule = bcast 1-4K commutative binomial\n", "t.conf:2:", "(reduce and allreduce only)");
     expect_error("[default]\ncorrection = reduce native 1M 0\n", "t.conf:2:", "factor 0.001..1000");
     expect_error("[default]\ncorrection = reduce auto 1M 1e9\n", "t.conf:2:", "factor 0.001..1000");
     expect_error("[default]\ncorrection = reduce native 1M\n", "t.conf:2:", "expected correction = COLL");

@@ -354,10 +354,13 @@ static int closed_form_case(int P, const logp_params_t *p, size_t m, int k, doub
                 logp_sched_free(&s);
                 continue;
             }
-            for (int commute = coll != LOGP_COLL_REDUCE; commute <= 1; commute++) {
+            for (int commute = !logp_coll_combines((logp_coll_t)coll); commute <= 1; commute++) {
                 if (!commute && !(s.fam->flags & LOGP_FAMILY_RANK_ORDER))
                     continue; /* a non-commutative reduce does not run it */
                 double closed = logp_sched_time(&s, root, commute), sim;
+                /* an allreduce has closed forms on binomial and flat trees only (sched.c) */
+                if (closed < 0.0 && coll == LOGP_COLL_ALLREDUCE && a != LOGP_ALGO_BINOMIAL && a != LOGP_ALGO_FLAT)
+                    continue;
                 if (closed < 0.0)
                     ck_abort_msg("%s %s has no closed form", logp_coll_name(coll), logp_algo_name(a));
 
