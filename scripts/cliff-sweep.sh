@@ -25,7 +25,7 @@ awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } print 
     sort -u | while read -r P m; do
     # shellcheck disable=SC2086
     "$b/pmpi-logp" predict --P "$P" --bytes "$m" $params | awk -v P="$P" -v m="$m" '
-        /^(bcast|reduce|alltoall)/ { c = $1; sub(/:$/, "", c); next }
+        /^(bcast|reduce|alltoall|allreduce)[: ]/ { c = $1; sub(/:$/, "", c); next }
         c != "" && $1 ~ /^[a-z]/ && $3 == "us" { print P, m, c, $1, $2 }'
 done >"$pred"
 

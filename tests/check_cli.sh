@@ -41,6 +41,9 @@ bad "unknown command 'bogus'" bogus
 bad "expected check FILE" check
 bad "unexpected argument 'extra'" tree extra
 bad "bad value for --native: 'lam'" predict --P 4 --native lam
+bad "bad value for --allreduce: 'ring2'" tree --allreduce ring2 --P 4
+bad "bad value for --allreduce: 'chain'" predict --allreduce chain --P 4
+bad "--root does not apply to an allreduce" tree --allreduce ring --P 4 --root 1
 # --native picks whose defaults "native" models (Open MPI 4.1: knomial bcast at 16 ranks, 1 KiB)
 "$cli" predict --P 16 --bytes 1K --native openmpi >"$out" && grep -q "native .*(model of Open MPI 4.1's default: knomial)" "$out" &&
     "$cli" predict --P 16 --bytes 1K --native=mpich >"$out" && grep -q "native .*(model of MPICH 4.0.2's default: binomial)" "$out" &&
@@ -52,6 +55,23 @@ bad "bad value for --native: 'lam'" predict --P 4 --native lam
 "$cli" tree --alltoall bruck --P 16 --bytes 8 --rank 5 >"$out" 2>"$err" && grep -q 'bruck, P=16, 8 B per block, radix 4' "$out" &&
     grep -q 'rank 5: 12 operations' "$out" && grep -q 'send to *9  32 B' "$out" && ! "$cli" tree --alltoall two-tree --P 4 2>/dev/null &&
     ok "tree --alltoall bruck: radix and operations" || { ko "tree --alltoall"; cat "$out" "$err"; }
+# predict --allreduce ALGO: the allreduce section alone, that algorithm's line, priced as in the
+# full table
+"$cli" predict --P 64 --bytes 1M >"$out.doc" 2>"$err" || ko "predict --P 64 --bytes 1M"
+for a in ring recursive-doubling; do
+    "$cli" predict --allreduce "$a" --P 64 --bytes 1M >"$out" 2>"$err" &&
+        [ "$(grep -c '^  [a-z-]*  *[0-9.]* us' "$out")" -eq 1 ] && line=$(grep "^  $a  *[0-9.]* us" "$out") &&
+        [ "$(grep -c '^[a-z]*:$' "$out")" -eq 1 ] && grep -q '^allreduce:$' "$out" &&
+        awk '/^[a-z]/ { on = $1 == "allreduce:" } on' "$out.doc" | grep -qxF "$line" &&
+        ok "predict --allreduce $a: one time, as in the full table" || { ko "predict --allreduce $a"; cat "$out" "$err"; }
+done
+# tree --allreduce: recursive doubling is no tree, so rank 1's operations (its own value, then three
+# rounds of a combining receive and a send at P = 6, folded); an allreduce names no root
+"$cli" tree --allreduce recursive-doubling --P 6 --rank 1 >"$out" 2>"$err" &&
+    grep -q '^allreduce recursive-doubling, P=6, 8 B, 1 part, L=' "$out" && grep -q '^rank 1: 7 operations' "$out" &&
+    [ "$(grep -c '^  recv+combine from  *[0-9]  8 B' "$out")" -eq 3 ] && [ "$(grep -c '^  send to  *[0-9]  8 B' "$out")" -eq 3 ] &&
+    grep -q '^  own value ' "$out" && grep -q '^completion: [0-9.]* us' "$out" &&
+    ok "tree --allreduce recursive-doubling --rank 1: its operations" || { ko "tree --allreduce recursive-doubling"; cat "$out" "$err"; }
 # a two-tree bcast on a shared network is paced (sched.h: window = its lag + 3), on LogGP and as a reduce not
 "$cli" tree --bcast two-tree --P 64 --bytes 1M --network shared --rank 1 >"$out" 2>"$err" &&
     grep -q 'parts, paced (synchronous sends, at most [0-9]* in flight)' "$out" &&
@@ -80,6 +100,15 @@ for name in $(sed -n 's/^LOGP_ALGO_X([A-Z_]*, *"\([a-z-]*\)".*/\1/p' "$s/src/mod
 done
 [ "$n" -ge 10 ] && [ "$(($(wc -l <"$out") - 1))" -eq "$n" ] && ok "algorithms: the $n rows of algo.def" ||
     ko "algorithms: $n rows in algo.def, $(($(wc -l <"$out") - 1)) listed"
+# every row's collectives are those of its mask in algo.def (allreduce's new bit included)
+for coll in bcast reduce alltoall allreduce; do
+    bit=LOGP_COLL_$(echo "$coll" | tr a-z A-Z)_BIT
+    want=$(sed -n 's/^LOGP_ALGO_X([A-Z_]*, *"\([a-z-]*\)", *\([^,]*\),.*/\1 \2/p' "$s/src/model/algo.def" |
+        awk -v b="$bit" '{ for (i = 2; i <= NF; i++) if ($i == b || $i == "LOGP_COLL_ALL_BITS") { print $1; next } }' | sort)
+    got=$(awk -v c="$coll" 'NR > 1 { n = split($2, cs, ","); for (i = 1; i <= n; i++) if (cs[i] == c) print $1 }' "$out" | sort)
+    [ -n "$want" ] && [ "$want" = "$got" ] && ok "algorithms: the $coll column is algo.def's" ||
+        ko "algorithms: $coll listed for '$(echo $got)', algo.def says '$(echo $want)'"
+done
 # The lists written by hand name exactly the registry's algorithms per
 # collective (the man pages list none: they point to `pmpi-logp algorithms`).
 # Pairs "collective name", sorted: the registry's from the CLI's output.

@@ -57,8 +57,9 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
             continue;
         if (logp_select_build((logp_algo_t)a, q, &all[a]) == LOGP_OK) {
             have[a] = 1;
-            if (logp_plan_affordable(&all[a]))
-                work += logp_sched_ops(&all[a]); /* what the simulation below would cost */
+            /* what the simulation below would cost (a closed form costs none) */
+            if (logp_plan_affordable(&all[a]) && logp_sched_time(&all[a], 0, q->commutative) < 0.0)
+                work += logp_sched_ops(&all[a]);
         }
     }
     /* simulate all candidates or none: decisions compare like with like */

@@ -1,13 +1,6 @@
-/* pmpi-logp: the model from the command line (no MPI needed).
- *   pmpi-logp tree [--bcast|--reduce|--alltoall ALGO] --P N [--rank R] [params] [layout] [--dot]
- *   pmpi-logp predict --P N --bytes M [params] [layout]
- *   pmpi-logp sum-plan --P N --N OPERANDS --L l --o o --g g   (integers, seed 000)
- *   pmpi-logp check FILE [--P N] [--name NAME] [--intra-node]
- * params: --L --o --g (time: ns, us, ms, s; default us), --G (s/B: ns/B,
- * or a bandwidth like 10GB/s), --gamma (ns/B), --copy (ns/B), --root R, --chain-k K.
- * layout: --nodes N --rpn R (ranks per node; P = N R), --speeds S0,S1,..
- * (per node), --intra-L/--intra-o/--intra-g/--intra-G (same-node pairs;
- * the plain parameters are then the inter-node ones). */
+/* pmpi-logp: the model from the command line (no MPI needed).  Its
+ * commands and their options: logp_cli_cmds and the help texts below
+ * (and man/pmpi-logp.1). */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -43,6 +36,7 @@ typedef struct {
     size_t bytes;
     logp_coll_t coll;
     logp_algo_t algo;
+    int coll_given;       /* --bcast/--reduce/--alltoall/--allreduce: predict and decide show that one */
     double speeds[LOGP_CLI_MAX_SPEEDS]; /* per node */
     logp_topo_t topo;                   /* topo.P == 0: no layout given */
     logp_native_lib_t native;           /* whose defaults "native" models */
@@ -111,9 +105,12 @@ static int make_layout(logp_cli_t *c, int P_given)
 enum {
     OPT_P = 1, OPT_N, OPT_ROOT, OPT_RANK, OPT_CHAIN_K, OPT_BYTES, OPT_L, OPT_O, OPT_G_GAP, OPT_G_BYTE, OPT_GAMMA,
     OPT_NODES, OPT_RPN, OPT_SPEEDS, OPT_INTRA_L, OPT_INTRA_O, OPT_INTRA_G, OPT_INTRA_GB, OPT_BCAST, OPT_REDUCE,
-    OPT_ALLTOALL, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_COPY, OPT_HELP
+    OPT_ALLTOALL, OPT_ALLREDUCE, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_COPY, OPT_HELP
 };
+_Static_assert(OPT_HELP < 32, "a command's allowed options are bits of an unsigned");
 #define OPT(o) (1u << (o))
+#define OPTS_COLL (OPT(OPT_BCAST) | OPT(OPT_REDUCE) | OPT(OPT_ALLTOALL) | OPT(OPT_ALLREDUCE))
+#define LOGP_CLI_COLL_SYNOPSIS "[--bcast ALGO | --reduce ALGO | --alltoall ALGO | --allreduce ALGO]"
 #define OPTS_PARAMS (OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP) | OPT(OPT_G_BYTE) | OPT(OPT_GAMMA) | OPT(OPT_ROOT) | \
                      OPT(OPT_CHAIN_K) | OPT(OPT_NATIVE) | OPT(OPT_COPY))
 #define OPTS_LAYOUT (OPT(OPT_NODES) | OPT(OPT_RPN) | OPT(OPT_SPEEDS) | OPT(OPT_INTRA_L) | OPT(OPT_INTRA_O) | \
@@ -130,7 +127,7 @@ static const struct option logp_cli_options[] = {
     {"intra-L", required_argument, NULL, OPT_INTRA_L}, {"intra-o", required_argument, NULL, OPT_INTRA_O},
     {"intra-g", required_argument, NULL, OPT_INTRA_G}, {"intra-G", required_argument, NULL, OPT_INTRA_GB},
     {"bcast", required_argument, NULL, OPT_BCAST},   {"reduce", required_argument, NULL, OPT_REDUCE},
-    {"alltoall", required_argument, NULL, OPT_ALLTOALL},
+    {"alltoall", required_argument, NULL, OPT_ALLTOALL}, {"allreduce", required_argument, NULL, OPT_ALLREDUCE},
     {"dot", no_argument, NULL, OPT_DOT},             {"name", required_argument, NULL, OPT_NAME},
     {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"native", required_argument, NULL, OPT_NATIVE},
     {"network", required_argument, NULL, OPT_NETWORK}, {"copy", required_argument, NULL, OPT_COPY},
@@ -140,7 +137,7 @@ static const struct option logp_cli_options[] = {
 static const char logp_cli_params_help[] =
     "params:  --L T --o T --g T   LogP times (T: number with ns, us (default), ms or s)\n"
     "         --G X --gamma X     per byte (ns/B (default), us/B, s/B) or a bandwidth (B/s KB/s MB/s GB/s)\n"
-    "         --copy X            per byte of a local memory copy (packing all-to-alls pay it; default 0.1ns/B)\n"
+    "         --copy X            per byte of a local memory copy (packing all-to-alls pay it; default 0.05ns/B)\n"
     "         --root R --chain-k K\n"
     "         --native LIB        whose defaults \"native\" models: mpich, openmpi or smpi (default: the build's)\n";
 static const char logp_cli_layout_help[] =
@@ -163,15 +160,16 @@ typedef struct logp_cli_cmd {
 } logp_cli_cmd_t;
 
 static const logp_cli_cmd_t logp_cli_cmds[] = {
-    {"tree", OPT(OPT_P) | OPT(OPT_RANK) | OPT(OPT_BCAST) | OPT(OPT_REDUCE) | OPT(OPT_ALLTOALL) | OPT(OPT_BYTES) |
-                 OPT(OPT_DOT) | OPTS_PARAMS | OPTS_LAYOUT, 0,
-     "tree [--bcast ALGO | --reduce ALGO | --alltoall ALGO] --P N [--rank R] [--bytes M] [params] [layout] [--dot]",
+    {"tree", OPT(OPT_P) | OPT(OPT_RANK) | OPTS_COLL | OPT(OPT_BYTES) | OPT(OPT_DOT) | OPTS_PARAMS | OPTS_LAYOUT, 0,
+     "tree " LOGP_CLI_COLL_SYNOPSIS " --P N [--rank R] [--bytes M] [params] [layout] [--dot]",
      "a schedule as a tree with receive times; --rank R: that rank's parent and children only (any P); "
-     "a schedule that is not a tree (large-message parts, all-to-all): its operations"},
-    {"predict", OPT(OPT_P) | OPT(OPT_BYTES) | OPTS_PARAMS | OPTS_LAYOUT, 0,
-     "predict --P N --bytes M [params] [layout]", "predicted time of every algorithm, per collective"},
-    {"decide", OPT(OPT_P) | OPT(OPT_BYTES) | OPTS_PARAMS | OPTS_LAYOUT, 0,
-     "decide --P N --bytes M [params] [layout]", "auto's choice per collective and the time the decision takes"},
+     "a schedule that is not a tree (parts, all-to-all, allreduce's ring or recursive doubling): its operations"},
+    {"predict", OPT(OPT_P) | OPT(OPT_BYTES) | OPTS_COLL | OPTS_PARAMS | OPTS_LAYOUT, 0,
+     "predict " LOGP_CLI_COLL_SYNOPSIS " --P N --bytes M [params] [layout]",
+     "predicted time of every algorithm, per collective (a collective option: that algorithm's only)"},
+    {"decide", OPT(OPT_P) | OPT(OPT_BYTES) | OPTS_COLL | OPTS_PARAMS | OPTS_LAYOUT, 0,
+     "decide " LOGP_CLI_COLL_SYNOPSIS " --P N --bytes M [params] [layout]",
+     "auto's choice per collective and the time the decision takes (a collective option: ALGO configured)"},
     {"sum-plan", OPT(OPT_P) | OPT(OPT_N) | OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP), 0,
      "sum-plan --P N --N OPERANDS --L l --o o --g g", "seed 000's summation plan (integer time steps)"},
     {"check", OPT(OPT_P) | OPT(OPT_NAME) | OPT(OPT_INTRA_NODE) | OPT(OPT_NATIVE), 1, "check FILE [--P N] [--name NAME] [--intra-node] [--native LIB]",
@@ -260,9 +258,13 @@ static logp_status_t parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int o
     case OPT_BCAST:
     case OPT_REDUCE:
     case OPT_ALLTOALL:
-        c->coll = opt == OPT_BCAST ? LOGP_COLL_BCAST : opt == OPT_REDUCE ? LOGP_COLL_REDUCE : LOGP_COLL_ALLTOALL;
-        c->algo = logp_algo_lookup(c->coll, v);
-        if (c->algo == LOGP_ALGO_COUNT || c->algo == LOGP_ALGO_NATIVE || c->algo == LOGP_ALGO_AUTO)
+    case OPT_ALLREDUCE:
+        c->coll = opt == OPT_BCAST ? LOGP_COLL_BCAST : opt == OPT_REDUCE ? LOGP_COLL_REDUCE
+                  : opt == OPT_ALLTOALL ? LOGP_COLL_ALLTOALL : LOGP_COLL_ALLREDUCE;
+        c->coll_given = 1;
+        c->algo = logp_algo_lookup(c->coll, v); /* tree: native, auto have no schedule; predict: auto no price */
+        if (c->algo == LOGP_ALGO_COUNT || (c->algo == LOGP_ALGO_NATIVE && strcmp(cmd->name, "tree") == 0) ||
+            (c->algo == LOGP_ALGO_AUTO && strcmp(cmd->name, "decide") != 0))
             return LOGP_ERR_PARSE;
         return LOGP_OK;
     case OPT_NAME:
@@ -338,8 +340,20 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
         fprintf(stderr, "pmpi-logp %s: --root and --rank must be in 0..P-1\n", cmd->name);
         return -1;
     }
+    if (c->coll == LOGP_COLL_ALLREDUCE && c->root != 0) { /* sched.c runs it from rank 0, whatever the root */
+        fprintf(stderr, "pmpi-logp %s: --root does not apply to an allreduce (every rank gets the result)\n", cmd->name);
+        return -1;
+    }
     return 0;
 }
+
+/* The head of tree's outputs: "bcast binomial, P=8, root 0, 64 B" (an allreduce has no root). */
+static void print_head(const logp_cli_t *c, logp_algo_t algo)
+{
+    printf("%s %s, P=%d, ", logp_coll_name(c->coll), logp_algo_name(algo), c->P);
+    printf(c->coll == LOGP_COLL_ALLREDUCE ? "%zu B" : "root %2$d, %1$zu B", c->bytes, c->root);
+}
+
 /* Prints rank r and, below it, its subtree (children in send order). */
 static void print_subtree(const logp_sched_t *s, const logp_cli_t *c, const double *fin, const double *got, int r,
                           int depth)
@@ -392,13 +406,9 @@ static int tree_rank(const logp_cli_t *c, const logp_sched_t *s)
     logp_view_t v;
     if (logp_view_init(&v, s, c->root, c->rank, 1) != LOGP_OK)
         return 1;
-    printf("%s %s, P=%d, root %d, %zu B, rank %d\n", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P, c->root,
-           c->bytes, c->rank);
-    printf("parent: ");
-    if (v.node.parent < 0)
-        printf("none (the root)\n");
-    else
-        printf("%d\n", v.node.parent);
+    print_head(c, s->algo);
+    printf(", rank %d\n", c->rank);
+    printf(v.node.parent < 0 ? "parent: none (the root)\n" : "parent: %d\n", v.node.parent);
     printf("children (%d, in send order):", v.node.nkids);
     for (int j = 0; j < v.node.nkids; j++)
         printf(" %d", s->fam->kid(s, v.tree_root, &v.node, j));
@@ -406,8 +416,9 @@ static int tree_rank(const logp_cli_t *c, const logp_sched_t *s)
     double at = logp_sched_tree_ready(s, c->root, c->rank, 1);
     if (at < 0.0)
         at = logp_sched_chain_ready(s, c->root, c->rank, 1);
-    if (at >= 0.0 && logp_sched_uniform(s))
-        printf("%s: %.6g us\n", c->coll == LOGP_COLL_BCAST ? "receives at" : "result combined at", at * 1e6);
+    if (at >= 0.0 && logp_sched_uniform(s)) /* an allreduce's: its reduce half, before the result comes down */
+        printf("%s: %.6g us\n", c->coll == LOGP_COLL_BCAST ? "receives at" : c->coll == LOGP_COLL_ALLREDUCE ?
+               "subtree combined at" : "result combined at", at * 1e6);
     return 0;
 }
 
@@ -426,6 +437,8 @@ static void print_ops(const logp_sched_t *s, int root, int rank, int max)
         printf("  %-18s", kinds[o.kind]);
         if (o.kind <= LOGP_OP_RECV_REDUCE)
             printf(" %6d", o.peer);
+        else /* local work: no peer, the columns stay aligned */
+            printf(" %6s", "");
         if (o.nparts > 0)
             printf("  parts [%d, %d) of %d", o.part, o.part + o.nparts, s->parts);
         printf("  %zu B%s\n", o.bytes, o.arg == LOGP_RECV_RESULT && o.kind <= LOGP_OP_RECV ? " (the result)" : "");
@@ -437,10 +450,10 @@ static void print_ops(const logp_sched_t *s, int root, int rank, int max)
 /* tree for a schedule that is not a tree: its parts and operations. */
 static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
 {
-    if (c->coll != LOGP_COLL_ALLTOALL)
-        printf("%s %s, P=%d, root %d, %zu B, %d part%s, ", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P,
-               c->root, c->bytes, s->parts, s->parts == 1 ? "" : "s");
-    else if (s->fam->flags & LOGP_FAMILY_A2A_BRUCK)
+    if (c->coll != LOGP_COLL_ALLTOALL) {
+        print_head(c, s->algo);
+        printf(", %d part%s, ", s->parts, s->parts == 1 ? "" : "s");
+    } else if (s->fam->flags & LOGP_FAMILY_A2A_BRUCK)
         printf("alltoall %s, P=%d, %zu B per block, radix %d, ", logp_algo_name(s->algo), c->P, c->bytes, s->k);
     else
         printf("alltoall %s, P=%d, %zu B per block, ", logp_algo_name(s->algo), c->P, c->bytes);
@@ -471,13 +484,8 @@ static int cmd_tree(const logp_cli_t *c)
                 logp_algo_name(c->algo), c->P);
         return 1;
     }
-    if (s.fam->node == NULL) { /* parts and exchanges, not a tree */
-        int rc = cmd_tree_ops(c, &s);
-        logp_sched_free(&s);
-        return rc;
-    }
-    if (c->rank >= 0) {
-        int rc = tree_rank(c, &s);
+    if (s.fam->node == NULL || c->rank >= 0) { /* parts and exchanges, not a tree; or one rank's place */
+        int rc = s.fam->node == NULL ? cmd_tree_ops(c, &s) : tree_rank(c, &s);
         logp_sched_free(&s);
         return rc;
     }
@@ -505,13 +513,13 @@ static int cmd_tree(const logp_cli_t *c)
             if (p < 0)
                 continue;
             int cross = c->topo.P > 0 && logp_topo_node(&c->topo, r) != logp_topo_node(&c->topo, p);
-            printf(c->coll == LOGP_COLL_BCAST ? "  n%d -> n%d%s;\n" : "  n%2$d -> n%1$d%3$s;\n", p, r,
-                   cross ? " [penwidth=2.5]" : "");
+            printf(c->coll == LOGP_COLL_BCAST ? "  n%d -> n%d%s;\n" : c->coll == LOGP_COLL_ALLREDUCE ?
+                   "  n%d -> n%d [dir=both]%s;\n" : "  n%2$d -> n%1$d%3$s;\n", p, r, cross ? " [penwidth=2.5]" : "");
         }
         printf("}\n");
     } else {
-        printf("%s %s, P=%d, root %d, %zu B, ", logp_coll_name(c->coll), logp_algo_name(s.algo), c->P, c->root,
-               c->bytes);
+        print_head(c, s.algo);
+        printf(", ");
         print_model(c);
         print_subtree(&s, c, fin, got, c->root, 0);
         if (s.k > 0)
@@ -535,11 +543,14 @@ static int cmp_pred(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* predict: every price, as auto sees them; a collective option keeps its line (the table's price) */
 static int cmd_predict(const logp_cli_t *c)
 {
     printf("P=%d, %zu B, ", c->P, c->bytes);
     print_model(c);
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
+        if (c->coll_given && (logp_coll_t)coll != c->coll)
+            continue;
         logp_cli_pred_t pred[LOGP_ALGO_COUNT];
         double t[LOGP_ALGO_COUNT];
         int n = 0;
@@ -550,7 +561,7 @@ static int cmd_predict(const logp_cli_t *c)
             if (t[a] < 0.0 && logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll) &&
                 (logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_FORCED_ONLY))
                 t[a] = logp_select_predict((logp_algo_t)a, &q); /* not auto's: shown, marked */
-            if (t[a] >= 0.0)
+            if (t[a] >= 0.0 && (!c->coll_given || (logp_algo_t)a == c->algo))
                 pred[n++] = (logp_cli_pred_t){(logp_algo_t)a, t[a]};
         }
         if (!exact)
@@ -559,7 +570,7 @@ static int cmd_predict(const logp_cli_t *c)
         qsort(pred, (size_t)n, sizeof pred[0], cmp_pred);
         printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), coll == LOGP_COLL_ALLTOALL ? " (bytes per block)" : "");
         for (int i = 0; i < n; i++) {
-            printf("  %-15s %12.4f us", logp_algo_name(pred[i].algo), pred[i].t * 1e6);
+            printf("  %-21s %12.4f us", logp_algo_name(pred[i].algo), pred[i].t * 1e6);
             if (pred[i].algo == LOGP_ALGO_NATIVE)
                 printf("   (model of %s's default: %s)",
                        c->native == LOGP_NATIVE_OPENMPI ? "Open MPI 4.1" : c->native == LOGP_NATIVE_SMPI ? "SMPI 3.32 (mpich)" : "MPICH 4.0.2",
@@ -574,6 +585,8 @@ static int cmd_predict(const logp_cli_t *c)
             printf("\n");
         }
     }
+    if (c->coll_given)
+        return 0; /* the seeds' closed forms: with the full table only */
     double exact = logp_chain_time_adaptive_exact(&c->p, c->bytes, c->P);
     char ex[32] = "n/a (P too large)";
     if (exact >= 0.0)
@@ -590,18 +603,21 @@ static int cmd_predict(const logp_cli_t *c)
 
 /* decide: what auto picks for every collective, and how long the decision
  * takes on this machine (the shim's first call of a size class does the
- * same work: price the candidates, build the winner's schedule). */
+ * same work: price the candidates, build the winner's schedule); a
+ * collective option: that one, ALGO configured as a tuning file sets it. */
 static int cmd_decide(const logp_cli_t *c)
 {
     logp_topo_t topo = cli_topo(c);
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
+        if (c->coll_given && (logp_coll_t)coll != c->coll)
+            continue;
         logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL, 0};
         logp_algo_t a;
         logp_sched_t s;
         double t, ms;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        logp_status_t rc = logp_select_decide(LOGP_ALGO_AUTO, &q, &a, &s, &t);
+        logp_status_t rc = logp_select_decide(c->coll_given ? c->algo : LOGP_ALGO_AUTO, &q, &a, &s, &t);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
         if (rc != LOGP_OK) {
@@ -664,7 +680,8 @@ static int cmd_check(const logp_cli_t *c)
     printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B copy=%gns/B chain_k=%d network=%s\n", r.params.L * 1e6,
            r.params.o * 1e6, r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9, r.params.copy * 1e9, r.chain_k,
            r.shared ? "shared" : "loggp");
-    printf("%10s  %-28s %-28s %-28s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)");
+    printf("%10s  %-30s %-30s %-30s %s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)",
+           "allreduce (commutative)");
     for (size_t m = 8; m <= (size_t)1 << 20; m *= 8) {
         printf("%10zu ", m);
         for (int k = 0; k < LOGP_COLL_COUNT; k++) {
@@ -677,7 +694,7 @@ static int cmd_check(const logp_cli_t *c)
             logp_select_decide(ruled ? rule : conf, &q, &a, NULL, &t);
             char cell[64];
             snprintf(cell, sizeof cell, "%s (%.3gus)%s", logp_algo_name(a), t * 1e6, ruled ? " rule" : "");
-            printf(" %-28s", cell);
+            printf(k + 1 < LOGP_COLL_COUNT ? " %-30s" : " %s", cell);
         }
         printf("\n");
     }
@@ -689,7 +706,7 @@ static int cmd_check(const logp_cli_t *c)
 static int cmd_algorithms(const logp_cli_t *c)
 {
     (void)c;
-    printf("%-22s %-22s %s\n", "algorithm", "collectives", "what it is");
+    printf("%-22s %-31s %s\n", "algorithm", "collectives", "what it is"); /* 31: a row of all four */
     for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
         char colls[64] = "";
         for (int k = 0; k < LOGP_COLL_COUNT; k++)
@@ -698,7 +715,7 @@ static int cmd_algorithms(const logp_cli_t *c)
                     strcat(colls, ",");
                 strcat(colls, logp_coll_name((logp_coll_t)k));
             }
-        printf("%-22s %-22s %s\n", logp_algo_name((logp_algo_t)a), colls, logp_algo_describe((logp_algo_t)a));
+        printf("%-22s %-31s %s\n", logp_algo_name((logp_algo_t)a), colls, logp_algo_describe((logp_algo_t)a));
     }
     return 0;
 }
@@ -742,7 +759,8 @@ static int cmd_show_learned(const logp_cli_t *c)
                 snprintf(bytes, sizeof bytes, "%zu-%zu", (size_t)1 << sc, ((size_t)2 << sc) - 1);
                 printf("  %-10s %-23s %-22s %-22s %s\n", logp_coll_name((logp_coll_t)k), bytes,
                        a1 == LOGP_ALGO_COUNT ? "-" : logp_algo_name(a1),
-                       k != LOGP_COLL_REDUCE ? "" : a0 == LOGP_ALGO_COUNT ? "-" : logp_algo_name(a0), corr);
+                       !logp_coll_combines((logp_coll_t)k) ? "" : a0 == LOGP_ALGO_COUNT ? "-" : logp_algo_name(a0),
+                       corr);
             }
         shown++;
     }

@@ -1,5 +1,5 @@
 /* A PMPI tool as sites preload them (profilers, I/O monitors): counts the
- * application's MPI_Bcast, MPI_Reduce and MPI_Alltoall calls, passes them
+ * application's MPI_Bcast, MPI_Reduce, MPI_Alltoall and MPI_Allreduce calls, passes them
  * on through PMPI, and prints its counts in MPI_Finalize.  Built as a
  * shared object by run_preload.sh to test that the shim hides no call from
  * such a tool, in either preload order.  Open MPI's Fortran bindings call
@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-static long counter_bcast, counter_reduce, counter_alltoall;
+static long counter_bcast, counter_reduce, counter_alltoall, counter_allreduce;
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
@@ -30,12 +30,18 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
     return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    counter_allreduce++;
+    return PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
+}
+
 static void counter_print(void)
 {
     int rank = -1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    printf("counter rank %d: bcast=%ld reduce=%ld alltoall=%ld\n", rank, counter_bcast, counter_reduce,
-           counter_alltoall);
+    printf("counter rank %d: bcast=%ld reduce=%ld alltoall=%ld allreduce=%ld\n", rank, counter_bcast, counter_reduce,
+           counter_alltoall, counter_allreduce);
     fflush(stdout);
 }
 
@@ -51,6 +57,8 @@ void pmpi_reduce_(void *sbuf, void *rbuf, MPI_Fint *count, MPI_Fint *dt, MPI_Fin
                   MPI_Fint *comm, MPI_Fint *ierr);
 void pmpi_alltoall_(void *sbuf, MPI_Fint *scount, MPI_Fint *stype, void *rbuf, MPI_Fint *rcount, MPI_Fint *rtype,
                     MPI_Fint *comm, MPI_Fint *ierr);
+void pmpi_allreduce_(void *sbuf, void *rbuf, MPI_Fint *count, MPI_Fint *dt, MPI_Fint *op, MPI_Fint *comm,
+                     MPI_Fint *ierr);
 void pmpi_finalize_(MPI_Fint *ierr);
 
 void mpi_bcast_(void *buf, MPI_Fint *count, MPI_Fint *dt, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
@@ -71,6 +79,13 @@ void mpi_alltoall_(void *sbuf, MPI_Fint *scount, MPI_Fint *stype, void *rbuf, MP
 {
     counter_alltoall++;
     pmpi_alltoall_(sbuf, scount, stype, rbuf, rcount, rtype, comm, ierr);
+}
+
+void mpi_allreduce_(void *sbuf, void *rbuf, MPI_Fint *count, MPI_Fint *dt, MPI_Fint *op, MPI_Fint *comm,
+                    MPI_Fint *ierr)
+{
+    counter_allreduce++;
+    pmpi_allreduce_(sbuf, rbuf, count, dt, op, comm, ierr);
 }
 
 void mpi_finalize_(MPI_Fint *ierr)

@@ -1,12 +1,13 @@
 /* The main job's demo: an ordinary MPI program (nothing of the shim in it)
- * that broadcasts, reduces and exchanges a few message sizes on
+ * that broadcasts, reduces, exchanges and allreduces a few message sizes on
  * MPI_COMM_WORLD and on a named half, and checks its results.  Run it under
  * the shim with PMPI_LOGP_VERBOSE=1 to see what was chosen. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include <mpi.h>
 
 #include "tally.h"
-#include <stdio.h>
-#include <stdlib.h>
 
 /* -DHELLO_LARGE_COUNT: the same program through the MPI-4 large-count
  * entry points (tests/mpi/run_preload.sh) */
@@ -14,6 +15,7 @@
 #define MPI_Bcast MPI_Bcast_c
 #define MPI_Reduce MPI_Reduce_c
 #define MPI_Alltoall MPI_Alltoall_c
+#define MPI_Allreduce MPI_Allreduce_c
 #endif
 
 static int exercise(MPI_Comm comm, int n)
@@ -38,6 +40,11 @@ static int exercise(MPI_Comm comm, int n)
     MPI_Alltoall(a, n, MPI_DOUBLE, b, n, MPI_DOUBLE, comm);
     for (int j = 0; j < P * n; j++)
         bad += b[j] != (j / n) * 1000.0 + r;
+    for (int i = 0; i < n; i++)
+        a[i] = r - i;
+    MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_MAX, comm);
+    for (int i = 0; i < n; i++)
+        bad += b[i] != (double)(P - 1 - i);
     free(a);
     free(b);
     return bad;

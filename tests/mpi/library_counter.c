@@ -1,5 +1,5 @@
 /* A PMPI tool that counts what reaches the MPI library: it defines the
- * library's PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall and their large-count
+ * library's PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall, PMPI_Allreduce and their large-count
  * forms, counts each call and forwards it to the next definition (the
  * library's), and prints its counts in MPI_Finalize.  Preloaded after the
  * shim (LD_PRELOAD=shim:this), it sits between the shim and the library:
@@ -15,7 +15,8 @@
 
 #include <mpi.h>
 
-static long lib_bcast, lib_reduce, lib_alltoall, lib_bcast_c, lib_reduce_c, lib_alltoall_c;
+static long lib_bcast, lib_reduce, lib_alltoall, lib_allreduce, lib_bcast_c, lib_reduce_c, lib_alltoall_c,
+    lib_allreduce_c;
 
 /* The next definition of `name` (the MPI library's), as a function of type T. */
 #define LIB_NEXT(T, name)                                                                                              \
@@ -29,6 +30,7 @@ static long lib_bcast, lib_reduce, lib_alltoall, lib_bcast_c, lib_reduce_c, lib_
 typedef int (*bcast_t)(void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*reduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
 typedef int (*alltoall_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+typedef int (*allreduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 
 int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
@@ -71,7 +73,21 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
 }
 #endif
 
+int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    lib_allreduce++;
+    return LIB_NEXT(allreduce_t, "PMPI_Allreduce")(sbuf, rbuf, count, dt, op, comm);
+}
+
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
+}
+#endif
+
 #if MPI_VERSION >= 4
+typedef int (*allreduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*bcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_Comm);
 typedef int (*reduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm);
 typedef int (*alltoall_c_t)(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype, MPI_Comm);
@@ -116,14 +132,28 @@ int MPI_Alltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void 
     return PMPI_Alltoall_c(sbuf, scount, stype, rbuf, rcount, rtype, comm);
 }
 #endif
+
+int PMPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    lib_allreduce_c++;
+    return LIB_NEXT(allreduce_c_t, "PMPI_Allreduce_c")(sbuf, rbuf, count, dt, op, comm);
+}
+
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
+int MPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    return PMPI_Allreduce_c(sbuf, rbuf, count, dt, op, comm);
+}
+#endif
 #endif
 
 int MPI_Finalize(void)
 {
     int rank = -1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    printf("library rank %d: bcast=%ld reduce=%ld alltoall=%ld bcast_c=%ld reduce_c=%ld alltoall_c=%ld\n", rank,
-           lib_bcast, lib_reduce, lib_alltoall, lib_bcast_c, lib_reduce_c, lib_alltoall_c);
+    printf("library rank %d: bcast=%ld reduce=%ld alltoall=%ld allreduce=%ld bcast_c=%ld reduce_c=%ld alltoall_c=%ld "
+           "allreduce_c=%ld\n", rank, lib_bcast, lib_reduce, lib_alltoall, lib_allreduce, lib_bcast_c, lib_reduce_c,
+           lib_alltoall_c, lib_allreduce_c);
     fflush(stdout);
     return PMPI_Finalize();
 }

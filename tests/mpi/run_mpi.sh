@@ -11,14 +11,14 @@
 # matrix's time), checked against the registry (`pmpi-logp algorithms`):
 # a name that is not an algorithm of its column's collective fails, and an
 # algorithm of the registry in no set is added as a set of its own
-# (X:X:auto for a bcast and reduce algorithm, auto:auto:X for an
-# all-to-all one).  LOGP_TEST_PRINT_SETS=1 prints the sets and exits.
+# (X:X:auto:auto for a bcast and reduce algorithm, auto:auto:X:auto for an
+# all-to-all one).  A set is BCAST:REDUCE:ALLTOALL:ALLREDUCE.  LOGP_TEST_PRINT_SETS=1 prints the sets and exits.
 : "${MPIEXEC:=mpiexec}"
 b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
 prog="$b/tests/mpi/test_coll"
 NS="${LOGP_TEST_NS:-1 2 3 4 5 7 8}"
-SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:bruck logp-tree:logp-tree:butterfly auto:chain:ring auto:chain-opt:auto auto:chain-adaptive:auto scatter-allgather:pipeline:linear pipeline:reduce-scatter-gather:auto binary-pipeline:binary-pipeline:linear two-tree:two-tree:ring auto:chunked-rsg:auto}"
+SETS="${LOGP_TEST_SETS:-native:native:native:native binomial:binomial:ring:binomial flat:flat:bruck:flat logp-tree:logp-tree:butterfly:logp-tree auto:chain:ring:ring auto:chain-opt:auto:recursive-doubling auto:chain-adaptive:auto:auto scatter-allgather:pipeline:linear:recursive-doubling pipeline:reduce-scatter-gather:auto:ring binary-pipeline:binary-pipeline:linear:auto two-tree:two-tree:ring:logp-tree auto:chunked-rsg:auto:binomial}"
 [ -f "$lib" ] || [ -n "${LOGP_TEST_PRINT_SETS:-}" ] || { echo "SKIP: $lib not built"; exit 77; }
 # Layout runs: PMPI_LOGP_RANKS_PER_NODE makes one machine several "nodes"
 # (tests/data/hetero.conf gives them fast and slow pairs and speeds), so
@@ -26,12 +26,12 @@ SETS="${LOGP_TEST_SETS:-native:native:native binomial:binomial:ring flat:flat:br
 # "n:ranks per node" pairs, roots in and outside the first node come from
 # the matrix's every-root loop.
 LAYOUTS="${LOGP_TEST_LAYOUTS:-3:2 4:2 5:2 7:3 8:2 8:3}"
-LAYOUT_SETS="${LOGP_TEST_LAYOUT_SETS:-hetero-tree:hetero-tree:node-aggregate two-level:two-level:node-aggregate auto:auto:auto}"
+LAYOUT_SETS="${LOGP_TEST_LAYOUT_SETS:-hetero-tree:hetero-tree:node-aggregate:auto two-level:two-level:node-aggregate:ring auto:auto:auto:auto}"
 hetero="${top_srcdir:-.}/tests/data/hetero.conf"
 # Every predefined operator on every predefined datatype (test_types, below):
 # sets that cover each algorithm family's combining and staging, not every
 # algorithm: whole messages, chains, segments, reduce-scatter.
-TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterfly two-tree:two-tree:linear pipeline:reduce-scatter-gather:bruck scatter-allgather:chunked-rsg:ring}"
+TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto:auto binomial:chain-adaptive:butterfly:recursive-doubling two-tree:two-tree:linear:ring pipeline:reduce-scatter-gather:bruck:logp-tree scatter-allgather:chunked-rsg:ring:binomial}"
 # registry_sets MODE, the registry's "name bcast,reduce" lines on stdin:
 # "bad LIST: why" for every name of a set that is not an algorithm of its
 # column's collective; then per algorithm that some collective's column
@@ -39,15 +39,15 @@ TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto binomial:chain-adaptive:butterf
 # the columns it lacks, auto elsewhere), MODE check: "missing NAME".
 registry_sets() {
     awk -v mode="$1" -v sets="$SETS" -v layout="$LAYOUT_SETS" -v types="$TYPE_SETS" '
-    BEGIN { split("bcast reduce alltoall", coll, " ") }
+    BEGIN { split("bcast reduce alltoall allreduce", coll, " ") }
     { n = split($2, cs, ","); for (i = 1; i <= n; i++) ok[$1, cs[i]] = 1; name[++na] = $1 }
     END {
         list["SETS"] = sets; list["LAYOUT_SETS"] = layout; list["TYPE_SETS"] = types
         for (l in list) {
             m = split(list[l], s, " ")
             for (i = 1; i <= m; i++) {
-                if (split(s[i], a, ":") != 3) { print "bad " l ": " s[i] " is not BCAST:REDUCE:ALLTOALL"; continue }
-                for (c = 1; c <= 3; c++) {
+                if (split(s[i], a, ":") != 4) { print "bad " l ": " s[i] " is not BCAST:REDUCE:ALLTOALL:ALLREDUCE"; continue }
+                for (c = 1; c <= 4; c++) {
                     if (a[c] == "native" || a[c] == "auto") continue
                     if (!((a[c], coll[c]) in ok)) print "bad " l ": " s[i] ": " a[c] " is not an algorithm of " coll[c] " in the registry"
                     else if (l != "TYPE_SETS") run[a[c], coll[c]] = 1
@@ -56,7 +56,7 @@ registry_sets() {
         }
         for (j = 1; j <= na; j++) {
             x = name[j]; set = ""; lacks = 0
-            for (c = 1; c <= 3; c++) {
+            for (c = 1; c <= 4; c++) {
                 lack = (x, coll[c]) in ok && !((x, coll[c]) in run)
                 lacks += lack
                 set = set (c > 1 ? ":" : "") (lack ? x : "auto")
@@ -100,7 +100,7 @@ tally() {
 # run_case N SET [RANKS_PER_NODE [ENTRY]]
 run_case() {
     n=$1; s=$2; rpn=$3; entry=${4:-blocking}
-    bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; aa=${rest#*:}
+    bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; rest=${rest#*:}; aa=${rest%%:*}; ar=${rest#*:}
     big=""; [ "$n" -le 4 ] && big="--big"
     via=""; [ "$entry" = blocking ] || { big="$big --entry $entry"; via=" entry=$entry"; }
     # 7 and 8 ranks on two cores: roots 0, 1, P/2, P-1 (every root up to 5 ranks)
@@ -113,7 +113,7 @@ run_case() {
     fi
     # auto's trials from a class's first call (the default warm-up of 16
     # calls would leave most of the matrix's classes untried)
-    env LD_PRELOAD="$lib" PMPI_LOGP_BCAST="$bc" PMPI_LOGP_REDUCE="$rd" PMPI_LOGP_ALLTOALL="$aa" \
+    env LD_PRELOAD="$lib" PMPI_LOGP_BCAST="$bc" PMPI_LOGP_REDUCE="$rd" PMPI_LOGP_ALLTOALL="$aa" PMPI_LOGP_ALLREDUCE="$ar" \
         PMPI_LOGP_CONFIRM_WARMUP=0 PMPI_LOGP_VERBOSE=1 "$@" timeout 600 $MPIEXEC -n "$n" "$prog" $big >"$log" 2>"$err"
     rc=$?
     tally 'test_coll:'
@@ -124,9 +124,9 @@ run_case() {
     # line, so with two ranks printing, a line can arrive cut in two with
     # the other rank's line between the halves (seen once in CI: a bad run
     # with every case correct); such pieces are not decision lines.
-    grep -E '^pmpi-logp: [^:]*\): (bcast|reduce|alltoall) .* -> .*\(configured [a-z-]+, predicted [^)]*\)$' "$err" |
+    grep -E '^pmpi-logp: [^:]*\): (bcast|reduce|alltoall|allreduce) .* -> .*\(configured [a-z-]+, predicted [^)]*\)$' "$err" |
         grep -v 'pmpi-logp:.*pmpi-logp:' >"$err.dec"
-    for pair in "bcast:$bc" "reduce:$rd" "alltoall:$aa"; do
+    for pair in "bcast:$bc" "reduce:$rd" "alltoall:$aa" "allreduce:$ar"; do
         c=${pair%%:*}; a=${pair#*:}
         [ "$a" = auto ] && a='[a-z-]*'
         grep -q "): $c .* -> $a \|): $c .*(configured $a," "$err.dec" ||
@@ -136,7 +136,7 @@ run_case() {
         # (and where the forced one needs a commutative operator: a
         # non-commutative reduce runs logp-tree)
         if grep "): $c " "$err.dec" | grep -v -e "-> $a " | grep -v "configured native" |
-            grep -v "non-commutative -> logp-tree (configured \(hetero-tree\|two-level\|reduce-scatter-gather\|binary-pipeline\|two-tree\|chunked-rsg\)" | grep -q .; then
+            grep -v "non-commutative -> logp-tree (configured \(hetero-tree\|two-level\|reduce-scatter-gather\|binary-pipeline\|two-tree\|chunked-rsg\|ring\)" | grep -q .; then
             status=FAIL; echo "  a $c call did not run $a:"; grep "): $c " "$err.dec" | grep -v -e "-> $a " | head -3
         fi
     done
@@ -144,7 +144,7 @@ run_case() {
     if [ -n "$rpn" ] && [ "$n" -gt "$rpn" ] && ! grep -q "nodes by ranks_per_node" "$err"; then
         status=FAIL; echo "  the layout override was not applied"
     fi
-    echo "n=$n${rpn:+ ranks_per_node=$rpn}$via bcast=$bc reduce=$rd alltoall=$aa: $p passed, $f failed ($(( $(date +%s) - start ))s) $status"
+    echo "n=$n${rpn:+ ranks_per_node=$rpn}$via bcast=$bc reduce=$rd alltoall=$aa allreduce=$ar: $p passed, $f failed ($(( $(date +%s) - start ))s) $status"
     if [ $status != ok ]; then
         bad=$((bad + 1)); grep -v '^pmpi-logp:' "$err" | head -20; tail -5 "$log"
     fi
@@ -156,7 +156,7 @@ for n in $NS; do
         # the library's own collectives at 7 and 8 ranks on two cores (40 s
         # of CI) test MPICH more than the shim, whose pass-through the
         # native runs at 1 - 5 ranks cover (a LOGP_TEST_NS list runs them)
-        [ "$s" = native:native:native ] && [ "$n" -ge 7 ] && [ -z "${LOGP_TEST_NS:-}" ] && continue
+        [ "$s" = native:native:native:native ] && [ "$n" -ge 7 ] && [ -z "${LOGP_TEST_NS:-}" ] && continue
         # 7 and 8 ranks (three quarters of the matrix's time on two cores):
         # every other set at 7, the others at 8, so each set runs at one
         # size above 5 (a LOGP_TEST_NS list runs every set)
@@ -174,7 +174,7 @@ done
 # calls', so a few sets: the library's, auto, and part-wise schedules of
 # each collective), plus counts past INT_MAX, which go to the library's
 # large-count call (test_coll --entry c).
-ENTRY_RUNS="${LOGP_TEST_ENTRY_RUNS:-1:native:native:native 2:native:native:native 3:native:native:native 1:auto:auto:auto 2:auto:auto:auto 3:auto:auto:auto 5:auto:auto:auto 1:two-tree:chunked-rsg:bruck 2:two-tree:chunked-rsg:bruck 3:two-tree:chunked-rsg:bruck 4:two-tree:chunked-rsg:bruck}"
+ENTRY_RUNS="${LOGP_TEST_ENTRY_RUNS:-1:native:native:native:native 2:native:native:native:native 3:native:native:native:native 1:auto:auto:auto:auto 2:auto:auto:auto:auto 3:auto:auto:auto:auto 5:auto:auto:auto:auto 1:two-tree:chunked-rsg:bruck:ring 2:two-tree:chunked-rsg:bruck:ring 3:two-tree:chunked-rsg:bruck:ring 4:two-tree:chunked-rsg:bruck:ring}"
 if [ "${LOGP_LARGE_COUNT:-no}" = yes ]; then
     for r in $ENTRY_RUNS; do
         run_case "${r%%:*}" "${r#*:}" "" c
@@ -189,20 +189,20 @@ for n in ${LOGP_TEST_TYPE_NS:-2 3}; do
     for s in $TYPE_SETS; do
         # 3 ranks (slow on two cores): auto and the segmented set only
         [ "$n" -ge 3 ] && [ -z "${LOGP_TEST_TYPE_SETS:-}" ] && case $s in binomial:* | two-tree:* | scatter-allgather:*) continue ;; esac
-        bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; aa=${rest#*:}
-        env LD_PRELOAD="$lib" PMPI_LOGP_BCAST="$bc" PMPI_LOGP_REDUCE="$rd" PMPI_LOGP_ALLTOALL="$aa" \
+        bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; rest=${rest#*:}; aa=${rest%%:*}; ar=${rest#*:}
+        env LD_PRELOAD="$lib" PMPI_LOGP_BCAST="$bc" PMPI_LOGP_REDUCE="$rd" PMPI_LOGP_ALLTOALL="$aa" PMPI_LOGP_ALLREDUCE="$ar" \
             PMPI_LOGP_OVERSUBSCRIBED=model PMPI_LOGP_CONFIRM_WARMUP=0 PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n "$n" "$types" >"$log" 2>"$err"
         rc=$?
         tally '^test_types:'
         status=ok
         [ $rc -eq 0 ] && [ "$f" -eq 0 ] && [ "$p" -gt 0 ] || status=FAIL
-        for pair in "bcast:$bc" "reduce:$rd" "alltoall:$aa"; do # the shim ran what was asked
+        for pair in "bcast:$bc" "reduce:$rd" "alltoall:$aa" "allreduce:$ar"; do # the shim ran what was asked
             c=${pair%%:*}; a=${pair#*:}
             [ "$a" = auto ] && a='[a-z-]* .*configured auto'
             grep -Eq "^pmpi-logp: .*\): $c .* -> $a" "$err" || { status=FAIL; echo "  no '$c -> $a' decision"; }
         done
         [ $status = ok ] || bad=$((bad + 1))
-        echo "types n=$n bcast=$bc reduce=$rd alltoall=$aa: $p passed, $f failed $status"
+        echo "types n=$n bcast=$bc reduce=$rd alltoall=$aa allreduce=$ar: $p passed, $f failed $status"
         [ $status = ok ] || { grep -v '^test_types:' "$log" | head -10; grep -v '^pmpi-logp' "$err" | tail -5; }
     done
 done

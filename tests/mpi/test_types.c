@@ -1,6 +1,7 @@
 /* Every predefined reduction operator on every predefined datatype it is
  * defined on (MPI-4.0 section 6.9.2: integer, floating point, complex,
- * logical, byte and pair groups), and MPI_Bcast / MPI_Alltoall of every
+ * logical, byte and pair groups) by MPI_Reduce and MPI_Allreduce (every
+ * rank's result checked), and MPI_Bcast / MPI_Alltoall of every
  * such datatype, under the shim (LD_PRELOAD).  Every rank can regenerate
  * every rank's input, so the expected result is computed locally:
  * MPI_Reduce_local over the inputs in rank order (small whole numbers:
@@ -217,6 +218,20 @@ int main(int argc, char **argv)
                 }
                 if (bad)
                     printf("rank %d: MPI_Reduce %s %s count %d root %d: wrong\n", rank, t->name, ops[j].name, count, root);
+                bad ? fail++ : pass++;
+                /* the same reduction by MPI_Allreduce: every rank's result (want: the
+                 * root's above, regenerated where this rank is not the root) */
+                fill(t, in, count, extent, logp_test_seed(rank, i, j, c));
+                memset(got, 0x5a, bytes);
+                bad = MPI_Allreduce(in, got, count, t->type, ops[j].op, MPI_COMM_WORLD) != MPI_SUCCESS;
+                fill(t, want, count, extent, logp_test_seed(size - 1, i, j, c));
+                for (int r = size - 2; r >= 0; r--) {
+                    fill(t, in, count, extent, logp_test_seed(r, i, j, c));
+                    MPI_Reduce_local(in, want, count, t->type, ops[j].op);
+                }
+                bad = bad || differ(t, got, want, count, extent);
+                if (bad)
+                    printf("rank %d: MPI_Allreduce %s %s count %d: wrong\n", rank, t->name, ops[j].name, count);
                 bad ? fail++ : pass++;
             }
             /* bcast and all-to-all of the type (at most 1000 elements per block) */
