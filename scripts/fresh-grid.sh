@@ -10,7 +10,7 @@
 #                                and every forced algorithm + 0.1 us)
 #   sh scripts/fresh-grid.sh BUILD_DIR > table.txt
 #   env: MPI=mpich|openmpi  N=2  REPS=3  CALLS=200  MAXSEC=20
-#        COLLS="bcast reduce alltoall"  SIZES="8 1024 16384 65536 1048576 4194304"
+#        COLLS="bcast reduce alltoall" (or allreduce)  SIZES="8 1024 16384 65536 1048576 4194304"
 #        LEARN=FILE   auto reads FILE (a learned file of an earlier run) and
 #                     does not write it: "second run" mode
 #        RAW=FILE     keep every run's line (default: a temporary file)
@@ -46,7 +46,7 @@ run() {
 }
 case "$MPI" in mpich | openmpi) ;; *) echo "MPI=mpich or openmpi" >&2; exit 2 ;; esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-unset PMPI_LOGP_VERBOSE PMPI_LOGP_REPORT PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_LOGP_ALLTOALL PMPI_LOGP_LEARN
+unset PMPI_LOGP_VERBOSE PMPI_LOGP_REPORT PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_LOGP_ALLTOALL PMPI_LOGP_ALLREDUCE PMPI_LOGP_LEARN
 
 # the configurations of a collective: auto, native, then the registry's algorithms for it
 configs() {

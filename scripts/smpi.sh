@@ -6,7 +6,7 @@
 #   sh scripts/smpi.sh [TUNING]      (default tuning/default.conf)
 #   env: PS="16 64 256 1024" SIZES="8,1024,65536,1048576" A2A_SIZES="8,1024,16384"
 #        OUT=docs/results/smpi ORACLE=1 ITERS=1 LIMIT=120 (host seconds per oracle run)
-#        COLLS="bcast reduce alltoall" APPEND=0 (1: add rows to OUT/results.csv)
+#        COLLS="bcast reduce alltoall" (allreduce too) APPEND=0 (1: add rows to OUT/results.csv)
 #        NETWORK=shared (the model's network for predictions and auto's
 #        picks: SimGrid's links share bandwidth, model/net.h; loggp: LogGP)
 #        MODEL=platform (the model's parameters for predictions and auto's
@@ -97,6 +97,7 @@ for P in $PS; do
             bcast) algs="arrival_pattern_aware arrival_scatter binomial_tree flattree flattree_pipeline NTSB NTSL NTSL_Isend scatter_LR_allgather scatter_rdb_allgather ompi_split_bintree ompi_pipeline mvapich2_knomial_intra_node" ;;
             reduce) algs="arrival_pattern_aware binomial flat_tree NTSL scatter_gather ompi_chain ompi_pipeline ompi_basic_linear ompi_in_order_binary ompi_binary ompi_binomial mvapich2_knomial" ;; # not rab: it ignores user operators (smpi-report.sh)
             alltoall) algs="basic_linear bruck pair ring rdb 2dmesh 3dmesh mvapich2_scatter_dest" ;;
+            allreduce) algs="lr rab1 rab2 rab_rdb rdb redbcast mvapich2_rs ompi_ring_segmented smp_binomial smp_rdb smp_rsag" ;;
             esac
             if [ "$P" -ge 256 ]; then # the ones that take minutes of host time there
                 algs=$(echo " $algs " | sed 's/ arrival_pattern_aware / /; s/ flattree_pipeline / /; s/ NTSB / /;

@@ -1,7 +1,7 @@
 /* pmpi-logp-bench: every algorithm of every collective, native included,
  * timed side by side in one run, with the model's prediction.
  *
- *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|all]
+ *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|allreduce|all]
  *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
  *       [--rpn R] [--algos a,b,..] [--network loggp|shared] [--dispatch [--large-count]]
  *
@@ -24,6 +24,7 @@
 #include "../coll/alltoall.h"
 #include "../coll/bcast.h"
 #include "../coll/layout.h"
+#include "../coll/library.h"
 #include "../coll/reduce.h"
 #include "../config/config.h"
 #include "../config/units.h"
@@ -34,7 +35,7 @@
 static const char logp_bench_usage[] =
     "usage: mpiexec -n P pmpi-logp-bench [options]\n"
     "  every algorithm of every collective, native included, timed side by side in one run\n"
-    "  --coll bcast|reduce|alltoall|all   collectives (all)\n"
+    "  --coll bcast|reduce|alltoall|allreduce|all   collectives (all)\n"
     "  --sizes 8,64K,1M                   bytes per call (all-to-all: per block); units B, K, M, G\n"
     "  --iters N                          timed calls per case (20); a call's time is the slowest rank's\n"
     "  --tuning FILE                      parameters (default: $PMPI_LOGP_TUNING, else built-in)\n"
@@ -85,6 +86,8 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
             return MPI_Bcast(a, count, MPI_DOUBLE, 0, user);
         case LOGP_COLL_REDUCE:
             return MPI_Reduce(a, b, count, MPI_DOUBLE, g_sum, 0, user);
+        case LOGP_COLL_ALLREDUCE:
+            return MPI_Allreduce(a, b, count, MPI_DOUBLE, g_sum, user);
         default:
             return MPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user);
         }
@@ -94,6 +97,9 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
                                         : logp_coll_bcast(a, count, MPI_DOUBLE, comm, LOGP_TAG_FIRST, v, &g_scratch);
     case LOGP_COLL_REDUCE:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, g_sum, 0, user)
+                                        : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, LOGP_TAG_FIRST, v, &g_scratch);
+    case LOGP_COLL_ALLREDUCE: /* the library's through its nonblocking form: the shim answers PMPI_Allreduce */
+        return algo == LOGP_ALGO_NATIVE ? logp_coll_library_allreduce(a, b, count, MPI_DOUBLE, g_sum, user)
                                         : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, LOGP_TAG_FIRST, v, &g_scratch);
     default:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
@@ -131,7 +137,7 @@ static logp_bench_stat_t time_algo(logp_coll_t coll, logp_algo_t algo, const log
         double t0 = PMPI_Wtime();
 #ifdef SMPI_H
         double start;
-        PMPI_Allreduce(&t0, &start, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        logp_coll_library_allreduce(&t0, &start, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         start += 1e-3; /* later than any rank leaves the allreduce */
         double wait = start - PMPI_Wtime();
         if (wait > 0)
@@ -140,7 +146,7 @@ static logp_bench_stat_t time_algo(logp_coll_t coll, logp_algo_t algo, const log
 #endif
         run_once(coll, algo, v, a, b, count, MPI_COMM_WORLD, comm);
         double t = PMPI_Wtime() - t0, tmax;
-        PMPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        logp_coll_library_allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         sum += tmax;
         if (all)
             all[i] = tmax;
@@ -326,6 +332,8 @@ static void bench_dispatch(int rounds, const char *which, int large_count)
                     MPI_Reduce_c(a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
                 if (on[LOGP_COLL_ALLTOALL])
                     MPI_Alltoall_c(a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD);
+                if (on[LOGP_COLL_ALLREDUCE])
+                    MPI_Allreduce_c(a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
                 continue;
             }
 #endif
@@ -335,6 +343,8 @@ static void bench_dispatch(int rounds, const char *which, int large_count)
                 MPI_Reduce(a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
             if (on[LOGP_COLL_ALLTOALL])
                 MPI_Alltoall(a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD);
+            if (on[LOGP_COLL_ALLREDUCE])
+                MPI_Allreduce(a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         }
     free(a);
     free(b);
@@ -367,7 +377,7 @@ int main(int argc, char **argv)
             for (int c = 0; c < LOGP_COLL_COUNT; c++)
                 known |= strcmp(which, logp_coll_name((logp_coll_t)c)) == 0;
             if (!known)
-                bad = "--coll: expected bcast, reduce, alltoall or all";
+                bad = "--coll: expected bcast, reduce, alltoall, allreduce or all";
         } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
             snprintf(sizes, sizeof sizes, "%s", argv[++i]);
             char list[512], *save = NULL;

@@ -103,8 +103,9 @@ run_case() {
     bc=${s%%:*}; rest=${s#*:}; rd=${rest%%:*}; rest=${rest#*:}; aa=${rest%%:*}; ar=${rest#*:}
     big=""; [ "$n" -le 4 ] && big="--big"
     via=""; [ "$entry" = blocking ] || { big="$big --entry $entry"; via=" entry=$entry"; }
-    # 7 and 8 ranks on two cores: roots 0, 1, P/2, P-1 (every root up to 5 ranks)
-    [ "$n" -ge 7 ] && big="--few-roots"
+    # 7 and 8 ranks on two cores: roots 0, 1, P/2, P-1 (every root up to 5
+    # ranks), MPI_COMM_WORLD only (sub-communicators up to 5 ranks)
+    [ "$n" -ge 7 ] && big="--few-roots --world-only"
     start=$(date +%s)
     if [ -n "$rpn" ]; then
         set -- PMPI_LOGP_RANKS_PER_NODE="$rpn" PMPI_LOGP_TUNING="$hetero"

@@ -49,10 +49,10 @@ else fail=$((fail + 1)); echo "FAIL: output at the default verbosity"; head -5 "
 lc=""; [ "${LOGP_LARGE_COUNT:-no}" = yes ] && lc=--large-count
 for entry in "" $lc; do
 env LD_PRELOAD="$lib" timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-bench" --dispatch --iters 1 $entry >"$out" 2>"$err"
-if [ "$(awk '/^dispatch coll=(bcast|reduce|alltoall) P=2 calls=/ { for (i = 4; i <= NF; i++) { split($i, kv, "=")
+if [ "$(awk '/^dispatch coll=(bcast|reduce|alltoall|allreduce) P=2 calls=/ { for (i = 4; i <= NF; i++) { split($i, kv, "=")
         v[kv[1]] = kv[2] + 0 }
         if (v["calls"] > 200 && v["median_us"] > 0 && v["median_us"] < 100 && v["warm_median_us"] > 0 &&
-            v["warm_median_us"] < 100 && ("first_ms" in v)) ok++; delete v } END { print ok + 0 }' "$out")" -eq 3 ]; then
+            v["warm_median_us"] < 100 && ("first_ms" in v)) ok++; delete v } END { print ok + 0 }' "$out")" -eq 4 ]; then
     pass=$((pass + 1)); echo "ok: pmpi-logp-bench --dispatch $entry (n=2): $(grep -c '^dispatch coll' "$out") lines"
 else fail=$((fail + 1)); echo "FAIL: pmpi-logp-bench --dispatch $entry"; cat "$out"; head -5 "$err"; fi
 done

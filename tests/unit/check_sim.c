@@ -1042,12 +1042,142 @@ START_TEST(test_chunked_rsg)
 }
 END_TEST
 
+/* --- allreduce: every rank ends with every rank's contribution ------------ */
+
+/* A part's value in the symbolic run: the ranks combined in it (a mask),
+ * and, in rank order, the range [lo, hi] it covers (ordered: every
+ * combine joined adjacent ranges, the lower first). */
+typedef struct {
+    unsigned long long mask;
+    int lo, hi, ordered;
+} ar_val_t;
+
+#define AR_MAXP 40
+#define AR_MAXPARTS 64
+#define AR_MAXQ 4096
+
+/* A message in flight: the parts it carries. */
+typedef struct {
+    int from, to, part, nparts;
+    ar_val_t v[AR_MAXPARTS];
+} ar_msg_t;
+
+static ar_val_t ar_join(ar_val_t a, ar_val_t b) /* a op b */
+{
+    ar_val_t r = {a.mask | b.mask, a.lo, b.hi, a.ordered && b.ordered && a.hi + 1 == b.lo && !(a.mask & b.mask)};
+    return r;
+}
+
+/* Runs every rank's operations of s (each rank in order; a receive waits
+ * for the oldest message from its peer, as MPI matches one tag) and checks
+ * that each part of every rank's accumulator ends holding every rank once
+ * and, where the view keeps rank order (!commute or the family combines in
+ * rank order anyway), ranks 0 .. P-1 in order.  Returns nonzero on success. */
+static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
+{
+    int P = s->P, parts = s->parts < 1 ? 1 : s->parts;
+    static ar_val_t acc[AR_MAXP][AR_MAXPARTS];
+    static ar_msg_t q[AR_MAXQ];
+    logp_view_t v[AR_MAXP];
+    int pc[AR_MAXP], nq = 0, head = 0, done = 0;
+    if (P > AR_MAXP || parts > AR_MAXPARTS)
+        return snprintf(why, whylen, "too large"), 0;
+    for (int r = 0; r < P; r++) {
+        LOGP_CHECK(logp_view_init(&v[r], s, 0, r, commute) == LOGP_OK);
+        pc[r] = 0;
+    }
+    while (done < P) {
+        int progress = 0;
+        done = 0;
+        for (int r = 0; r < P; r++) {
+            while (pc[r] < v[r].nops) {
+                logp_op_t o = logp_view_op(&v[r], pc[r]);
+                int first = o.nparts ? o.part : 0, n = o.nparts ? o.nparts : parts;
+                ar_val_t own = {1ull << r, r, r, 1};
+                if (o.kind == LOGP_OP_INIT_OWN) {
+                    for (int k = 0; k < parts; k++)
+                        acc[r][k] = own;
+                } else if (o.kind == LOGP_OP_REDUCE_OWN) {
+                    for (int k = 0; k < parts; k++)
+                        acc[r][k] = ar_join(own, acc[r][k]);
+                } else if (o.kind == LOGP_OP_SEND) {
+                    if (nq >= AR_MAXQ)
+                        return snprintf(why, whylen, "queue full"), 0;
+                    ar_msg_t *m = &q[nq++];
+                    m->from = r, m->to = o.peer, m->part = first, m->nparts = n;
+                    for (int k = 0; k < n; k++)
+                        m->v[k] = acc[r][first + k];
+                } else if (o.kind == LOGP_OP_RECV || o.kind == LOGP_OP_RECV_REDUCE) {
+                    int j = head;
+                    while (j < nq && !(q[j].to == r && q[j].from == o.peer))
+                        j++;
+                    if (j == nq)
+                        break; /* not sent yet */
+                    if (q[j].part != first || q[j].nparts != n)
+                        return snprintf(why, whylen, "rank %d op %d: parts %d+%d from %d, sent %d+%d", r, pc[r], first,
+                                        n, o.peer, q[j].part, q[j].nparts), 0;
+                    for (int k = 0; k < n; k++) {
+                        ar_val_t in = q[j].v[k], *a = &acc[r][first + k];
+                        if (o.kind == LOGP_OP_RECV)
+                            *a = in;
+                        else
+                            *a = o.arg == LOGP_SIDE_PREPEND || v[r].commutative ? ar_join(in, *a) : ar_join(*a, in);
+                    }
+                    q[j].to = -1; /* taken */
+                    while (head < nq && q[head].to < 0)
+                        head++;
+                } else {
+                    return snprintf(why, whylen, "rank %d: operation kind %d", r, o.kind), 0;
+                }
+                pc[r]++;
+                progress = 1;
+            }
+            done += pc[r] == v[r].nops;
+        }
+        if (!progress && done < P)
+            return snprintf(why, whylen, "deadlock"), 0;
+    }
+    if (head != nq)
+        return snprintf(why, whylen, "messages left over"), 0;
+    unsigned long long all = P == 64 ? ~0ull : (1ull << P) - 1;
+    for (int r = 0; r < P; r++)
+        for (int k = 0; k < parts; k++) {
+            ar_val_t a = acc[r][k];
+            if (a.mask != all || (!v[r].commutative && !(a.ordered && a.lo == 0 && a.hi == P - 1)))
+                return snprintf(why, whylen, "rank %d part %d: mask %llx lo %d hi %d ordered %d", r, k, a.mask, a.lo,
+                                a.hi, a.ordered), 0;
+        }
+    return 1;
+}
+
+START_TEST(test_allreduce_results)
+{
+    for (int P = 1; P <= AR_MAXP; P++) {
+        logp_topo_t t = logp_topo_uniform(P, &P0);
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+            if (!schedulable(a, LOGP_COLL_ALLREDUCE))
+                continue;
+            logp_sched_t s;
+            build(&s, LOGP_COLL_ALLREDUCE, (logp_algo_t)a, 1000, &t, 3);
+            for (int commute = 0; commute <= 1; commute++) {
+                if (!commute && !(s.fam->flags & LOGP_FAMILY_RANK_ORDER))
+                    continue;
+                char why[160] = "";
+                if (!ar_run(&s, commute, why, sizeof why))
+                    ck_abort_msg("allreduce %s P=%d commute=%d: %s", logp_algo_name((logp_algo_t)a), P, commute, why);
+            }
+            logp_sched_free(&s);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim, test_closed_forms_on_alike_nodes,
         test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
-        test_twotree_window, test_chunked_rsg,
+        test_twotree_window, test_chunked_rsg, test_allreduce_results,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }
