@@ -11,7 +11,7 @@
 #   sh scripts/smpi-fidelity.sh
 #   env: SEED=1 PLATFORMS=8 PS="16 64 256" (one P drawn per platform)
 #        SIZES=8,1024,65536,1048576 A2A_SIZES=8,1024,16384
-#        NETWORKS="loggp shared" COLLS="bcast reduce alltoall"
+#        NETWORKS="loggp shared" COLLS="bcast reduce alltoall allreduce"
 #        OUT=docs/results/smpi-fidelity  ITERS=1
 # Draws: L 0.5 - 20 us, o and g 0.1 - 5 us, G 0.02 - 2 ns/B (log-uniform),
 # gamma 0 - 1 ns/B (uniform); a draw whose g cannot be emulated (SMPI has
@@ -30,7 +30,7 @@ PS=${PS:-16 64 256}
 SIZES=${SIZES:-8,1024,65536,1048576}
 A2A_SIZES=${A2A_SIZES:-8,1024,16384}
 NETWORKS=${NETWORKS:-loggp shared}
-COLLS=${COLLS:-bcast reduce alltoall}
+COLLS=${COLLS:-bcast reduce alltoall allreduce}
 OUT=${OUT:-$top/docs/results/smpi-fidelity}
 ITERS=${ITERS:-1}
 csv="$OUT/results.csv"

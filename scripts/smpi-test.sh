@@ -43,6 +43,8 @@ for h in 0 1 2 3; do for k in 1 2 3 4; do echo "n$h"; done; done >"$work/hostfil
 printf '[default]\nnetwork = shared\no = 0.05us\ng = 0.05us\nG = 1ns/B\n' >"$work/shared.conf"
 cd "$work"
 pass=0; fail=0
+# the allreduce of each case, in turn (every allreduce algorithm at P = 5 and 16)
+ars="auto recursive-doubling ring logp-tree binomial flat recursive-doubling ring logp-tree binomial flat auto ring recursive-doubling auto"
 for case in 5:native:native:native 5:auto:auto:auto 5:logp-tree:chain-adaptive:butterfly 5:flat:chain:ring \
             5:scatter-allgather:pipeline:linear 16:pipeline:reduce-scatter-gather:linear \
             16:logp-tree:chain-adaptive:butterfly 16:two-tree:chain-opt:ring 16:flat:logp-tree:bruck \
@@ -52,12 +54,13 @@ for case in 5:native:native:native 5:auto:auto:auto 5:logp-tree:chain-adaptive:b
     IFS=: read -r np b r a hosts <<EOT
 $case
 EOT
+    ar=${ars%% *}; ars=${ars#* }
     set -- -platform platform.xml
     [ "$hosts" = multi ] && set -- -platform multi.xml -hostfile hostfile
     tenv=""
     [ "$hosts" = shared ] && tenv="PMPI_LOGP_TUNING=$work/shared.conf"
     # shellcheck disable=SC2086
-    out=$(env $tenv PMPI_LOGP_BCAST=$b PMPI_LOGP_REDUCE=$r PMPI_LOGP_ALLTOALL=$a PMPI_LOGP_VERBOSE=1 timeout 600 \
+    out=$(env $tenv PMPI_LOGP_BCAST=$b PMPI_LOGP_REDUCE=$r PMPI_LOGP_ALLTOALL=$a PMPI_LOGP_ALLREDUCE=$ar PMPI_LOGP_VERBOSE=1 timeout 600 \
         smpirun -np "$np" "$@" --log=root.thres:critical ./test_coll --no-struct 2>&1) || true
     line=$(echo "$out" | grep 'test_coll:' || echo "test_coll: no result")
     if [ "$hosts" = multi ] && ! echo "$out" | grep -q "(P=16, 4 nodes)"; then
@@ -66,10 +69,12 @@ EOT
     if [ "$hosts" = shared ] && ! echo "$out" | grep -q "network=shared"; then
         line="test_coll: the shared network was not taken"
     fi
-    if echo "$line" | grep -q ' 0 failed' && echo "$out" | grep -q "^pmpi-logp: .*bcast .* -> "; then
-        pass=$((pass + 1)); echo "ok: SMPI P=$np${hosts:+ ($hosts)} bcast=$b reduce=$r alltoall=$a: $line"
+    want=$ar; [ "$ar" = auto ] && want='[a-z-]*'
+    if echo "$line" | grep -q ' 0 failed' && echo "$out" | grep -q "^pmpi-logp: .*bcast .* -> " &&
+        echo "$out" | grep -q "^pmpi-logp: .*allreduce .* -> $want "; then
+        pass=$((pass + 1)); echo "ok: SMPI P=$np${hosts:+ ($hosts)} bcast=$b reduce=$r alltoall=$a allreduce=$ar: $line"
     else
-        fail=$((fail + 1)); echo "FAIL: SMPI P=$np bcast=$b reduce=$r alltoall=$a: $line"
+        fail=$((fail + 1)); echo "FAIL: SMPI P=$np bcast=$b reduce=$r alltoall=$a allreduce=$ar: $line"
         echo "$out" | grep -v '^pmpi-logp' | tail -5
     fi
 done

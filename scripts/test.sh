@@ -88,9 +88,10 @@ for t in $units; do
     grep -h '%: Checks' "$san/$n.out"
 done
 for n in 2 3; do
-    for algs in "binomial logp-tree ring" "flat chain-adaptive bruck"; do
+    for algs in "binomial logp-tree ring ring" "flat chain-adaptive bruck recursive-doubling"; do
         set -- $algs
-        if LSAN_OPTIONS="$LSAN_OPTIONS:exitcode=0" PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 timeout 600 $MPIEXEC -n $n \
+        if LSAN_OPTIONS="$LSAN_OPTIONS:exitcode=0" PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 \
+            PMPI_LOGP_ALLREDUCE=$4 timeout 600 $MPIEXEC -n $n \
             "$san/tests/mpi/test_coll_linked" >"$san/mpi.out" 2>&1 && grep -q ' 0 failed' "$san/mpi.out" &&
             ! grep -q 'ERROR: AddressSanitizer\|runtime error' "$san/mpi.out" &&
             ! grep -A30 '^\(Direct\|Indirect\) leak' "$san/mpi.out" | grep -q ' in logp_\|/src/\(model\|coll\|shim\|config\|select\|tools\)/'; then

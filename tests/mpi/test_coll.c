@@ -412,6 +412,15 @@ static void test_reduce(MPI_Comm comm, const char *cname, const tcase_t *t, opki
  * non-commutative operator); in_place uses MPI_IN_PLACE on every rank. */
 static void test_allreduce(MPI_Comm comm, const char *cname, const tcase_t *t, opkind_t op, int count, int in_place)
 {
+#ifdef SMPI_H
+    /* SimGrid 3.32 SMPI's own allreduce divides by zero on a derived
+     * datatype with a commutative operator; the shim never hands it such a
+     * call it runs (shim.c), but a call of count 0 is the library's */
+    int ni, na, nd, combiner;
+    MPI_Type_get_envelope(t->dt, &ni, &na, &nd, &combiner);
+    if (count == 0 && combiner != MPI_COMBINER_NAMED && op != OP_MATMUL)
+        return;
+#endif
     int r, P;
     MPI_Comm_rank(comm, &r);
     MPI_Comm_size(comm, &P);
@@ -454,7 +463,7 @@ static void test_allreduce_bits(MPI_Comm comm, const char *cname, int count)
     unsigned long long *digests = malloc(sizeof(unsigned long long) * (size_t)P);
     srand(1234u + 77u * (unsigned)r);
     for (int i = 0; i < count; i++)
-        in[i] = ((double)rand() / RAND_MAX - 0.5) * (1 << (rand() % 40));
+        in[i] = ((double)rand() / RAND_MAX - 0.5) * (double)(1ull << (rand() % 40));
     int ok = coll_allreduce(in, out, count, MPI_DOUBLE, MPI_SUM, comm) == MPI_SUCCESS;
     unsigned long long h = 1469598103934665603ull; /* FNV-1a of the result's bytes */
     for (size_t b = 0; b < sizeof(double) * (size_t)count; b++)
@@ -468,7 +477,7 @@ static void test_allreduce_bits(MPI_Comm comm, const char *cname, int count)
             srand(1234u + 77u * (unsigned)q);
             double v = 0.0;
             for (int j = 0; j <= i; j++)
-                v = ((double)rand() / RAND_MAX - 0.5) * (1 << (rand() % 40));
+                v = ((double)rand() / RAND_MAX - 0.5) * (double)(1ull << (rand() % 40));
             want += v;
             mag += v < 0 ? -v : v;
         }
