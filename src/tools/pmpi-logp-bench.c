@@ -98,8 +98,9 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
     case LOGP_COLL_REDUCE:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Reduce(a, b, count, MPI_DOUBLE, g_sum, 0, user)
                                         : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, LOGP_TAG_FIRST, v, &g_scratch);
-    case LOGP_COLL_ALLREDUCE: /* the library's through its nonblocking form: the shim answers PMPI_Allreduce */
-        return algo == LOGP_ALGO_NATIVE ? logp_coll_library_allreduce(a, b, count, MPI_DOUBLE, g_sum, user)
+    case LOGP_COLL_ALLREDUCE: /* PMPI_Allreduce is the library's here: the bench links no shim (SMPI: the
+                                 shim compiled in answers MPI_Allreduce only) */
+        return algo == LOGP_ALGO_NATIVE ? PMPI_Allreduce(a, b, count, MPI_DOUBLE, g_sum, user)
                                         : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, LOGP_TAG_FIRST, v, &g_scratch);
     default:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
