@@ -44,7 +44,7 @@ printf '[default]\nnetwork = shared\no = 0.05us\ng = 0.05us\nG = 1ns/B\n' >"$wor
 cd "$work"
 pass=0; fail=0
 # the allreduce of each case, in turn (every allreduce algorithm at P = 5 and 16)
-ars="auto recursive-doubling ring logp-tree binomial flat recursive-doubling ring logp-tree binomial flat auto ring recursive-doubling auto"
+ars="auto recursive-doubling ring logp-tree binomial flat reduce-scatter-allgather ring logp-tree binomial flat auto ring reduce-scatter-allgather auto"
 for case in 5:native:native:native 5:auto:auto:auto 5:logp-tree:chain-adaptive:butterfly 5:flat:chain:ring \
             5:scatter-allgather:pipeline:linear 16:pipeline:reduce-scatter-gather:linear \
             16:logp-tree:chain-adaptive:butterfly 16:two-tree:chain-opt:ring 16:flat:logp-tree:bruck \

@@ -317,8 +317,9 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
         return 2.0 * steps * hop + 2.0 * frac * m * p->G;
     case LOGP_NK_SCATTER_RING: /* binomial scatter + ring allgather of P - 1 chunks */
         return steps * hop + frac * m * p->G + (double)(P - 1) * (hop + (m / P) * p->G);
-    case LOGP_NK_RSAG:     /* recursive-halving reduce-scatter, then binomial gather */
-    case LOGP_NK_RSAG_ALL: /* the same, then a recursive-doubling allgather of the same volume */
+    case LOGP_NK_RSAG_ALL: /* Rabenseifner's allreduce: our schedule of its shape */
+        return logp_native_sched(coll, LOGP_ALGO_REDUCE_SCATTER_ALLGATHER, bytes, 1, topo, exact, 0);
+    case LOGP_NK_RSAG: /* recursive-halving reduce-scatter, then binomial gather */
         return 2.0 * steps * hop + 2.0 * frac * m * p->G + frac * m * p->gamma;
     case LOGP_NK_ALL_AT_ONCE: /* every send posted at once: the NIC is the limit */
     case LOGP_NK_LINEAR_SYNC: /* the same with a window of requests */
