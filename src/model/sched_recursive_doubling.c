@@ -19,92 +19,58 @@
  *   (higher range) from the same two operands, so every rank's result is
  *   the same expression tree, for every operator (commutative or not:
  *   the view always combines in rank order). */
-#include "sched.h"
+#include "sched_fold.h"
 
-/* Cursor in v->node.c: [0] the rank's new rank (-1: an even folded rank),
- * [1] r (the folded pairs), [2] log2 P'. */
-
-static int logp_rdb_log2(int P)
+/* The butterfly's operations per new rank: a send and a combine per round. */
+static int logp_rdb_inner(const logp_sched_t *s)
 {
-    int lg = 0;
-    while ((2L << lg) <= P)
-        lg++;
-    return lg;
-}
-
-/* The absolute rank of new rank i. */
-static int logp_rdb_real(long i, long r)
-{
-    return (int)(i < r ? 2 * i + 1 : i + r);
+    return 2 * logp_fold_log2(s->P);
 }
 
 static int logp_rdb_nops(logp_view_t *v)
 {
-    int P = v->s->P, rank = v->rank, lg = logp_rdb_log2(P);
-    long r = P - (1L << lg);
     v->commutative = 0; /* rank order always: the same bits on every rank */
-    v->node.c[1] = r;
-    v->node.c[2] = lg;
-    if (rank < 2 * r && rank % 2 == 0) {
-        v->node.c[0] = -1;
-        return 3; /* own, send it up, receive the result */
-    }
-    v->node.c[0] = rank < 2 * r ? rank / 2 : rank - r;
-    return 1 + 2 * lg + (rank < 2 * r ? 2 : 0);
+    return logp_fold_view(v, logp_rdb_inner(v->s));
 }
 
 static logp_op_t logp_rdb_op(const logp_view_t *v, int i)
 {
-    int rank = v->rank;
+    logp_op_t o;
+    int j;
+    if (logp_fold_op(v, i, logp_rdb_inner(v->s), LOGP_SIDE_PREPEND, &o, &j)) /* the even rank's goes first */
+        return o;
+    long me = v->node.c[0], r = v->node.c[1], peer = me ^ (1L << (j / 2));
     size_t m = v->s->bytes;
-    long me = v->node.c[0], r = v->node.c[1];
-    if (i == 0)
-        return logp_op_whole(LOGP_OP_INIT_OWN, rank, 0, m);
-    if (me < 0)
-        return logp_op_whole(i == 1 ? LOGP_OP_SEND : LOGP_OP_RECV, rank + 1, 0, m);
-    i--;
-    int folded = rank < 2 * r;
-    if (folded) {
-        if (i == 0) /* the even rank's contribution goes first */
-            return logp_op_whole(LOGP_OP_RECV_REDUCE, rank - 1, LOGP_SIDE_PREPEND, m);
-        i--;
-    }
-    if (i < 2 * v->node.c[2]) {
-        long peer = me ^ (1L << (i / 2));
-        if (i % 2 == 0)
-            return logp_op_whole(LOGP_OP_SEND, logp_rdb_real(peer, r), 0, m);
-        return logp_op_whole(LOGP_OP_RECV_REDUCE, logp_rdb_real(peer, r),
-                             peer < me ? LOGP_SIDE_PREPEND : LOGP_SIDE_APPEND, m);
-    }
-    return logp_op_whole(LOGP_OP_SEND, rank - 1, 0, m); /* the result back to the folded rank */
+    if (j % 2 == 0)
+        return logp_op_whole(LOGP_OP_SEND, logp_fold_real(peer, r), 0, m);
+    return logp_op_whole(LOGP_OP_RECV_REDUCE, logp_fold_real(peer, r), peer < me ? LOGP_SIDE_PREPEND : LOGP_SIDE_APPEND,
+                         m);
+}
+
+/* Every round moves the whole message and combines it. */
+static size_t logp_rdb_bytes(const logp_sched_t *s, int k)
+{
+    (void)k;
+    return s->bytes;
+}
+
+static int logp_rdb_combines(const logp_sched_t *s, int k)
+{
+    (void)s;
+    (void)k;
+    return 1;
 }
 
 static double logp_rdb_estimate(const logp_sched_t *s, int root, int commutative)
 {
     (void)root;
     (void)commutative;
-    const logp_params_t *p = &s->p;
-    size_t m = s->bytes;
-    int lg = logp_rdb_log2(s->P);
-    int fold = s->P > (1 << lg);
-    logp_recv_state_t st = {0.0, 0.0};
-    double next_send = 0.0;
-    if (fold) /* the even rank's contribution, sent at 0 */
-        logp_params_take(p, m, 1, p->o + logp_params_inj(p, m) + p->L, &st);
-    for (int j = 0; j < lg; j++) {
-        double arrive = logp_params_post(p, m, &st.cpu, &next_send);
-        logp_params_take(p, m, 1, arrive, &st);
-    }
-    if (!fold)
-        return st.cpu;
-    double arrive = logp_params_post(p, m, &st.cpu, &next_send);
-    double got = arrive + p->o;
-    return got > st.cpu ? got : st.cpu;
+    return logp_fold_estimate(s, logp_fold_log2(s->P), logp_rdb_bytes, logp_rdb_combines);
 }
 
 static long logp_rdb_count(const logp_sched_t *s)
 {
-    return (long)s->P * (3 + 2L * logp_rdb_log2(s->P));
+    return (long)s->P * (3 + logp_rdb_inner(s));
 }
 
 const logp_family_t logp_family_recursive_doubling = {

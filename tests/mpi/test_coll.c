@@ -324,7 +324,21 @@ static void expect_reduce(const tcase_t *t, opkind_t op, int P, long i, double *
     }
 }
 
-/* --- the three collectives -------------------------------------------- */
+/* Nonzero if rbuf holds the rank-order reduction of every rank's inputs
+ * (expect_reduce) in each of its count elements. */
+static int reduced_ok(const tcase_t *t, opkind_t op, int P, const void *rbuf, int count)
+{
+    double e[MAXF];
+    int ok = 1;
+    for (long k = 0; ok && k < count; k++) {
+        expect_reduce(t, op, P, k, e);
+        for (int f = 0; f < t->nf; f++)
+            ok &= get(t, rbuf, k, f) == e[f];
+    }
+    return ok;
+}
+
+/* --- the collectives -------------------------------------------------- */
 static void test_bcast(MPI_Comm comm, const char *cname, const tcase_t *t, int count, int root)
 {
     int r, P;
@@ -391,15 +405,8 @@ static void test_reduce(MPI_Comm comm, const char *cname, const tcase_t *t, opki
         for (long k = 0; ok && k < count; k++)
             for (int f = 0; f < t->nf; f++)
                 ok &= get(t, sbuf, k, f) == gen(r, k, f, op);
-    if (r == root) {
-        double e[MAXF];
-        for (long k = 0; ok && k < count; k++) {
-            expect_reduce(t, op, P, k, e);
-            for (int f = 0; f < t->nf; f++)
-                ok &= get(t, rbuf, k, f) == e[f];
-        }
-        ok &= holes_intact(t, in_place ? smem : rmem, count);
-    }
+    if (r == root)
+        ok = ok && reduced_ok(t, op, P, rbuf, count) && holes_intact(t, in_place ? smem : rmem, count);
     ok &= g_bad_op_calls == bad_calls;
     char what[32];
     snprintf(what, sizeof what, "reduce%s", in_place ? "(in-place)" : "");
@@ -437,13 +444,7 @@ static void test_allreduce(MPI_Comm comm, const char *cname, const tcase_t *t, o
         for (long k = 0; ok && k < count; k++)
             for (int f = 0; f < t->nf; f++)
                 ok &= get(t, sbuf, k, f) == gen(r, k, f, op);
-    double e[MAXF];
-    for (long k = 0; ok && k < count; k++) {
-        expect_reduce(t, op, P, k, e);
-        for (int f = 0; f < t->nf; f++)
-            ok &= get(t, rbuf, k, f) == e[f];
-    }
-    ok &= holes_intact(t, in_place ? smem : rmem, count);
+    ok = ok && reduced_ok(t, op, P, rbuf, count) && holes_intact(t, in_place ? smem : rmem, count);
     ok &= g_bad_op_calls == bad_calls;
     check(ok, in_place ? "allreduce(in-place)" : "allreduce", cname, t->name, op_name(op), count, -1);
     free(smem);

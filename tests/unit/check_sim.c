@@ -344,8 +344,9 @@ static int closed_form_case(int P, const logp_params_t *p, size_t m, int k, doub
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
         for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
             if (!schedulable(a, coll) ||
-                (coll == LOGP_COLL_ALLTOALL && P > 400 && (logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_A2A_DIRECT)))
-                continue; /* a simulated direct exchange is P^2 operations */
+                ((coll == LOGP_COLL_ALLTOALL || coll == LOGP_COLL_ALLREDUCE) && P > 400 &&
+                 (logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_A2A_DIRECT)))
+                continue; /* a simulated direct exchange (and the ring allreduce) is P^2 operations */
             logp_sched_t s;
             build(&s, (logp_coll_t)coll, (logp_algo_t)a, m, &t, k);
             int root = rand() % P;
