@@ -78,5 +78,23 @@ EOT
         echo "$out" | grep -v '^pmpi-logp' | tail -5
     fi
 done
+# MPI_Alltoallv: every alltoallv algorithm forced, then auto (skewed counts
+# put ranks in different classes: their windows mix) and native
+smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' \
+    -o "$work/test_alltoallv" "$top/tests/mpi/test_alltoallv.c" -I"$top/tests/mpi" "$top"/src/shim/*.c "$top"/src/coll/*.c \
+    "$top"/src/model/*.c "$top"/src/config/*.c "$top"/src/select/*.c -lm -lpthread
+for case in 5:ring 5:linear 5:auto 5:native 16:ring 16:linear 16:auto; do
+    np=${case%%:*}; av=${case#*:}
+    out=$(env PMPI_LOGP_ALLTOALLV="$av" PMPI_LOGP_VERBOSE=1 timeout 600 smpirun -np "$np" -platform platform.xml \
+        --log=root.thres:critical ./test_alltoallv --world-only 2>&1) || true
+    line=$(echo "$out" | grep 'test_alltoallv:' || echo "test_alltoallv: no result")
+    want=$av; [ "$av" = auto ] && want='(ring|linear)'
+    if echo "$line" | grep -q ' 0 failed' && echo "$out" | grep -Eq "^pmpi-logp: .*alltoallv .* -> $want "; then
+        pass=$((pass + 1)); echo "ok: SMPI P=$np alltoallv=$av: $line"
+    else
+        fail=$((fail + 1)); echo "FAIL: SMPI P=$np alltoallv=$av: $line"
+        echo "$out" | grep -v '^pmpi-logp' | tail -5
+    fi
+done
 echo "smpi-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -101,7 +101,7 @@ done
 [ "$n" -ge 10 ] && [ "$(($(wc -l <"$out") - 1))" -eq "$n" ] && ok "algorithms: the $n rows of algo.def" ||
     ko "algorithms: $n rows in algo.def, $(($(wc -l <"$out") - 1)) listed"
 # every row's collectives are those of its mask in algo.def (allreduce's new bit included)
-for coll in bcast reduce alltoall allreduce; do
+for coll in bcast reduce alltoall allreduce alltoallv; do
     bit=LOGP_COLL_$(echo "$coll" | tr a-z A-Z)_BIT
     want=$(sed -n 's/^LOGP_ALGO_X([A-Z_]*, *"\([a-z-]*\)", *\([^,]*\),.*/\1 \2/p' "$s/src/model/algo.def" |
         awk -v b="$bit" '{ for (i = 2; i <= NF; i++) if ($i == b || $i == "LOGP_COLL_ALL_BITS") { print $1; next } }' | sort)
@@ -125,7 +125,7 @@ same_algorithms() {
 }
 # README.md's table under "### Algorithms": | `name`, `name` | bcast, reduce (or all) | ... |
 awk -F'|' '/^### Algorithms/ { f = 1; next } f && /^#/ { exit } f && /^\| *`/ {
-    colls = $3; gsub(/ /, "", colls); if (colls == "all") colls = "bcast,reduce,alltoall,allreduce"
+    colls = $3; gsub(/ /, "", colls); if (colls == "all") colls = "bcast,reduce,alltoall,allreduce,alltoallv"
     n = split(colls, c, ",")
     for (names = $2; match(names, /`[^`]*`/); names = substr(names, RSTART + RLENGTH))
         for (i = 1; i <= n; i++) print c[i], substr(names, RSTART + 1, RLENGTH - 2)
@@ -134,7 +134,7 @@ same_algorithms "README.md's algorithm table"
 # tuning/template.conf: "#   reduce   algorithm: name name", continued on
 # "#            name name" lines until the next key
 awk '!/^#/ || /^#   [a-z_]/ { coll = "" }
-/^#   (bcast|reduce|alltoall|allreduce) +algorithm:/ { coll = $2; sub(/^.*algorithm:/, "#") }
+/^#   (bcast|reduce|alltoall|allreduce|alltoallv) +algorithm:/ { coll = $2; sub(/^.*algorithm:/, "#") }
 coll { sub(/^#/, ""); for (i = 1; i <= NF; i++) print coll, $i }
 ' "$s/tuning/template.conf" >"$out.doc"
 same_algorithms "tuning/template.conf's algorithm list"

@@ -4,13 +4,14 @@
 # go missing.
 lib="${top_builddir:-.}/.libs/libpmpi-logp.so"
 [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
-want="MPI_Allreduce MPI_Alltoall MPI_Bcast MPI_Reduce MPI_Session_finalize"
-want="$want PMPI_Allreduce PMPI_Alltoall PMPI_Bcast PMPI_Reduce PMPI_Session_finalize"
+want="MPI_Allreduce MPI_Alltoall MPI_Alltoallv MPI_Bcast MPI_Reduce MPI_Session_finalize"
+want="$want PMPI_Allreduce PMPI_Alltoall PMPI_Alltoallv PMPI_Bcast PMPI_Reduce PMPI_Session_finalize"
 # the large-count forms where the MPI library has them (configure.ac)
 if [ "${LOGP_LARGE_COUNT:-}" = yes ]; then
-    want="MPI_Allreduce MPI_Allreduce_c MPI_Alltoall MPI_Alltoall_c MPI_Bcast MPI_Bcast_c MPI_Reduce MPI_Reduce_c"
-    want="$want MPI_Session_finalize PMPI_Allreduce PMPI_Allreduce_c PMPI_Alltoall PMPI_Alltoall_c PMPI_Bcast"
-    want="$want PMPI_Bcast_c PMPI_Reduce PMPI_Reduce_c PMPI_Session_finalize"
+    want="MPI_Allreduce MPI_Allreduce_c MPI_Alltoall MPI_Alltoall_c MPI_Alltoallv MPI_Alltoallv_c MPI_Bcast MPI_Bcast_c"
+    want="$want MPI_Reduce MPI_Reduce_c MPI_Session_finalize PMPI_Allreduce PMPI_Allreduce_c PMPI_Alltoall"
+    want="$want PMPI_Alltoall_c PMPI_Alltoallv PMPI_Alltoallv_c PMPI_Bcast PMPI_Bcast_c PMPI_Reduce PMPI_Reduce_c"
+    want="$want PMPI_Session_finalize"
 elif [ -z "${LOGP_LARGE_COUNT:-}" ]; then
     echo "FAIL: LOGP_LARGE_COUNT (yes or no, from configure) not set: run through make check"; exit 1
 fi

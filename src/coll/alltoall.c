@@ -17,3 +17,11 @@ int logp_coll_alltoall(const void *sendbuf, int scount, MPI_Datatype stype, void
         return logp_coll_alltoall_aggregate(sendbuf, scount, stype, recvbuf, rcount, rtype, comm, tag, v, scratch);
     return MPI_ERR_INTERN;
 }
+
+int logp_coll_alltoallv(const void *sendbuf, MPI_Datatype stype, void *recvbuf, MPI_Datatype rtype,
+                        const logp_alltoallv_t *a, MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch)
+{
+    if (v->s->coll != LOGP_COLL_ALLTOALLV || !(v->s->fam->flags & LOGP_FAMILY_A2A_DIRECT))
+        return MPI_ERR_INTERN;
+    return logp_coll_alltoallv_direct(sendbuf, stype, recvbuf, rtype, a, comm, tag, v, scratch);
+}

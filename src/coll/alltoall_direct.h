@@ -18,7 +18,27 @@
 int logp_coll_alltoall_direct(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                               MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch);
 
-/* Requests a direct all-to-all keeps in flight. */
+/* An alltoallv's per-rank arrays as the application passed them: int
+ * counts and displacements, or (large, MPI_Alltoallv_c) MPI_Count counts
+ * and MPI_Aint displacements; the send side's are ignored in place. */
+typedef struct logp_alltoallv {
+    const void *sendcounts, *sdispls, *recvcounts, *rdispls;
+    int large;
+} logp_alltoallv_t;
+
+/* MPI_Alltoallv semantics on the private communicator `comm` with the
+ * operations `v` of a direct schedule (built for the rank's own class: the
+ * peers' schedules may be other direct ones, which mix; see the .c file).
+ * sendbuf may be MPI_IN_PLACE (the bytes the receive blocks cover are first
+ * copied aside).  A short message (a peer with another count) is an error,
+ * as for the all-to-all.  Returns an MPI error code. */
+int logp_coll_alltoallv_direct(const void *sendbuf, MPI_Datatype stype, void *recvbuf, MPI_Datatype rtype,
+                               const logp_alltoallv_t *a, MPI_Comm comm, int tag, const logp_view_t *v,
+                               logp_scratch_t *scratch);
+
+/* Requests a direct all-to-all keeps in flight: a whole phase of the
+ * widest linear window (2 LOGP_LINEAR_WINDOW_MAX operations), so that a
+ * phase is always posted whole before it is waited on. */
 #define LOGP_DIRECT_WINDOW 64
 
 #endif

@@ -222,6 +222,10 @@ static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char 
     if (algo == LOGP_ALGO_COUNT)
         return logp_config_fail(err, errlen, path, line, "%s: %.40s is not an algorithm of %s (pmpi-logp list)", key,
                                 aname, logp_coll_name(coll));
+    if (is_rule && algo == LOGP_ALGO_NATIVE && logp_coll_local_sizes(coll))
+        return logp_config_fail(err, errlen, path, line, "rule: %s cannot name native by size: its ranks pass sizes "
+                                "of their own, and the library's algorithm mixes with none of ours (set %s = native "
+                                "for every size)", logp_coll_name(coll), logp_coll_name(coll));
     if (sec->rules == NULL) {
         if ((sec->rules = malloc(sizeof(*sec->rules))) == NULL)
             return logp_config_nomem(err, errlen, path, line);
@@ -293,6 +297,7 @@ static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, c
         {"reduce", LOGP_KEY_REDUCE, 3, 0, LOGP_COLL_REDUCE},
         {"alltoall", LOGP_KEY_ALLTOALL, 3, 0, LOGP_COLL_ALLTOALL},
         {"allreduce", LOGP_KEY_ALLREDUCE, 3, 0, LOGP_COLL_ALLREDUCE},
+        {"alltoallv", LOGP_KEY_ALLTOALLV, 3, 0, LOGP_COLL_ALLTOALLV},
         {"chain_k", LOGP_KEY_CHAIN_K, 4, 0, 0},
         {"speed", LOGP_KEY_SPEED, 5, 0, 0},
         {"ranks_per_node", LOGP_KEY_RANKS_PER_NODE, 6, 0, 0},

@@ -39,14 +39,15 @@ enum {
     LOGP_KEY_REDUCE = 1 << 6,
     LOGP_KEY_ALLTOALL = 1 << 7,
     LOGP_KEY_ALLREDUCE = 1 << 8,       /* the algorithm keys: LOGP_KEY_BCAST << coll */
-    LOGP_KEY_CHAIN_K = 1 << 9,
-    LOGP_KEY_SPEED = 1 << 10,          /* [host] only */
-    LOGP_KEY_RANKS_PER_NODE = 1 << 11, /* not in [host] */
-    LOGP_KEY_RULE = 1 << 12,           /* rule = ..., any number per section */
-    LOGP_KEY_CORRECTION = 1 << 13,     /* correction = ..., any number per section */
-    LOGP_KEY_LEARN = 1 << 14,          /* learn = FILE, [default] only */
-    LOGP_KEY_NETWORK = 1 << 15,        /* network = loggp | shared, not in [host] */
-    LOGP_KEY_COPY = 1 << 16            /* copy = per byte (logp_params_t.copy) */           /* copy = per byte (logp_params_t.copy) */
+    LOGP_KEY_ALLTOALLV = 1 << 9,
+    LOGP_KEY_CHAIN_K = 1 << 10,
+    LOGP_KEY_SPEED = 1 << 11,          /* [host] only */
+    LOGP_KEY_RANKS_PER_NODE = 1 << 12, /* not in [host] */
+    LOGP_KEY_RULE = 1 << 13,           /* rule = ..., any number per section */
+    LOGP_KEY_CORRECTION = 1 << 14,     /* correction = ..., any number per section */
+    LOGP_KEY_LEARN = 1 << 15,          /* learn = FILE, [default] only */
+    LOGP_KEY_NETWORK = 1 << 16,        /* network = loggp | shared, not in [host] */
+    LOGP_KEY_COPY = 1 << 17            /* copy = per byte (logp_params_t.copy) */
 };
 
 /* Message-size rules and model corrections: what `rule` and `correction`

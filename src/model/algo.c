@@ -42,6 +42,6 @@ logp_algo_t logp_algo_lookup(logp_coll_t coll, const char *name)
 
 const char *logp_coll_name(logp_coll_t coll)
 {
-    static const char *const names[LOGP_COLL_COUNT] = {"bcast", "reduce", "alltoall", "allreduce"};
+    static const char *const names[LOGP_COLL_COUNT] = {"bcast", "reduce", "alltoall", "allreduce", "alltoallv"};
     return (unsigned)coll < LOGP_COLL_COUNT ? names[coll] : "?";
 }

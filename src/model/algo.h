@@ -7,14 +7,18 @@ typedef enum logp_coll {
     LOGP_COLL_REDUCE = 1,
     LOGP_COLL_ALLTOALL = 2,
     LOGP_COLL_ALLREDUCE = 3,
-    LOGP_COLL_COUNT = 4
+    LOGP_COLL_ALLTOALLV = 4,
+    LOGP_COLL_COUNT = 5
 } logp_coll_t;
 
 #define LOGP_COLL_BCAST_BIT (1u << LOGP_COLL_BCAST)
 #define LOGP_COLL_REDUCE_BIT (1u << LOGP_COLL_REDUCE)
 #define LOGP_COLL_ALLTOALL_BIT (1u << LOGP_COLL_ALLTOALL)
 #define LOGP_COLL_ALLREDUCE_BIT (1u << LOGP_COLL_ALLREDUCE)
-#define LOGP_COLL_ALL_BITS (LOGP_COLL_BCAST_BIT | LOGP_COLL_REDUCE_BIT | LOGP_COLL_ALLTOALL_BIT | LOGP_COLL_ALLREDUCE_BIT)
+#define LOGP_COLL_ALLTOALLV_BIT (1u << LOGP_COLL_ALLTOALLV)
+#define LOGP_COLL_ALL_BITS                                                                                             \
+    (LOGP_COLL_BCAST_BIT | LOGP_COLL_REDUCE_BIT | LOGP_COLL_ALLTOALL_BIT | LOGP_COLL_ALLREDUCE_BIT |                     \
+     LOGP_COLL_ALLTOALLV_BIT)
 
 /* Nonzero for the collectives that combine with an operator (reduce,
  * allreduce): their schedules keep an accumulator, and a non-commutative
@@ -22,6 +26,25 @@ typedef enum logp_coll {
 static inline int logp_coll_combines(logp_coll_t coll)
 {
     return coll == LOGP_COLL_REDUCE || coll == LOGP_COLL_ALLREDUCE;
+}
+
+/* Nonzero for the collectives that exchange a block with every rank
+ * (all-to-all, alltoallv): no root, no tree. */
+static inline int logp_coll_exchanges(logp_coll_t coll)
+{
+    return coll == LOGP_COLL_ALLTOALL || coll == LOGP_COLL_ALLTOALLV;
+}
+
+/* Nonzero where the ranks of one call may pass sizes of different classes
+ * (alltoallv: each rank knows its own counts only).  Their decisions may
+ * then differ, so every algorithm the shim may pick there must mix with
+ * every other on one call (the direct exchanges: one message per ordered
+ * pair, posted in the same shift order), and the library's own algorithm,
+ * which mixes with none, runs only where it is configured for every size;
+ * no trial (its check compares the ranks' classes). */
+static inline int logp_coll_local_sizes(logp_coll_t coll)
+{
+    return coll == LOGP_COLL_ALLTOALLV;
 }
 
 typedef enum logp_algo {
@@ -44,7 +67,7 @@ logp_algo_t logp_algo_lookup(logp_coll_t coll, const char *name);
 /* Nonzero if `algo` implements `coll`. */
 int logp_algo_supports(logp_algo_t algo, logp_coll_t coll);
 
-/* "bcast", "reduce", "alltoall" or "allreduce". */
+/* "bcast", "reduce", "alltoall", "allreduce" or "alltoallv". */
 const char *logp_coll_name(logp_coll_t coll);
 
 #endif

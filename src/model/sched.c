@@ -30,7 +30,7 @@ logp_status_t logp_sched_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t al
     const logp_family_t *f = logp_sched_family(algo);
     if (topo == NULL || topo->P < 1 || !logp_algo_supports(algo, coll) || f == &logp_family_none ||
         logp_params_check(&topo->intra) != 0 || logp_params_check(&topo->inter) != 0 ||
-        (logp_sched_is_tree(f) && coll == LOGP_COLL_ALLTOALL))
+        (logp_sched_is_tree(f) && logp_coll_exchanges(coll)))
         return LOGP_ERR_ARG;
     static const logp_sched_opts_t none = {0, 0, 0, 0, 0};
     s->coll = coll;

@@ -194,7 +194,7 @@ logp_status_t logp_sched_from_tree(logp_sched_t *s, logp_coll_t coll, size_t byt
                                    const int *parent, const int *order)
 {
     memset(s, 0, sizeof(*s));
-    if (topo == NULL || root < 0 || root >= topo->P || parent[root] != -1 || coll == LOGP_COLL_ALLTOALL)
+    if (topo == NULL || root < 0 || root >= topo->P || parent[root] != -1 || logp_coll_exchanges(coll))
         return LOGP_ERR_ARG;
     for (int i = 0; i < topo->P - 1; i++)
         if (order[i] < 0 || order[i] >= topo->P || order[i] == root || parent[order[i]] < 0 ||

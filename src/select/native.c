@@ -33,6 +33,7 @@
     X(ALL_AT_ONCE, "linear")                                                                                           \
     X(LINEAR_SYNC, "linear-sync")                                                                                      \
     X(SCATTER_DEST, "scatter-dest")                                                                                    \
+    X(SCATTERED, "scattered")                                                                                          \
     X(PAIRWISE, "pairwise")                                                                                            \
     X(TWO_PROC, "two-proc")                                                                                            \
     X(RECURSIVE_DOUBLING, "recursive-doubling")                                                                        \
@@ -105,6 +106,8 @@ static logp_native_kind_t logp_native_mpich(logp_coll_t coll, int P, size_t byte
         return bytes < 32768 ? LOGP_NK_ALL_AT_ONCE : LOGP_NK_PAIRWISE;
     case LOGP_COLL_ALLREDUCE: /* MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE 2048; Rabenseifner's needs a commuting operator */
         return bytes <= 2048 || !commutative ? LOGP_NK_RECURSIVE_DOUBLING : LOGP_NK_RSAG_ALL;
+    case LOGP_COLL_ALLTOALLV: /* "scattered" at every size (MPIR_CVAR_ALLTOALL_THROTTLE 32 destinations) */
+        return LOGP_NK_SCATTERED;
     default:
         return LOGP_NK_NONE;
     }
@@ -221,6 +224,8 @@ static logp_native_kind_t logp_native_openmpi(logp_coll_t coll, int P, size_t by
         if (bytes < 10000)
             return LOGP_NK_RECURSIVE_DOUBLING;
         return commutative ? LOGP_NK_RING : LOGP_NK_REDUCE_BCAST;
+    case LOGP_COLL_ALLTOALLV: /* basic linear: every request posted at once */
+        return LOGP_NK_ALL_AT_ONCE;
     default:
         return LOGP_NK_NONE;
     }
@@ -238,6 +243,8 @@ static logp_native_kind_t logp_native_kind(logp_native_lib_t lib, logp_coll_t co
     if (lib == LOGP_NATIVE_SMPI && coll == LOGP_COLL_ALLREDUCE)
         return LOGP_NK_RECURSIVE_DOUBLING; /* the same, with a user operator: rdb at 64 KiB and 1 MiB too
                                               (P = 16: 114.46 and 1687.33 us, our recursive doubling's) */
+    if (lib == LOGP_NATIVE_SMPI && coll == LOGP_COLL_ALLTOALLV)
+        return LOGP_NK_SCATTER_DEST; /* its mpich selector's alltoallv ("bruck"): windows of 4, a waitall each */
     logp_native_kind_t kind = logp_native_mpich(coll, P, bytes, commutative);
     /* SMPI 3.32's mpich selector runs MVAPICH2's scatter-dest for medium
      * blocks: 4 destinations at a time (the rank itself in the first
@@ -253,6 +260,8 @@ const char *logp_native_algo(logp_native_lib_t lib, logp_coll_t coll, int P, siz
 
 /* Destinations per window of SMPI's scatter-dest all-to-all. */
 #define LOGP_SMPI_SCATTER_DEST_WINDOW 4
+/* and of MPICH's scattered alltoallv (MPIR_CVAR_ALLTOALL_THROTTLE) */
+#define LOGP_MPICH_SCATTERED_WINDOW 32
 
 /* One of our schedules that has the native algorithm's shape (window: a
  * linear all-to-all's, <= 0 for the model's). */
@@ -326,6 +335,8 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
         return (double)(P - 1) * gap + p2p;
     case LOGP_NK_SCATTER_DEST: /* windows of 4, a waitall after each: our linear in windows of 4 */
         return logp_native_sched(coll, LOGP_ALGO_LINEAR, bytes, 1, topo, exact, LOGP_SMPI_SCATTER_DEST_WINDOW);
+    case LOGP_NK_SCATTERED: /* windows of 32, a waitall after each */
+        return logp_native_sched(coll, LOGP_ALGO_LINEAR, bytes, 1, topo, exact, LOGP_MPICH_SCATTERED_WINDOW);
     case LOGP_NK_TWO_PROC: /* one exchange */
         return p2p;
     case LOGP_NK_RECURSIVE_DOUBLING:

@@ -8,7 +8,7 @@ logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe)
 {
     if (!native_unsafe)
         return LOGP_ALGO_NATIVE;
-    return coll == LOGP_COLL_ALLTOALL ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL;
+    return logp_coll_exchanges(coll) ? LOGP_ALGO_RING : LOGP_ALGO_BINOMIAL;
 }
 
 logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_t *q)
@@ -115,6 +115,8 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
         int have[LOGP_ALGO_COUNT];
         double t[LOGP_ALGO_COUNT];
         logp_select_price_all(q, all, have, t);
+        if (logp_coll_local_sizes(q->coll)) /* ranks of other classes may pick ours: never the library (algo.h) */
+            t[LOGP_ALGO_NATIVE] = -1.0;
         /* strictly better only: native (first) wins ties, then registry order */
         for (int a = 0; a < LOGP_ALGO_COUNT; a++)
             if (t[a] >= 0.0 && (best == LOGP_ALGO_COUNT || t[a] < best_t)) {

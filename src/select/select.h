@@ -42,7 +42,8 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
 /* Decides for `configured` and builds what will run.  auto takes the
  * candidate with the lowest predicted time among every registered
  * algorithm of the collective and native (logp_native_predict), never
- * native when native_unsafe; native wins ties (leave the library alone
+ * native when native_unsafe or where ranks pass sizes of their own
+ * (logp_coll_local_sizes: alltoallv); native wins ties (leave the library alone
  * unless we predict a gain), then registry order.  With q->learn, every
  * price is multiplied by its learned factor (logp_learn_apply): auto
  * compares corrected prices, and *predicted is the corrected price.  Uniform layouts are

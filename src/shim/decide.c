@@ -15,8 +15,11 @@
  * (logp_select_safe), whose schedule cannot fail for want of memory. */
 static void logp_decide_fall_back(logp_comm_state_t *st, logp_decision_t *d)
 {
+    /* where the ranks' classes differ (alltoallv) the others may run ours:
+     * the library only where it is configured for every size */
+    int ours = d->unsafe || (logp_coll_local_sizes(d->coll) && st->configured[d->coll] != LOGP_ALGO_NATIVE);
     logp_sched_free(&d->sched);
-    d->algo = logp_select_safe(d->coll, d->unsafe && st->pcomm != MPI_COMM_NULL);
+    d->algo = logp_select_safe(d->coll, ours && st->pcomm != MPI_COMM_NULL);
     if (d->algo != LOGP_ALGO_NATIVE)
         logp_plan_build(&d->sched, d->coll, d->algo, logp_learn_class_mid(d->sclass), &st->topo, NULL);
     d->predicted = -1.0;
@@ -66,7 +69,8 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
         logp_algo_t runs = d->algo;
         d->algo = algo; /* the model's pick, the trial's candidate 0, even if it could not be built */
         logp_trial_start(&d->trial, &q, d->algo, d->sclass,
-                         st->confirm && st->size >= 2 && st->pcomm != MPI_COMM_NULL);
+                         st->confirm && st->size >= 2 && st->pcomm != MPI_COMM_NULL &&
+                             !logp_coll_local_sizes(coll)); /* its first call's check compares classes */
         d->algo = runs;
         if (d->trial.phase == LOGP_TRIAL_RUNNING)
             d->trial.broken |= (failed ? LOGP_TRIAL_BROKEN_UNCACHED : 0) | (!built ? LOGP_TRIAL_BROKEN_PICK : 0);

@@ -26,6 +26,7 @@
 
 #include <mpi.h>
 
+#include "../coll/alltoall_direct.h"
 #include "../model/sched.h"
 #include "next.h"
 #include "state.h"
@@ -36,16 +37,17 @@ typedef struct logp_call {
     logp_entry_t entry;
     const void *sendbuf;     /* reduce, all-to-all (MPI_IN_PLACE as given) */
     void *recvbuf;           /* the result; a bcast's buffer */
-    MPI_Count count;         /* bcast, reduce: elements; all-to-all: the receive count */
-    MPI_Datatype type;       /* bcast, reduce: the datatype; all-to-all: the receive type */
+    MPI_Count count;         /* bcast, reduce: elements; all-to-all: the receive count; alltoallv: 1 */
+    MPI_Datatype type;       /* bcast, reduce: the datatype; all-to-all, alltoallv: the receive type */
     MPI_Count sendcount;     /* all-to-all */
-    MPI_Datatype sendtype;   /* all-to-all */
+    MPI_Datatype sendtype;   /* all-to-all, alltoallv */
+    logp_alltoallv_t v;      /* alltoallv: the counts and displacements */
     MPI_Op op;               /* reduce */
     int root;                /* bcast, reduce; 0 for all-to-all */
     MPI_Comm comm;
     const logp_next_t *next; /* the next definitions (the library's collective) */
     /* screening: */
-    size_t bytes;     /* of `count` elements of `type`: the size class's */
+    size_t bytes;     /* of `count` elements of `type`: the size class's (alltoallv: the rank's mean block) */
     size_t sendbytes; /* all-to-all: of one send block */
     int commutative;  /* reduce: the operator commutes (1 for the others) */
     int unsafe;       /* the library is known to fail on such a call (logp_native_unsafe) */

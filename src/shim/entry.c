@@ -1,5 +1,5 @@
 /* The exported entry points of the shim library: MPI_X and PMPI_X for
- * MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce (and their large-count forms
+ * MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce, MPI_Alltoallv (and their large-count forms
  * MPI_X_c where the library has them) and MPI_Session_finalize.
  *
  * Compiled without mpi.h (see shim.h): each entry point takes its
@@ -26,6 +26,8 @@ typedef int (*logp_reduce_fn_t)(const void *, void *, logp_word_t, logp_word_t, 
 typedef int (*logp_alltoall_fn_t)(const void *, logp_word_t, logp_word_t, void *, logp_word_t, logp_word_t,
                                   logp_word_t);
 typedef int (*logp_allreduce_fn_t)(const void *, void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t);
+typedef int (*logp_alltoallv_fn_t)(const void *, const void *, const void *, logp_word_t, void *, const void *,
+                                   const void *, logp_word_t, logp_word_t);
 typedef int (*logp_session_fn_t)(void *);
 
 /* Each collective's call from the application (`mpi`: its MPI_X, which a
@@ -90,6 +92,21 @@ static int logp_entry_allreduce(logp_entry_t entry, int mpi, const void *sendbuf
     return logp_shim_allreduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
+static int logp_entry_alltoallv(logp_entry_t entry, int mpi, const void *sendbuf, const void *sendcounts,
+                                const void *sdispls, logp_word_t sendtype, void *recvbuf, const void *recvcounts,
+                                const void *rdispls, logp_word_t recvtype, logp_word_t comm)
+{
+    const logp_next_t *next = logp_next_get();
+    int large = entry == LOGP_ENTRY_LARGE_COUNT;
+    void *tool = mpi ? (large ? next->tool_alltoallv_c : next->tool_alltoallv) : NULL;
+    void *to = tool ? tool : large ? next->alltoallv_c : next->alltoallv;
+    if (tool || next->foreign)
+        return LOGP_NEXT_AS(logp_alltoallv_fn_t, to)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                     rdispls, recvtype, comm);
+    return logp_shim_alltoallv_words(next, entry, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                     recvtype, comm);
+}
+
 /* The exported names: every one a call of the above. */
 #define LOGP_BCAST_ARGS void *buffer, logp_word_t count, logp_word_t datatype, logp_word_t root, logp_word_t comm
 #define LOGP_REDUCE_ARGS                                                                                               \
@@ -100,6 +117,9 @@ static int logp_entry_allreduce(logp_entry_t entry, int mpi, const void *sendbuf
         logp_word_t recvtype, logp_word_t comm
 #define LOGP_ALLREDUCE_ARGS                                                                                            \
     const void *sendbuf, void *recvbuf, logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t comm
+#define LOGP_ALLTOALLV_ARGS                                                                                            \
+    const void *sendbuf, const void *sendcounts, const void *sdispls, logp_word_t sendtype, void *recvbuf,             \
+        const void *recvcounts, const void *rdispls, logp_word_t recvtype, logp_word_t comm
 #define LOGP_ENTRY_POINTS(suffix, entry)                                                                               \
     LOGP_EXPORT int MPI_Bcast##suffix(LOGP_BCAST_ARGS);                                                                \
     LOGP_EXPORT int MPI_Bcast##suffix(LOGP_BCAST_ARGS)                                                                 \
@@ -140,6 +160,18 @@ static int logp_entry_allreduce(logp_entry_t entry, int mpi, const void *sendbuf
     LOGP_EXPORT int PMPI_Allreduce##suffix(LOGP_ALLREDUCE_ARGS)                                                        \
     {                                                                                                                  \
         return logp_entry_allreduce(entry, 0, sendbuf, recvbuf, count, datatype, op, comm);                            \
+    }                                                                                                                  \
+    LOGP_EXPORT int MPI_Alltoallv##suffix(LOGP_ALLTOALLV_ARGS);                                                        \
+    LOGP_EXPORT int MPI_Alltoallv##suffix(LOGP_ALLTOALLV_ARGS)                                                         \
+    {                                                                                                                  \
+        return logp_entry_alltoallv(entry, 1, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,    \
+                                    recvtype, comm);                                                                   \
+    }                                                                                                                  \
+    LOGP_EXPORT int PMPI_Alltoallv##suffix(LOGP_ALLTOALLV_ARGS);                                                       \
+    LOGP_EXPORT int PMPI_Alltoallv##suffix(LOGP_ALLTOALLV_ARGS)                                                        \
+    {                                                                                                                  \
+        return logp_entry_alltoallv(entry, 0, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,    \
+                                    recvtype, comm);                                                                   \
     }
 
 LOGP_ENTRY_POINTS(, LOGP_ENTRY_BLOCKING)

@@ -50,7 +50,7 @@ static int logp_env_level(const char *var, const char *v, int max, logp_env_t *e
 void logp_env_read(logp_env_t *env, char *msgs, size_t n)
 {
     static const char *const vars[LOGP_COLL_COUNT] = {"PMPI_LOGP_BCAST", "PMPI_LOGP_REDUCE", "PMPI_LOGP_ALLTOALL",
-                                                      "PMPI_LOGP_ALLREDUCE"};
+                                                      "PMPI_LOGP_ALLREDUCE", "PMPI_LOGP_ALLTOALLV"};
     memset(env, 0, sizeof(*env));
     msgs[0] = '\0';
     for (int c = 0; c < LOGP_COLL_COUNT; c++) {

@@ -15,7 +15,7 @@
 #define LOGP_TEST_NOMEM_TRIAL 8u
 
 typedef struct logp_env {
-    logp_algo_t forced[LOGP_COLL_COUNT]; /* PMPI_LOGP_BCAST/REDUCE/ALLTOALL/ALLREDUCE, LOGP_ALGO_COUNT if unset */
+    logp_algo_t forced[LOGP_COLL_COUNT]; /* PMPI_LOGP_BCAST/REDUCE/ALLTOALL/ALLREDUCE/ALLTOALLV, LOGP_ALGO_COUNT if unset */
     int verbose;                         /* PMPI_LOGP_VERBOSE: 0, 1 (decisions), 2 (every call) */
     int strict;                          /* PMPI_LOGP_STRICT=1: configuration errors abort */
     const char *tuning;                  /* PMPI_LOGP_TUNING or NULL */

@@ -48,7 +48,24 @@ static int logp_next_iallreduce(const void *sbuf, void *rbuf, int count, MPI_Dat
     return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
 }
 
+static int logp_next_ialltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype stype, void *rbuf,
+                                const int *rcounts, const int *rdispls, MPI_Datatype rtype, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = PMPI_Ialltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, &req);
+    return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
 #ifdef LOGP_HAVE_LARGE_COUNT
+static int logp_next_ialltoallv_c(const void *sbuf, const MPI_Count *scounts, const MPI_Aint *sdispls,
+                                  MPI_Datatype stype, void *rbuf, const MPI_Count *rcounts, const MPI_Aint *rdispls,
+                                  MPI_Datatype rtype, MPI_Comm comm)
+{
+    MPI_Request req;
+    int rc = PMPI_Ialltoallv_c(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm, &req);
+    return rc == MPI_SUCCESS ? PMPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
 static int logp_next_iallreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                                   MPI_Comm comm)
 {
@@ -143,7 +160,9 @@ static void logp_next_init(void)
     LOGP_FN_PTR(logp_next.reduce, logp_next_ireduce);
     LOGP_FN_PTR(logp_next.alltoall, logp_next_ialltoall);
     LOGP_FN_PTR(logp_next.allreduce, logp_next_iallreduce);
+    LOGP_FN_PTR(logp_next.alltoallv, logp_next_ialltoallv);
 #ifdef LOGP_HAVE_LARGE_COUNT
+    LOGP_FN_PTR(logp_next.alltoallv_c, logp_next_ialltoallv_c);
     LOGP_FN_PTR(logp_next.bcast_c, logp_next_ibcast_c);
     LOGP_FN_PTR(logp_next.reduce_c, logp_next_ireduce_c);
     LOGP_FN_PTR(logp_next.alltoall_c, logp_next_ialltoall_c);
@@ -160,6 +179,8 @@ static void logp_next_init(void)
         logp_next.alltoall = f;
     if ((f = logp_next_find("MPI_Allreduce", "PMPI_Allreduce", &logp_next.tool_allreduce)) != NULL)
         logp_next.allreduce = f;
+    if ((f = logp_next_find("MPI_Alltoallv", "PMPI_Alltoallv", &logp_next.tool_alltoallv)) != NULL)
+        logp_next.alltoallv = f;
 #ifdef LOGP_HAVE_LARGE_COUNT
     if ((f = logp_next_find("MPI_Bcast_c", "PMPI_Bcast_c", &logp_next.tool_bcast_c)) != NULL)
         logp_next.bcast_c = f;
@@ -169,6 +190,8 @@ static void logp_next_init(void)
         logp_next.alltoall_c = f;
     if ((f = logp_next_find("MPI_Allreduce_c", "PMPI_Allreduce_c", &logp_next.tool_allreduce_c)) != NULL)
         logp_next.allreduce_c = f;
+    if ((f = logp_next_find("MPI_Alltoallv_c", "PMPI_Alltoallv_c", &logp_next.tool_alltoallv_c)) != NULL)
+        logp_next.alltoallv_c = f;
 #endif
     logp_next.session_finalize =
         logp_next_find("MPI_Session_finalize", "PMPI_Session_finalize", &logp_next.tool_session_finalize);
@@ -177,7 +200,9 @@ static void logp_next_init(void)
     LOGP_FN_PTR(logp_next.reduce, PMPI_Reduce);
     LOGP_FN_PTR(logp_next.alltoall, PMPI_Alltoall);
     LOGP_FN_PTR(logp_next.allreduce, PMPI_Allreduce);
+    LOGP_FN_PTR(logp_next.alltoallv, PMPI_Alltoallv);
 #ifdef LOGP_HAVE_LARGE_COUNT
+    LOGP_FN_PTR(logp_next.alltoallv_c, PMPI_Alltoallv_c);
     LOGP_FN_PTR(logp_next.bcast_c, PMPI_Bcast_c);
     LOGP_FN_PTR(logp_next.reduce_c, PMPI_Reduce_c);
     LOGP_FN_PTR(logp_next.alltoall_c, PMPI_Alltoall_c);
@@ -192,8 +217,8 @@ static void logp_next_init(void)
 const char *logp_next_entry_name(logp_coll_t coll, logp_entry_t entry)
 {
     static const char *const name[2][LOGP_COLL_COUNT] = {
-        {"MPI_Bcast", "MPI_Reduce", "MPI_Alltoall", "MPI_Allreduce"},
-        {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c", "MPI_Allreduce_c"}};
+        {"MPI_Bcast", "MPI_Reduce", "MPI_Alltoall", "MPI_Allreduce", "MPI_Alltoallv"},
+        {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c", "MPI_Allreduce_c", "MPI_Alltoallv_c"}};
     return coll < LOGP_COLL_COUNT ? name[entry == LOGP_ENTRY_LARGE_COUNT][coll] : "?";
 }
 

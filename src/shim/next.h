@@ -40,17 +40,17 @@ typedef struct logp_next {
      * reverse): the shim only forwards calls, untouched, to the next
      * definitions (its handles and constants would mean nothing there). */
     int foreign;
-    /* PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall, PMPI_Allreduce of the MPI
+    /* PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall, PMPI_Allreduce, PMPI_Alltoallv of the MPI
      * library (with two shims, of the next one); never NULL */
-    void *bcast, *reduce, *alltoall, *allreduce;
+    void *bcast, *reduce, *alltoall, *allreduce, *alltoallv;
     /* a tool's MPI_X loaded after the shim, or NULL: the shim's MPI_X
      * hands the call to it (it calls PMPI_X, which is the shim's) */
-    void *tool_bcast, *tool_reduce, *tool_alltoall, *tool_allreduce;
+    void *tool_bcast, *tool_reduce, *tool_alltoall, *tool_allreduce, *tool_alltoallv;
     /* MPI-4 large counts: PMPI_Bcast_c, ... PMPI_Allreduce_c and a tool's
      * MPI_X_c after the shim (all NULL in a build for a library without
      * them: the shim does not export them there) */
-    void *bcast_c, *reduce_c, *alltoall_c, *allreduce_c;
-    void *tool_bcast_c, *tool_reduce_c, *tool_alltoall_c, *tool_allreduce_c;
+    void *bcast_c, *reduce_c, *alltoall_c, *allreduce_c, *alltoallv_c;
+    void *tool_bcast_c, *tool_reduce_c, *tool_alltoall_c, *tool_allreduce_c, *tool_alltoallv_c;
     /* MPI-4: PMPI_Session_finalize (NULL if the library has none) and a
      * tool's MPI_Session_finalize after the shim */
     void *session_finalize, *tool_session_finalize;

@@ -31,6 +31,12 @@ typedef int (*logp_native_bcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_C
 typedef int (*logp_native_reduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm);
 typedef int (*logp_native_alltoall_c_t)(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype,
                                         MPI_Comm);
+typedef int (*logp_native_alltoallv_t)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
+                                       const int *, MPI_Datatype, MPI_Comm);
+#ifdef LOGP_HAVE_LARGE_COUNT
+typedef int (*logp_native_alltoallv_c_t)(const void *, const MPI_Count *, const MPI_Aint *, MPI_Datatype, void *,
+                                         const MPI_Count *, const MPI_Aint *, MPI_Datatype, MPI_Comm);
+#endif
 typedef int (*logp_native_allreduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*logp_native_allreduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm);
 
@@ -195,6 +201,68 @@ static int logp_shim_allreduce_library(const logp_call_t *c)
 static const logp_coll_ops_t logp_shim_allreduce_ops = {logp_shim_reduce_screen, logp_shim_allreduce_admit,
                                                         logp_shim_reduce_execute, logp_shim_allreduce_library};
 
+/* ---- MPI_Alltoallv (count 1 and type: the receive type, for the
+ * driver's first check; bytes: the rank's mean block, its own class) */
+
+static MPI_Count logp_shim_at(const void *a, int large, int j)
+{
+    return large ? ((const MPI_Count *)a)[j] : ((const int *)a)[j];
+}
+
+/* The library rejects without traffic: MPI_IN_PLACE as the receive
+ * buffer, the receive buffer passed as the send buffer too (NULL is
+ * MPI_BOTTOM: legal twice), a negative count, a NULL buffer with a
+ * nonzero count; and a type the shim cannot size.  Every other call is
+ * run on every rank, whatever its counts (the peers' classes differ). */
+static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st)
+{
+    const logp_alltoallv_t *a = &c->v;
+    int in_place = c->sendbuf == MPI_IN_PLACE;
+    size_t ssize = 0, rsize = 0;
+    if (c->recvbuf == MPI_IN_PLACE || (!in_place && c->sendbuf == c->recvbuf && c->sendbuf != NULL) ||
+        !logp_args_bytes(c->comm, 1, c->type, &rsize) ||
+        (!in_place && !logp_args_bytes(c->comm, 1, c->sendtype, &ssize)))
+        return 0;
+    double sent = 0.0, got = 0.0;
+    int snull = !in_place && logp_args_null(c->sendbuf, c->sendtype), rnull = logp_args_null(c->recvbuf, c->type);
+    for (int j = 0; j < st->size; j++) {
+        MPI_Count r = logp_shim_at(a->recvcounts, a->large, j), n = in_place ? r : logp_shim_at(a->sendcounts, a->large, j);
+        if (r < 0 || n < 0 || (r > 0 && rnull) || (n > 0 && snull))
+            return 0;
+        got += (double)r;
+        sent += (double)n;
+    }
+    double most = sent * (double)(in_place ? rsize : ssize);
+    if (got * (double)rsize > most)
+        most = got * (double)rsize;
+    most /= st->size;
+    c->bytes = most < 1e15 ? (size_t)most : (size_t)1e15;
+    return 1;
+}
+
+static int logp_shim_alltoallv_execute(const logp_call_t *c, const logp_comm_state_t *st, const logp_view_t *v)
+{
+    return logp_coll_alltoallv(c->sendbuf, c->sendtype, c->recvbuf, c->type, &c->v, st->pcomm, st->tag, v,
+                               logp_process_scratch());
+}
+
+static int logp_shim_alltoallv_library(const logp_call_t *c)
+{
+    const logp_alltoallv_t *a = &c->v;
+#ifdef LOGP_HAVE_LARGE_COUNT
+    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
+        return LOGP_NEXT_AS(logp_native_alltoallv_c_t, c->next->alltoallv_c)(c->sendbuf, a->sendcounts, a->sdispls,
+                                                                            c->sendtype, c->recvbuf, a->recvcounts,
+                                                                            a->rdispls, c->type, c->comm);
+#endif
+    return LOGP_NEXT_AS(logp_native_alltoallv_t, c->next->alltoallv)(c->sendbuf, a->sendcounts, a->sdispls, c->sendtype,
+                                                                    c->recvbuf, a->recvcounts, a->rdispls, c->type,
+                                                                    c->comm);
+}
+
+static const logp_coll_ops_t logp_shim_alltoallv_ops = {NULL, logp_shim_alltoallv_admit, logp_shim_alltoallv_execute,
+                                                        logp_shim_alltoallv_library};
+
 /* ---- the entry points */
 
 int logp_shim_bcast_words(const logp_next_t *next, logp_entry_t entry, void *buffer, logp_word_t count,
@@ -232,6 +300,17 @@ int logp_shim_allreduce_words(const logp_next_t *next, logp_entry_t entry, const
                      .count = logp_shim_count(entry, count), .type = (MPI_Datatype)datatype, .op = (MPI_Op)op,
                      .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_allreduce_ops, &c);
+}
+
+int logp_shim_alltoallv_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, const void *sendcounts,
+                              const void *sdispls, logp_word_t sendtype, void *recvbuf, const void *recvcounts,
+                              const void *rdispls, logp_word_t recvtype, logp_word_t comm)
+{
+    logp_call_t c = {.coll = LOGP_COLL_ALLTOALLV, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = 1,
+                     .type = (MPI_Datatype)recvtype, .sendtype = (MPI_Datatype)sendtype,
+                     .v = {sendcounts, sdispls, recvcounts, rdispls, entry == LOGP_ENTRY_LARGE_COUNT},
+                     .comm = (MPI_Comm)comm, .next = next};
+    return logp_driver_run(&logp_shim_alltoallv_ops, &c);
 }
 
 int logp_shim_session_finalize_words(const logp_next_t *next, void *session)
@@ -276,6 +355,15 @@ LOGP_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI
 {
     return logp_shim_allreduce_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, recvbuf, count,
                                      (logp_word_t)datatype, (logp_word_t)op, (logp_word_t)comm);
+}
+
+LOGP_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm)
+{
+    return logp_shim_alltoallv_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, sendcounts, sdispls,
+                                     (logp_word_t)sendtype, recvbuf, recvcounts, rdispls, (logp_word_t)recvtype,
+                                     (logp_word_t)comm);
 }
 
 #if MPI_VERSION >= 4

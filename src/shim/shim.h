@@ -34,6 +34,11 @@ int logp_shim_alltoall_words(const logp_next_t *next, logp_entry_t entry, const 
                              logp_word_t comm);
 int logp_shim_allreduce_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, void *recvbuf,
                               logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t comm);
+/* MPI_Alltoallv(_c): the arrays as the application passed them (int, or
+ * MPI_Count and MPI_Aint for LOGP_ENTRY_LARGE_COUNT). */
+int logp_shim_alltoallv_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, const void *sendcounts,
+                              const void *sdispls, logp_word_t sendtype, void *recvbuf, const void *recvcounts,
+                              const void *rdispls, logp_word_t recvtype, logp_word_t comm);
 
 /* The shim's end of run for MPI_Session_finalize, then the next
  * definition's (`session` is an MPI_Session *). */

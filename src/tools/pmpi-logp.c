@@ -105,12 +105,12 @@ static int make_layout(logp_cli_t *c, int P_given)
 enum {
     OPT_P = 1, OPT_N, OPT_ROOT, OPT_RANK, OPT_CHAIN_K, OPT_BYTES, OPT_L, OPT_O, OPT_G_GAP, OPT_G_BYTE, OPT_GAMMA,
     OPT_NODES, OPT_RPN, OPT_SPEEDS, OPT_INTRA_L, OPT_INTRA_O, OPT_INTRA_G, OPT_INTRA_GB, OPT_BCAST, OPT_REDUCE,
-    OPT_ALLTOALL, OPT_ALLREDUCE, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_COPY, OPT_HELP
+    OPT_ALLTOALL, OPT_ALLREDUCE, OPT_ALLTOALLV, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_COPY, OPT_HELP
 };
-_Static_assert(OPT_HELP < 32, "a command's allowed options are bits of an unsigned");
+_Static_assert(OPT_HELP < 32 && OPT_ALLTOALLV - OPT_BCAST == LOGP_COLL_ALLTOALLV, "options: bits; collectives in order");
 #define OPT(o) (1u << (o))
-#define OPTS_COLL (OPT(OPT_BCAST) | OPT(OPT_REDUCE) | OPT(OPT_ALLTOALL) | OPT(OPT_ALLREDUCE))
-#define LOGP_CLI_COLL_SYNOPSIS "[--bcast ALGO | --reduce ALGO | --alltoall ALGO | --allreduce ALGO]"
+#define OPTS_COLL (OPT(OPT_BCAST) | OPT(OPT_REDUCE) | OPT(OPT_ALLTOALL) | OPT(OPT_ALLREDUCE) | OPT(OPT_ALLTOALLV))
+#define LOGP_CLI_COLL_SYNOPSIS "[--bcast ALGO | --reduce ALGO | --alltoall ALGO | --allreduce ALGO | --alltoallv ALGO]"
 #define OPTS_PARAMS (OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP) | OPT(OPT_G_BYTE) | OPT(OPT_GAMMA) | OPT(OPT_ROOT) | \
                      OPT(OPT_CHAIN_K) | OPT(OPT_NATIVE) | OPT(OPT_COPY))
 #define OPTS_LAYOUT (OPT(OPT_NODES) | OPT(OPT_RPN) | OPT(OPT_SPEEDS) | OPT(OPT_INTRA_L) | OPT(OPT_INTRA_O) | \
@@ -128,10 +128,10 @@ static const struct option logp_cli_options[] = {
     {"intra-g", required_argument, NULL, OPT_INTRA_G}, {"intra-G", required_argument, NULL, OPT_INTRA_GB},
     {"bcast", required_argument, NULL, OPT_BCAST},   {"reduce", required_argument, NULL, OPT_REDUCE},
     {"alltoall", required_argument, NULL, OPT_ALLTOALL}, {"allreduce", required_argument, NULL, OPT_ALLREDUCE},
+    {"alltoallv", required_argument, NULL, OPT_ALLTOALLV}, {"help", no_argument, NULL, OPT_HELP},
     {"dot", no_argument, NULL, OPT_DOT},             {"name", required_argument, NULL, OPT_NAME},
     {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"native", required_argument, NULL, OPT_NATIVE},
     {"network", required_argument, NULL, OPT_NETWORK}, {"copy", required_argument, NULL, OPT_COPY},
-    {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0}};
 
 static const char logp_cli_params_help[] =
@@ -259,8 +259,8 @@ static logp_status_t parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int o
     case OPT_REDUCE:
     case OPT_ALLTOALL:
     case OPT_ALLREDUCE:
-        c->coll = opt == OPT_BCAST ? LOGP_COLL_BCAST : opt == OPT_REDUCE ? LOGP_COLL_REDUCE
-                  : opt == OPT_ALLTOALL ? LOGP_COLL_ALLTOALL : LOGP_COLL_ALLREDUCE;
+    case OPT_ALLTOALLV: /* the options in the order of logp_coll_t */
+        c->coll = (logp_coll_t)(opt - OPT_BCAST);
         c->coll_given = 1;
         c->algo = logp_algo_lookup(c->coll, v); /* tree: native, auto have no schedule; predict: auto no price */
         if (c->algo == LOGP_ALGO_COUNT || (c->algo == LOGP_ALGO_NATIVE && strcmp(cmd->name, "tree") == 0) ||
@@ -450,14 +450,14 @@ static void print_ops(const logp_sched_t *s, int root, int rank, int max)
 /* tree for a schedule that is not a tree: its parts and operations. */
 static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
 {
-    if (c->coll != LOGP_COLL_ALLTOALL) {
+    if (!logp_coll_exchanges(c->coll)) {
         print_head(c, s->algo);
         printf(", %d part%s, ", s->parts, s->parts == 1 ? "" : "s");
     } else if (s->fam->flags & LOGP_FAMILY_A2A_BRUCK)
         printf("alltoall %s, P=%d, %zu B per block, radix %d, ", logp_algo_name(s->algo), c->P, c->bytes, s->k);
     else
-        printf("alltoall %s, P=%d, %zu B per block, ", logp_algo_name(s->algo), c->P, c->bytes);
-    if (c->coll != LOGP_COLL_ALLTOALL && s->window > 0) /* sched.h */
+        printf("%s %s, P=%d, %zu B per block, ", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P, c->bytes);
+    if (!logp_coll_exchanges(c->coll) && s->window > 0) /* sched.h */
         printf("paced (synchronous sends, at most %d in flight), ", s->window);
     print_model(c);
     if (c->rank >= 0) {
@@ -568,7 +568,7 @@ static int cmd_predict(const logp_cli_t *c)
             printf("(%s: estimates, as auto makes them: simulating every candidate here costs more than %ld "
                    "operations)\n", logp_coll_name((logp_coll_t)coll), LOGP_PLAN_BUDGET);
         qsort(pred, (size_t)n, sizeof pred[0], cmp_pred);
-        printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), coll == LOGP_COLL_ALLTOALL ? " (bytes per block)" : "");
+        printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), logp_coll_exchanges((logp_coll_t)coll) ? " (bytes per block)" : "");
         for (int i = 0; i < n; i++) {
             printf("  %-21s %12.4f us", logp_algo_name(pred[i].algo), pred[i].t * 1e6);
             if (pred[i].algo == LOGP_ALGO_NATIVE)
@@ -680,8 +680,8 @@ static int cmd_check(const logp_cli_t *c)
     printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B copy=%gns/B chain_k=%d network=%s\n", r.params.L * 1e6,
            r.params.o * 1e6, r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9, r.params.copy * 1e9, r.chain_k,
            r.shared ? "shared" : "loggp");
-    printf("%10s  %-30s %-30s %-30s %s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)",
-           "allreduce (commutative)");
+    printf("%10s  %-30s %-30s %-30s %-30s %s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)",
+           "allreduce (commutative)", "alltoallv (mean block)");
     for (size_t m = 8; m <= (size_t)1 << 20; m *= 8) {
         printf("%10zu ", m);
         for (int k = 0; k < LOGP_COLL_COUNT; k++) {

@@ -374,6 +374,14 @@ START_TEST(test_rules)
     expect_error("[default]\nrule = bcast 4K-1K binomial\n", "t.conf:2:", "LO <= HI");
     expect_error("[default]\nrule = bcast 4500-5000 binomial\n", "t.conf:2:", "covers no size class");
     expect_error("[default]\nrule = bcast 1-4K commutative binomial\n", "t.conf:2:", "(reduce and allreduce only)");
+    /* alltoallv's ranks sit in classes of their own: the library only for every size */
+    expect_error("[default]\nrule = alltoallv 1-4K native\n", "t.conf:2:", "alltoallv cannot name native by size");
+    {
+        logp_config_t v;
+        char e[640] = "";
+        ck_assert_int_eq(parse("[default]\nrule = alltoallv 1-4K linear\nalltoallv = native\n", &v, e), 0);
+        logp_config_free(&v);
+    }
     expect_error("[default]\ncorrection = reduce native 1M 0\n", "t.conf:2:", "factor 0.001..1000");
     expect_error("[default]\ncorrection = reduce auto 1M 1e9\n", "t.conf:2:", "factor 0.001..1000");
     expect_error("[default]\ncorrection = reduce native 1M\n", "t.conf:2:", "expected correction = COLL");

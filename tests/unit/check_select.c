@@ -51,6 +51,8 @@ START_TEST(test_auto_is_cheapest)
                     logp_sched_free(&sched);
                     ck_assert(logp_algo_supports(a, (logp_coll_t)coll));
                     ck_assert(a != LOGP_ALGO_AUTO);
+                    /* ranks of an alltoallv decide by their own classes: never the library's */
+                    ck_assert(!(logp_coll_local_sizes((logp_coll_t)coll) && a == LOGP_ALGO_NATIVE));
                     ck_assert(!(logp_sched_family(a)->flags & LOGP_FAMILY_FORCED_ONLY));
                     /* what auto compared: exact prices, or (a decision whose simulations would
                      * cost too much, such as a ring allreduce's P^2 operations) estimates of all */
@@ -58,7 +60,8 @@ START_TEST(test_auto_is_cheapest)
                     int exact = logp_select_prices(&q, seen);
                     for (int b = 0; b < LOGP_ALGO_COUNT; b++) {
                         if (b == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)b, (logp_coll_t)coll) ||
-                            (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_FORCED_ONLY))
+                            (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_FORCED_ONLY) ||
+                            (b == LOGP_ALGO_NATIVE && logp_coll_local_sizes((logp_coll_t)coll)))
                             continue; /* not auto's candidates */
                         ck_assert_msg(seen[b] < 0 || t <= seen[b], "coll %d P=%d: auto %.9g above %s's price %.9g",
                                       coll, P, t, logp_algo_name((logp_algo_t)b), seen[b]);

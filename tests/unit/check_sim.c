@@ -8,6 +8,7 @@
 
 #include "../../src/model/alltoall_pattern.h"
 #include "../../src/model/sched.h"
+#include "../../src/model/sched_alltoall.h"
 #include "../../src/model/sched_chunked_rsg.h"
 #include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
@@ -22,9 +23,12 @@ static double urand(double lo, double hi)
 
 /* Every registered algorithm but native and auto, for every collective it
  * supports (the registry drives the tests). */
+/* The sweeps leave alltoallv out: its schedules are the all-to-all's
+ * (test_alltoallv_is_alltoall checks them operation by operation). */
 static int schedulable(int a, int coll)
 {
-    return a != LOGP_ALGO_NATIVE && a != LOGP_ALGO_AUTO && logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll);
+    return a != LOGP_ALGO_NATIVE && a != LOGP_ALGO_AUTO && coll != LOGP_COLL_ALLTOALLV &&
+           logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll);
 }
 
 static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t m, const logp_topo_t *t, int k)
@@ -1173,12 +1177,68 @@ START_TEST(test_allreduce_results)
 }
 END_TEST
 
+/* Alltoallv's algorithms are direct exchanges whose schedule is the
+ * all-to-all's at the rank's mean block, and they have the property that
+ * lets ranks of different classes run different ones on one call
+ * (src/coll/alltoall_direct.c): a phase (op.arg) is a contiguous range of
+ * shifts k, sends to rank + k and receives from rank - k, the phases'
+ * ranges increase, and a whole phase fits the executor's requests in
+ * flight (2 LOGP_LINEAR_WINDOW_MAX). */
+START_TEST(test_alltoallv_is_alltoall)
+{
+    static const size_t sizes[] = {1, 100, 70000, 1 << 20};
+    int found = 0;
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        if (a == LOGP_ALGO_NATIVE || a == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)a, LOGP_COLL_ALLTOALLV))
+            continue;
+        found++;
+        ck_assert(logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_A2A_DIRECT);
+        for (int P = 1; P <= 40; P++)
+            for (int z = 0; z < 4; z++) {
+                logp_topo_t t = logp_topo_uniform(P, &P0);
+                logp_sched_t v, u;
+                build(&v, LOGP_COLL_ALLTOALLV, (logp_algo_t)a, sizes[z], &t, 0);
+                build(&u, LOGP_COLL_ALLTOALL, (logp_algo_t)a, sizes[z], &t, 0);
+                ck_assert(fabs(logp_sched_time(&v, 0, 1) - logp_sched_time(&u, 0, 1)) <= 1e-12);
+                for (int r = 0; r < P; r++) {
+                    logp_view_t vv, uv;
+                    LOGP_CHECK(logp_view_init(&vv, &v, 0, r, 1) == LOGP_OK && logp_view_init(&uv, &u, 0, r, 1) == LOGP_OK);
+                    ck_assert_int_eq(vv.nops, uv.nops);
+                    int phase = -1, lo = 0, hi = 0, prev_hi = 0, in_phase = 0; /* the phase's shifts [lo, hi] */
+                    for (int i = 0; i < vv.nops; i++) {
+                        logp_op_t x = logp_view_op(&vv, i), y = logp_view_op(&uv, i);
+                        LOGP_CHECK(x.kind == y.kind && x.peer == y.peer && x.arg == y.arg && x.bytes == y.bytes);
+                        int send = x.kind == LOGP_OP_SEND;
+                        LOGP_CHECK(send || x.kind == LOGP_OP_RECV);
+                        int k = send ? (x.peer - r + P) % P : (r - x.peer + P) % P;
+                        LOGP_CHECK(k >= 1);
+                        if (x.arg != phase) {
+                            LOGP_CHECK(x.arg > phase);
+                            prev_hi = phase < 0 ? 0 : hi;
+                            phase = x.arg;
+                            lo = hi = k;
+                            in_phase = 0;
+                        }
+                        LOGP_CHECK(k > prev_hi); /* every shift of a phase above the last phase's */
+                        lo = k < lo ? k : lo;
+                        hi = k > hi ? k : hi;
+                        LOGP_CHECK(++in_phase <= 2 * LOGP_LINEAR_WINDOW_MAX && 2 * (hi - lo + 1) >= in_phase);
+                    }
+                }
+                logp_sched_free(&v);
+                logp_sched_free(&u);
+            }
+    }
+    ck_assert_int_ge(found, 2); /* ring and linear */
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim, test_closed_forms_on_alike_nodes,
         test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
-        test_twotree_window, test_chunked_rsg, test_allreduce_results,
+        test_twotree_window, test_chunked_rsg, test_allreduce_results, test_alltoallv_is_alltoall,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }

@@ -1,0 +1,40 @@
+#!/bin/sh
+# MPI_Alltoallv under the shim (tests/mpi/test_alltoallv, built without it,
+# under LD_PRELOAD): every algorithm the registry lists for alltoallv
+# forced, then native and auto, at every communicator size of
+# LOGP_TEST_NS (default "1 2 3 4 5 7 8"; 7 and 8 ranks on MPI_COMM_WORLD
+# only); from PMPI_LOGP_VERBOSE=1, the shim must have decided what was
+# forced.  The skewed pattern puts one rank's blocks in another size class
+# than the others': under auto and linear the ranks then run different
+# windows of the direct exchange on one call (which must mix).
+: "${MPIEXEC:=mpiexec}"
+b="${top_builddir:-.}"
+lib="$b/.libs/libpmpi-logp.so"
+prog="$b/tests/mpi/test_alltoallv"
+NS="${LOGP_TEST_NS:-1 2 3 4 5 7 8}"
+[ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
+[ -x "$b/pmpi-logp" ] || { echo "FAIL: $b/pmpi-logp not built: the runs read the registry from it"; exit 1; }
+algos=$("$b/pmpi-logp" algorithms | awk 'NR > 1 && $2 ~ /(^|,)alltoallv(,|$)/ && $1 != "native" && $1 != "auto" { print $1 }')
+[ -n "$algos" ] || { echo "FAIL: the registry lists no alltoallv algorithm"; exit 1; }
+log=$(mktemp); err=$(mktemp)
+trap 'rm -f "$log" "$err"' EXIT
+bad=0
+for a in $algos native auto; do
+    for n in $NS; do
+        extra=""; [ "$n" -ge 7 ] && extra="--world-only"
+        env LD_PRELOAD="$lib" PMPI_LOGP_ALLTOALLV="$a" PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n "$n" "$prog" $extra \
+            >"$log" 2>"$err"
+        rc=$?
+        status=ok
+        grep -q '^test_alltoallv: [0-9]* passed, 0 failed$' "$log" && [ $rc -eq 0 ] || status=FAIL
+        want=$a; [ "$a" = auto ] && want='[a-z-]*'
+        [ "$a" = auto ] && [ "$n" -ge 2 ] && want='(ring|linear)' # auto never picks the library here (algo.h)
+        [ "$n" -eq 1 ] && [ "$a" = auto ] && want='ring' # one rank: the safe default's local copy
+        grep -Eq "^pmpi-logp: .*\): alltoallv .* -> $want( \([a-z ]+: [a-z-]+\))? \(configured" "$err" ||
+            { status=FAIL; echo "  no 'alltoallv -> $want' decision in the shim's output"; }
+        echo "$status: alltoallv=$a n=$n: $(grep '^test_alltoallv:' "$log")"
+        [ $status = ok ] || { bad=$((bad + 1)); grep -v '^pmpi-logp' "$err" | tail -5; }
+    done
+done
+[ $bad -eq 0 ] || { echo "FAIL: $bad runs"; exit 1; }
+echo "PASS: alltoallv under every algorithm"

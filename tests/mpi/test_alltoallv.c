@@ -1,0 +1,238 @@
+/* MPI_Alltoallv under the shim, checked element by element against what
+ * every rank computes for itself: a count matrix drawn from a seed (zeros
+ * included), blocks at displacements in a shuffled order with gaps that
+ * must stay untouched, every value a function of (sender, receiver,
+ * index).  Patterns: uniform, random, skewed (one rank's blocks 1000
+ * times the others': the ranks' size classes differ, so their decisions
+ * may too), all empty, a single nonzero pair; MPI_IN_PLACE (a symmetric
+ * matrix); derived types on both sides (a strided vector sent, a
+ * contiguous pair received); the large-count entry where the library has
+ * it; sub-communicators (split in two, and reversed rank order).  Built
+ * without the shim: run under LD_PRELOAD (tests/mpi/run_alltoallv.sh).
+ * Prints "test_alltoallv: N passed, M failed" (cases over every rank). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "tally.h"
+
+enum { PAT_UNIFORM, PAT_RANDOM, PAT_SKEWED, PAT_EMPTY, PAT_ONE_PAIR, PAT_COUNT };
+static const char *const pat_name[PAT_COUNT] = {"uniform", "random", "skewed", "empty", "one-pair"};
+
+static int g_cases, g_failed_cases, g_failures, g_world_rank;
+
+/* A deterministic hash of the arguments (every rank draws the same). */
+static unsigned mix(unsigned a, unsigned b, unsigned c)
+{
+    unsigned h = 2166136261u;
+    unsigned v[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        h ^= v[i];
+        h *= 16777619u;
+        h ^= h >> 13;
+    }
+    return h;
+}
+
+/* Elements rank i sends to rank j under pattern pat (symmetric: the same
+ * both ways, for MPI_IN_PLACE). */
+static int count_of(int pat, unsigned seed, int P, int i, int j, int symmetric, int scale)
+{
+    if (symmetric && i > j) {
+        int t = i;
+        i = j;
+        j = t;
+    }
+    unsigned h = mix(seed, (unsigned)i, (unsigned)j);
+    switch (pat) {
+    case PAT_UNIFORM:
+        return 3 * scale;
+    case PAT_RANDOM:
+        return h % 4 == 0 ? 0 : (int)(h % (unsigned)(40 * scale + 1));
+    case PAT_SKEWED: /* rank P/2's blocks large, the others' tiny */
+        return i == P / 2 || j == P / 2 ? 500 * scale + (int)(h % 100) : (int)(h % 3);
+    case PAT_EMPTY:
+        return 0;
+    default: /* PAT_ONE_PAIR */
+        return (i == 0 && j == P - 1) || (symmetric && i == P - 1 && j == 0) ? 1000 * scale : 0;
+    }
+}
+
+static int value_of(int src, int dst, long k)
+{
+    return (int)((src * 1000003L + dst * 1009L + k * 7L) % 2147483647L);
+}
+
+/* Displacements of P blocks of counts c[] (elements, `unit` ints each):
+ * placed in a shuffled order, each after a gap of 0-2 units; *total: the
+ * buffer's length in units. */
+static void place(const int *c, int P, unsigned seed, int *displ, long *total)
+{
+    int *order = malloc(sizeof(int) * (size_t)P);
+    for (int j = 0; j < P; j++)
+        order[j] = j;
+    for (int j = P - 1; j > 0; j--) {
+        int k = (int)(mix(seed, 77u, (unsigned)j) % (unsigned)(j + 1)), t = order[j];
+        order[j] = order[k];
+        order[k] = t;
+    }
+    long at = 0;
+    for (int x = 0; x < P; x++) {
+        int j = order[x];
+        at += mix(seed, 99u, (unsigned)j) % 3;
+        displ[j] = (int)at;
+        at += c[j];
+    }
+    *total = at + 1;
+    free(order);
+}
+
+static void fail(const char *what, const char *pat, int P, int j, long k, int got, int want)
+{
+    if (g_failures++ < 10)
+        fprintf(stderr, "test_alltoallv: rank %d: %s %s P=%d: from %d element %ld: got %d, want %d\n", g_world_rank,
+                what, pat, P, j, k, got, want);
+}
+
+/* One call: pattern pat, seed, kind 0 plain ints, 1 in place, 2 derived
+ * types, 3 the large-count entry; checks every element and every gap. */
+static void run_case(MPI_Comm comm, int pat, unsigned seed, int kind, int scale)
+{
+    int rank, P;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &P);
+    int sym = kind == 1, unit = kind == 2 ? 2 : 1; /* derived: an element is 2 ints */
+    int *sc = malloc(sizeof(int) * (size_t)P * 4), *sd = sc + P, *rc = sc + 2 * P, *rd = sc + 3 * P;
+    for (int j = 0; j < P; j++) {
+        sc[j] = count_of(pat, seed, P, rank, j, sym, scale);
+        rc[j] = count_of(pat, seed, P, j, rank, sym, scale);
+    }
+    long stotal, rtotal;
+    place(sc, P, seed ^ (unsigned)rank, sd, &stotal);
+    place(rc, P, seed ^ 0x5555u ^ (unsigned)rank, rd, &rtotal);
+    /* the send side of the derived case strides 3 ints per element */
+    int sstride = kind == 2 ? 3 : 1;
+    int *sbuf = malloc(sizeof(int) * (size_t)(stotal * sstride + 1)), *rbuf = malloc(sizeof(int) * (size_t)(rtotal * unit + 1));
+    for (long x = 0; x < stotal * sstride; x++)
+        sbuf[x] = -7;
+    for (long x = 0; x < rtotal * unit; x++)
+        rbuf[x] = -1;
+    for (int j = 0; j < P; j++) {
+        for (long k = 0; k < (long)sc[j] * unit; k++) {
+            if (kind == 2) /* element e = k / 2 at sd[j] + e; its ints at stride positions 0 and 2 */
+                sbuf[(sd[j] + k / 2) * 3 + (k % 2) * 2] = value_of(rank, j, k);
+            else
+                sbuf[sd[j] + k] = value_of(rank, j, k);
+        }
+        if (kind == 1) /* in place: the data to send sits in the receive blocks */
+            for (long k = 0; k < rc[j]; k++)
+                rbuf[rd[j] + k] = value_of(rank, j, k);
+    }
+    int err = MPI_SUCCESS;
+    if (kind == 0) {
+        err = MPI_Alltoallv(sbuf, sc, sd, MPI_INT, rbuf, rc, rd, MPI_INT, comm);
+    } else if (kind == 1) {
+        err = MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, rbuf, rc, rd, MPI_INT, comm);
+    } else if (kind == 2) {
+        MPI_Datatype vec, svec, pair;
+        MPI_Type_vector(2, 1, 2, MPI_INT, &vec); /* ints 0 and 2 of a 3-int element */
+        MPI_Type_create_resized(vec, 0, 3 * sizeof(int), &svec);
+        MPI_Type_contiguous(2, MPI_INT, &pair);
+        MPI_Type_commit(&svec);
+        MPI_Type_commit(&pair);
+        err = MPI_Alltoallv(sbuf, sc, sd, svec, rbuf, rc, rd, pair, comm);
+        MPI_Type_free(&vec);
+        MPI_Type_free(&svec);
+        MPI_Type_free(&pair);
+    } else {
+#if MPI_VERSION >= 4
+        MPI_Count *c4 = malloc(sizeof(MPI_Count) * (size_t)P * 2);
+        MPI_Aint *d4 = malloc(sizeof(MPI_Aint) * (size_t)P * 2);
+        for (int j = 0; j < P; j++) {
+            c4[j] = sc[j];
+            c4[P + j] = rc[j];
+            d4[j] = sd[j];
+            d4[P + j] = rd[j];
+        }
+        err = MPI_Alltoallv_c(sbuf, c4, d4, MPI_INT, rbuf, c4 + P, d4 + P, MPI_INT, comm);
+        free(c4);
+        free(d4);
+#endif
+    }
+    g_cases++;
+    int before = g_failures;
+    const char *what = kind == 0 ? "ints" : kind == 1 ? "in-place" : kind == 2 ? "derived" : "large-count";
+    if (err != MPI_SUCCESS)
+        fail(what, pat_name[pat], P, -1, -1, err, MPI_SUCCESS);
+    /* every element of every block, and every gap untouched */
+    char *mark = calloc((size_t)(rtotal * unit + 1), 1);
+    for (int j = 0; j < P; j++)
+        for (long k = 0; k < (long)rc[j] * unit; k++) {
+            long at = (long)rd[j] * unit + k;
+            mark[at] = 1;
+            if (rbuf[at] != value_of(j, rank, k)) {
+                fail(what, pat_name[pat], P, j, k, rbuf[at], value_of(j, rank, k));
+                break;
+            }
+        }
+    for (long x = 0; x < rtotal * unit; x++)
+        if (!mark[x] && rbuf[x] != -1) {
+            fail(what, pat_name[pat], P, -1, x, rbuf[x], -1);
+            break;
+        }
+    free(mark);
+    g_failed_cases += g_failures > before;
+    free(sbuf);
+    free(rbuf);
+    free(sc);
+}
+
+static void run_all(MPI_Comm comm, int scale)
+{
+    for (int pat = 0; pat < PAT_COUNT; pat++)
+        for (int kind = 0; kind < 4; kind++) {
+#if MPI_VERSION < 4
+            if (kind == 3)
+                continue;
+#endif
+            run_case(comm, pat, 12345u + (unsigned)pat * 31u + (unsigned)kind, kind, scale);
+        }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int world = 1;
+    for (int i = 1; i < argc; i++)
+        world &= strcmp(argv[i], "--world-only") != 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    /* small and large blocks: classes from bytes to hundreds of KiB */
+    run_all(MPI_COMM_WORLD, 1);
+    run_all(MPI_COMM_WORLD, 64);
+    /* the same call repeated: the decision kept from call to call */
+    for (int r = 0; r < 5; r++)
+        run_case(MPI_COMM_WORLD, PAT_RANDOM, 777u + (unsigned)r, 0, 8);
+    if (world && size > 1) {
+        MPI_Comm half, reversed;
+        MPI_Comm_split(MPI_COMM_WORLD, g_world_rank % 2, g_world_rank, &half);
+        MPI_Comm_split(MPI_COMM_WORLD, 0, size - g_world_rank, &reversed);
+        MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN);
+        MPI_Comm_set_errhandler(reversed, MPI_ERRORS_RETURN);
+        run_all(half, 16);
+        run_all(reversed, 4);
+        MPI_Comm_free(&half);
+        MPI_Comm_free(&reversed);
+    }
+    int mine[2] = {g_cases, g_failed_cases}, all[2];
+    tally_ints(mine, all, 2, MPI_SUM, MPI_COMM_WORLD); /* not through the shim's allreduce */
+    if (g_world_rank == 0)
+        printf("test_alltoallv: %d passed, %d failed\n", all[0] - all[1], all[1]);
+    MPI_Finalize();
+    return all[1] != 0;
+}
