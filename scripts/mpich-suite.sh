@@ -29,7 +29,7 @@ suite="$out/mpich-$version/test/mpi"
 tests="reduce red3 red4 op_coll op_commutative opland oplor oplxor opband opbor opbxor opprod opsum opmin opminloc opmax
        opmaxloc uoplong alltoall1 bcasttest bcastzerotype coll8 coll9 coll10 coll12 coll13 longuser icbcast icreduce
        icalltoall p_bcast p_bcast2 p_order nonblocking nonblocking2 nonblocking3 bcast
-       allred allred2 allred3 allred4 allred5 allred6 allredmany icallreduce"
+       allred allred2 allred3 allred4 allred5 allred6 allredmany icallreduce alltoallv alltoallv0 icalltoallv"
 if [ ! -x "$suite/coll/bcast" ]; then
     if ! ls mpich_"$version".orig.tar.* >/dev/null 2>&1; then
         # the source package needs a deb-src entry: a temporary one beside
@@ -55,7 +55,7 @@ fi
 (cd "$suite/coll" && make -j2 $tests >/dev/null 2>&1) || { echo "note: MPICH's collective tests did not build here: skipped"; exit 2; }
 
 # The tests (name, ranks, arguments) that call MPI_Bcast, MPI_Reduce,
-# MPI_Alltoall or MPI_Allreduce, or run the library's other collectives beside them.
+# MPI_Alltoall, MPI_Allreduce or MPI_Alltoallv, or run the library's other collectives beside them.
 list="$out/list.txt"
 {
     for t in $tests; do grep "^$t " "$suite/coll/testlist" | head -1; done
@@ -83,12 +83,13 @@ run() { # $1: label; the environment says what is forced
     done <"$list"
     echo "mpich suite ($1): $pass passed, $fail failed so far"
 }
-unset PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_LOGP_ALLTOALL PMPI_LOGP_ALLREDUCE PMPI_LOGP_RANKS_PER_NODE
+unset PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_LOGP_ALLTOALL PMPI_LOGP_ALLREDUCE PMPI_LOGP_ALLTOALLV PMPI_LOGP_RANKS_PER_NODE
 run auto
 export PMPI_LOGP_BCAST=two-tree PMPI_LOGP_REDUCE=reduce-scatter-gather PMPI_LOGP_ALLTOALL=bruck PMPI_LOGP_ALLREDUCE=ring
-run "two-tree, reduce-scatter-gather, bruck, ring"
+export PMPI_LOGP_ALLTOALLV=ring
+run "two-tree, reduce-scatter-gather, bruck, ring, ring"
 export PMPI_LOGP_BCAST=scatter-allgather PMPI_LOGP_REDUCE=pipeline PMPI_LOGP_ALLTOALL=node-aggregate
-export PMPI_LOGP_ALLREDUCE=recursive-doubling PMPI_LOGP_RANKS_PER_NODE=2
-run "scatter-allgather, pipeline, node-aggregate, recursive-doubling"
+export PMPI_LOGP_ALLREDUCE=recursive-doubling PMPI_LOGP_ALLTOALLV=linear PMPI_LOGP_RANKS_PER_NODE=2
+run "scatter-allgather, pipeline, node-aggregate, recursive-doubling, linear"
 echo "MPICH $version test suite (coll, under the shim): $pass passed, $fail failed"
 [ $fail -eq 0 ]

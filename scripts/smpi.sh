@@ -6,7 +6,8 @@
 #   sh scripts/smpi.sh [TUNING]      (default tuning/default.conf)
 #   env: PS="16 64 256 1024" SIZES="8,1024,65536,1048576" A2A_SIZES="8,1024,16384"
 #        OUT=docs/results/smpi ORACLE=1 ITERS=1 LIMIT=120 (host seconds per oracle run)
-#        COLLS="bcast reduce alltoall" (allreduce too) APPEND=0 (1: add rows to OUT/results.csv)
+#        COLLS="bcast reduce alltoall" (allreduce, alltoallv too) APPEND=0 (1: add rows to OUT/results.csv)
+#        SKEW=1 (alltoallv: blocks to and from rank 0 SKEW times the others')
 #        NETWORK=shared (the model's network for predictions and auto's
 #        picks: SimGrid's links share bandwidth, model/net.h; loggp: LogGP)
 #        MODEL=platform (the model's parameters for predictions and auto's
@@ -75,21 +76,23 @@ csv="$OUT/results.csv"
 for P in $PS; do
     for coll in $COLLS; do
         sizes=$SIZES
-        [ "$coll" = alltoall ] && sizes=$A2A_SIZES
+        extra=""
+        case $coll in alltoall*) sizes=$A2A_SIZES ;; esac
+        [ "$coll" = alltoallv ] && extra="--skew ${SKEW:-1}"
         oracle=$ORACLE
         ours=""
         if [ "$P" -ge 1024 ]; then
             sizes=$BIG_SIZES
             [ "$coll" = alltoall ] && { sizes=$BIG_A2A_SIZES; ours="--algos butterfly"; }
             oracle=0
-        elif [ "$P" -ge 256 ] && [ "$coll" = alltoall ]; then
+        elif [ "$P" -ge 256 ] && [ "${coll%v}" = alltoall ]; then
             sizes=$(echo "$A2A_SIZES" | tr ',' '\n' | awk '$1 <= 1024' | paste -sd, -)
         fi
         start=$(date +%s)
         # shellcheck disable=SC2086
-        run "$P" --coll "$coll" --sizes "$sizes" $ours --cfg=smpi/coll-selector:mpich | grep -v '^P,' |
+        run "$P" --coll "$coll" --sizes "$sizes" $ours $extra --cfg=smpi/coll-selector:mpich | grep -v '^P,' |
             sed 's/,native,/,mpich,/' >>"$csv"
-        RUN_LIMIT=$((LIMIT * 3)) run "$P" --coll "$coll" --sizes "$sizes" --native-only --cfg=smpi/coll-selector:ompi |
+        RUN_LIMIT=$((LIMIT * 3)) run "$P" --coll "$coll" --sizes "$sizes" $extra --native-only --cfg=smpi/coll-selector:ompi |
             grep -v '^P,' | grep ',native,' | sed 's/,native,/,ompi,/' >>"$csv" ||
             echo "smpi: P=$P $coll ompi over $((LIMIT * 3))s of host time (skipped)"
         if [ "$oracle" = 1 ]; then
@@ -98,13 +101,15 @@ for P in $PS; do
             reduce) algs="arrival_pattern_aware binomial flat_tree NTSL scatter_gather ompi_chain ompi_pipeline ompi_basic_linear ompi_in_order_binary ompi_binary ompi_binomial mvapich2_knomial" ;; # not rab: it ignores user operators (smpi-report.sh)
             alltoall) algs="basic_linear bruck pair ring rdb 2dmesh 3dmesh mvapich2_scatter_dest" ;;
             allreduce) algs="lr rab1 rab2 rab_rdb rdb redbcast mvapich2_rs ompi_ring_segmented smp_binomial smp_rdb smp_rsag" ;;
+            alltoallv) algs="bruck pair pair_light_barrier pair_mpi_barrier pair_one_barrier ring ring_light_barrier ring_mpi_barrier ring_one_barrier ompi_basic_linear" ;;
             esac
             if [ "$P" -ge 256 ]; then # the ones that take minutes of host time there
                 algs=$(echo " $algs " | sed 's/ arrival_pattern_aware / /; s/ flattree_pipeline / /; s/ NTSB / /;
-                    s/ NTSL / /; s/ NTSL_Isend / /; s/ basic_linear / /; s/ ompi_basic_linear / /')
+                    s/ NTSL / /; s/ NTSL_Isend / /; s/ basic_linear / /; s/ ompi_basic_linear / /;
+                    s/ pair_mpi_barrier / /; s/ ring_mpi_barrier / /') # alltoallv: 250x the others at P = 256
             fi
             for a in $algs; do
-                RUN_LIMIT=$LIMIT run "$P" --coll "$coll" --sizes "$sizes" --native-only --cfg=smpi/$coll:$a | grep ',native,' |
+                RUN_LIMIT=$LIMIT run "$P" --coll "$coll" --sizes "$sizes" $extra --native-only --cfg=smpi/$coll:$a | grep ',native,' |
                     sed "s/,native,/,smpi:$a,/" >>"$csv" || echo "smpi: P=$P $coll $a failed (skipped)"
             done
         fi

@@ -66,7 +66,8 @@ mkdir -p "$san"
 (cd "$san" && { [ -f Makefile ] || "$top/configure" --disable-shared \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && make -j"$(nproc)" >/dev/null 2>&1 &&
-    make -j"$(nproc)" $units tests/mpi/test_coll_linked >/dev/null 2>&1) || { echo "sanitizer build failed"; status=1; }
+    make -j"$(nproc)" $units tests/mpi/test_coll_linked tests/mpi/test_alltoallv_linked >/dev/null 2>&1) ||
+    { echo "sanitizer build failed"; status=1; }
 san_pass=0; san_fail=0
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" LSAN_OPTIONS="suppressions=$top/tests/data/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -87,21 +88,30 @@ for t in $units; do
         san_fail=$((san_fail + 1)); tail -30 "$san/$n.out"; fi
     grep -h '%: Checks' "$san/$n.out"
 done
+# san_mpi LABEL N PROG [VAR=VALUE...]: one sanitized MPI run, counted
+san_mpi() {
+    label=$1; n=$2; prog=$3; shift 3
+    if env LSAN_OPTIONS="$LSAN_OPTIONS:exitcode=0" "$@" timeout 600 $MPIEXEC -n "$n" "$san/tests/mpi/$prog" \
+        >"$san/mpi.out" 2>&1 && grep -q ' 0 failed' "$san/mpi.out" &&
+        ! grep -q 'ERROR: AddressSanitizer\|runtime error' "$san/mpi.out" &&
+        ! grep -A30 '^\(Direct\|Indirect\) leak' "$san/mpi.out" | grep -q ' in logp_\|/src/\(model\|coll\|shim\|config\|select\|tools\)/'; then
+        # LeakSanitizer also reports allocations of UCX plugins that
+        # MPICH unloads at exit (frames "<unknown module>"): only leaks
+        # whose stack reaches our code count.
+        san_pass=$((san_pass + 1)); echo "sanitized $label n=$n: ok"
+    else
+        san_fail=$((san_fail + 1)); echo "sanitized $label n=$n: FAIL"; grep -v '^\s*$' "$san/mpi.out" | tail -40
+    fi
+}
 for n in 2 3; do
     for algs in "binomial logp-tree ring ring" "flat chain-adaptive bruck recursive-doubling"; do
         set -- $algs
-        if LSAN_OPTIONS="$LSAN_OPTIONS:exitcode=0" PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 \
-            PMPI_LOGP_ALLREDUCE=$4 timeout 600 $MPIEXEC -n $n \
-            "$san/tests/mpi/test_coll_linked" >"$san/mpi.out" 2>&1 && grep -q ' 0 failed' "$san/mpi.out" &&
-            ! grep -q 'ERROR: AddressSanitizer\|runtime error' "$san/mpi.out" &&
-            ! grep -A30 '^\(Direct\|Indirect\) leak' "$san/mpi.out" | grep -q ' in logp_\|/src/\(model\|coll\|shim\|config\|select\|tools\)/'; then
-            # LeakSanitizer also reports allocations of UCX plugins that
-            # MPICH unloads at exit (frames "<unknown module>"): only leaks
-            # whose stack reaches our code count.
-            san_pass=$((san_pass + 1)); echo "sanitized MPI matrix n=$n $algs: ok"
-        else
-            san_fail=$((san_fail + 1)); echo "sanitized MPI matrix n=$n $algs: FAIL"; grep -v '^\s*$' "$san/mpi.out" | tail -40
-        fi
+        san_mpi "MPI matrix $algs" $n test_coll_linked PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 \
+            PMPI_LOGP_ALLREDUCE=$4
+    done
+    # alltoallv (count matrices, in place, derived types, large counts) under each of its algorithms
+    for av in ring linear; do
+        san_mpi "alltoallv $av" $n test_alltoallv_linked PMPI_LOGP_ALLTOALLV=$av
     done
 done
 # the run report with extreme tuning values (the largest the parser
@@ -133,7 +143,9 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
         make -j"$(nproc)" >/dev/null 2>&1 &&
         LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
             make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh" \
-            >"$ob/check.out" 2>&1); then
+            >"$ob/check.out" 2>&1 &&
+        LOGP_TEST_NS="1 2 3 5" make check TESTS=tests/mpi/run_alltoallv.sh \
+            >>"$ob/check.out" 2>&1); then
         :
     else
         status=1

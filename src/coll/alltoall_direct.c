@@ -64,26 +64,19 @@ static char *logp_blocks_get(const logp_blocks_t *b, int send, int j, MPI_Count 
     return base + logp_blocks_displ(s ? v->sdispls : v->rdispls, v->large, j) * ext;
 }
 
-/* Point-to-point of any count: the large-count calls where an int does
- * not hold it (MPI-4; without them the shim never takes such a call). */
-static int logp_blocks_isend(const void *buf, MPI_Count n, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+/* Starts a send (send != 0) or receive of n elements, any count: the
+ * large-count calls where an int does not hold it (MPI-4; without them
+ * there is no large-count entry, and no count passes INT_MAX). */
+static int logp_blocks_start(int send, char *buf, MPI_Count n, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
                              MPI_Request *req)
 {
 #ifdef LOGP_HAVE_LARGE_COUNT
     if (n > INT_MAX)
-        return PMPI_Isend_c(buf, n, dt, peer, tag, comm, req);
+        return send ? PMPI_Isend_c(buf, n, dt, peer, tag, comm, req) : PMPI_Irecv_c(buf, n, dt, peer, tag, comm, req);
 #endif
-    return n > INT_MAX ? MPI_ERR_COUNT : PMPI_Isend(buf, (int)n, dt, peer, tag, comm, req);
-}
-
-static int logp_blocks_irecv(void *buf, MPI_Count n, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-                             MPI_Request *req)
-{
-#ifdef LOGP_HAVE_LARGE_COUNT
     if (n > INT_MAX)
-        return PMPI_Irecv_c(buf, n, dt, peer, tag, comm, req);
-#endif
-    return n > INT_MAX ? MPI_ERR_COUNT : PMPI_Irecv(buf, (int)n, dt, peer, tag, comm, req);
+        return MPI_ERR_COUNT;
+    return send ? PMPI_Isend(buf, (int)n, dt, peer, tag, comm, req) : PMPI_Irecv(buf, (int)n, dt, peer, tag, comm, req);
 }
 
 /* Completes the requests in flight (expect[i] >= 0: req[i] receives that
@@ -122,14 +115,13 @@ static int logp_direct_run(const logp_blocks_t *b, MPI_Comm comm, int tag, const
         int r, send = op.kind == LOGP_OP_SEND;
         char *buf = logp_blocks_get(b, send, op.peer, &n);
         if (send) {
-            r = sound ? logp_blocks_isend(buf, n, b->in_place ? b->rtype : b->stype, op.peer, tag, comm, &req[nreq])
-                      : MPI_ERR_OTHER;
+            r = sound ? logp_blocks_start(1, buf, n, b->stype, op.peer, tag, comm, &req[nreq]) : MPI_ERR_OTHER;
             if (r != MPI_SUCCESS) { /* an empty message: the peer reports a short one instead of waiting */
                 rc = rc == MPI_SUCCESS ? r : rc;
                 r = PMPI_Isend(b->rb, 0, MPI_BYTE, op.peer, tag, comm, &req[nreq]);
             }
         } else
-            r = logp_blocks_irecv(buf, n, b->rtype, op.peer, tag, comm, &req[nreq]);
+            r = logp_blocks_start(0, buf, n, b->rtype, op.peer, tag, comm, &req[nreq]);
         if (r == MPI_SUCCESS)
             expect[nreq++] = send ? -1 : n;
         else if (rc == MPI_SUCCESS)
@@ -218,8 +210,8 @@ int logp_coll_alltoallv_direct(const void *sendbuf, MPI_Datatype stype, void *re
             rc = logp_buffer_copy(from, (int)sn, stype, to, (int)rn, rtype, comm, tag);
         } else { /* a large-count block: a message to itself */
             MPI_Request req[2];
-            rc = logp_blocks_irecv(to, rn, rtype, rank, tag, comm, &req[0]);
-            if (rc == MPI_SUCCESS && (rc = logp_blocks_isend(from, sn, stype, rank, tag, comm, &req[1])) != MPI_SUCCESS)
+            rc = logp_blocks_start(0, to, rn, rtype, rank, tag, comm, &req[0]);
+            if (rc == MPI_SUCCESS && (rc = logp_blocks_start(1, (char *)from, sn, stype, rank, tag, comm, &req[1])) != MPI_SUCCESS)
                 PMPI_Cancel(&req[0]);
             rc = logp_buffer_wait_all(rc == MPI_SUCCESS ? 2 : 1, req, rc);
         }

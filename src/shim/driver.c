@@ -81,11 +81,10 @@ static int logp_driver_error(const logp_comm_state_t *st, int rc)
 static void logp_driver_dispatch(const logp_call_t *c, double entry)
 {
     double end = logp_dispatch_now(), t = end;
-    size_t bytes;
     logp_comm_state_t *st = NULL;
     logp_view_t v;
-    if (logp_args_bytes(c->comm, c->count, c->type, &bytes) && (st = logp_driver_state(c->comm)) != NULL) {
-        logp_decision_t *d = logp_decide_get(st, c->coll, bytes, c->commutative, c->unsafe);
+    if ((st = logp_driver_state(c->comm)) != NULL) { /* c->bytes: what screening found (alltoallv's own) */
+        logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
         logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &v);
         t = logp_dispatch_now();
     }

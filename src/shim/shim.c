@@ -236,7 +236,7 @@ static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st
     if (got * (double)rsize > most)
         most = got * (double)rsize;
     most /= st->size;
-    c->bytes = most < 1e15 ? (size_t)most : (size_t)1e15;
+    c->bytes = most < (double)INT_MAX ? (size_t)most : (size_t)INT_MAX; /* the classes end at 2 GiB (state.h) */
     return 1;
 }
 

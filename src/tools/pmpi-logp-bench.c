@@ -1,7 +1,7 @@
 /* pmpi-logp-bench: every algorithm of every collective, native included,
  * timed side by side in one run, with the model's prediction.
  *
- *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|allreduce|all]
+ *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|allreduce|alltoallv|all] [--skew K]
  *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
  *       [--rpn R] [--algos a,b,..] [--network loggp|shared] [--dispatch [--large-count]]
  *
@@ -35,7 +35,8 @@
 static const char logp_bench_usage[] =
     "usage: mpiexec -n P pmpi-logp-bench [options]\n"
     "  every algorithm of every collective, native included, timed side by side in one run\n"
-    "  --coll bcast|reduce|alltoall|allreduce|all   collectives (all)\n"
+    "  --coll bcast|reduce|alltoall|allreduce|alltoallv|all   collectives (all)\n"
+    "  --skew K                           alltoallv: blocks to and from rank 0 K times the others' (1)\n"
     "  --sizes 8,64K,1M                   bytes per call (all-to-all: per block); units B, K, M, G\n"
     "  --iters N                          timed calls per case (20); a call's time is the slowest rank's\n"
     "  --tuning FILE                      parameters (default: $PMPI_LOGP_TUNING, else built-in)\n"
@@ -55,6 +56,9 @@ static const logp_topo_t *g_topo; /* the layout every prediction and plan uses *
 static char g_algos[512];        /* --algos: ",a,b," or "" for all */
 static double g_gamma;   /* per-byte cost charged by the reduction operator under SMPI */
 static MPI_Op g_sum;     /* MPI_SUM, or under SMPI a sum that charges gamma */
+static int g_skew = 1;   /* --skew */
+static int *g_av_counts; /* alltoallv: counts and displacements, the same both ways */
+static logp_alltoallv_t g_av;
 
 #ifdef SMPI_H
 /* SMPI charges nothing for predefined operators: give native and ours the
@@ -88,6 +92,9 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
             return MPI_Reduce(a, b, count, MPI_DOUBLE, g_sum, 0, user);
         case LOGP_COLL_ALLREDUCE:
             return MPI_Allreduce(a, b, count, MPI_DOUBLE, g_sum, user);
+        case LOGP_COLL_ALLTOALLV:
+            return MPI_Alltoallv(a, g_av.sendcounts, g_av.sdispls, MPI_DOUBLE, b, g_av.recvcounts, g_av.rdispls,
+                                 MPI_DOUBLE, user);
         default:
             return MPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user);
         }
@@ -102,6 +109,11 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
                                  shim compiled in answers MPI_Allreduce only) */
         return algo == LOGP_ALGO_NATIVE ? PMPI_Allreduce(a, b, count, MPI_DOUBLE, g_sum, user)
                                         : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, LOGP_TAG_FIRST, v, &g_scratch);
+    case LOGP_COLL_ALLTOALLV:
+        return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoallv(a, g_av.sendcounts, g_av.sdispls, MPI_DOUBLE, b, g_av.recvcounts,
+                                                         g_av.rdispls, MPI_DOUBLE, user)
+                                        : logp_coll_alltoallv(a, MPI_DOUBLE, b, MPI_DOUBLE, &g_av, comm, LOGP_TAG_FIRST, v,
+                                                              &g_scratch);
     default:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
                                         : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, LOGP_TAG_FIRST, v,
@@ -163,12 +175,24 @@ static logp_bench_stat_t time_algo(logp_coll_t coll, logp_algo_t algo, const log
     return st;
 }
 
-/* A case's buffers for `bytes` per call (all-to-all: per block), the
- * send buffer filled; returns the count of doubles per call. */
+/* A case's buffers for `bytes` per call (all-to-all: per block; alltoallv:
+ * per block, --skew times that to and from rank 0), the send buffer
+ * filled; returns the count of doubles per call (per block). */
 static int bench_buffers(logp_coll_t coll, size_t bytes, double **a, double **b)
 {
     int count = bytes / sizeof(double) > 0 ? (int)(bytes / sizeof(double)) : 1;
-    size_t n = (size_t)count * (coll == LOGP_COLL_ALLTOALL ? (size_t)g_size : 1);
+    size_t n = (size_t)count * (logp_coll_exchanges(coll) ? (size_t)g_size : 1);
+    if (coll == LOGP_COLL_ALLTOALLV) { /* counts and displacements alike both ways */
+        free(g_av_counts);
+        g_av_counts = malloc(sizeof(int) * 2 * (size_t)g_size);
+        n = 0;
+        for (int j = 0; g_av_counts && j < g_size; j++) {
+            g_av_counts[j] = count * (g_rank == 0 || j == 0 ? g_skew : 1);
+            g_av_counts[g_size + j] = (int)n;
+            n += (size_t)g_av_counts[j];
+        }
+        g_av = (logp_alltoallv_t){g_av_counts, g_av_counts + g_size, g_av_counts, g_av_counts + g_size, 0};
+    }
     *a = malloc(n * sizeof(double));
     *b = malloc(n * sizeof(double));
     for (size_t i = 0; *a && i < n; i++)
@@ -228,8 +252,11 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
         logp_view_t view;
         logp_sched_opts_t opts = {4, 0, 0, 0, 0};
         double pred = g_rank == 0 ? logp_select_predict((logp_algo_t)alg, &q) : -1.0;
+        size_t mine = (size_t)count * sizeof(double); /* alltoallv: the rank's own mean block, as the shim's class */
+        if (coll == LOGP_COLL_ALLTOALLV && g_size > 0)
+            mine = mine * (size_t)(g_rank == 0 ? g_skew : (g_size - 1 + g_skew) / g_size);
         if (alg != LOGP_ALGO_NATIVE &&
-            (logp_plan_build(&sched, coll, (logp_algo_t)alg, (size_t)count * sizeof(double), g_topo, &opts) != LOGP_OK ||
+            (logp_plan_build(&sched, coll, (logp_algo_t)alg, mine, g_topo, &opts) != LOGP_OK ||
              logp_view_init(&view, &sched, 0, g_rank, 1) != LOGP_OK))
             continue;
         stats[alg] = time_algo(coll, (logp_algo_t)alg, alg == LOGP_ALGO_NATIVE ? NULL : &view, a, b, count, iters, comm);
@@ -378,7 +405,11 @@ int main(int argc, char **argv)
             for (int c = 0; c < LOGP_COLL_COUNT; c++)
                 known |= strcmp(which, logp_coll_name((logp_coll_t)c)) == 0;
             if (!known)
-                bad = "--coll: expected bcast, reduce, alltoall, allreduce or all";
+                bad = "--coll: expected bcast, reduce, alltoall, allreduce, alltoallv or all";
+        } else if (strcmp(argv[i], "--skew") == 0 && i + 1 < argc) {
+            g_skew = atoi(argv[++i]);
+            if (g_skew < 1 || g_skew > 1000)
+                bad = "--skew: expected an integer 1..1000";
         } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
             snprintf(sizes, sizeof sizes, "%s", argv[++i]);
             char list[512], *save = NULL;

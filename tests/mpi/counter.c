@@ -1,5 +1,5 @@
 /* A PMPI tool as sites preload them (profilers, I/O monitors): counts the
- * application's MPI_Bcast, MPI_Reduce, MPI_Alltoall and MPI_Allreduce calls, passes them
+ * application's MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce and MPI_Alltoallv calls, passes them
  * on through PMPI, and prints its counts in MPI_Finalize.  Built as a
  * shared object by run_preload.sh to test that the shim hides no call from
  * such a tool, in either preload order.  Open MPI's Fortran bindings call
@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-static long counter_bcast, counter_reduce, counter_alltoall, counter_allreduce;
+static long counter_bcast, counter_reduce, counter_alltoall, counter_allreduce, counter_alltoallv;
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
@@ -36,12 +36,19 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_
     return PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm);
 }
 
+int MPI_Alltoallv(const void *sbuf, const int *sc, const int *sd, MPI_Datatype st, void *rbuf, const int *rc,
+                  const int *rd, MPI_Datatype rt, MPI_Comm comm)
+{
+    counter_alltoallv++;
+    return PMPI_Alltoallv(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm);
+}
+
 static void counter_print(void)
 {
     int rank = -1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    printf("counter rank %d: bcast=%ld reduce=%ld alltoall=%ld allreduce=%ld\n", rank, counter_bcast, counter_reduce,
-           counter_alltoall, counter_allreduce);
+    printf("counter rank %d: bcast=%ld reduce=%ld alltoall=%ld allreduce=%ld alltoallv=%ld\n", rank, counter_bcast,
+           counter_reduce, counter_alltoall, counter_allreduce, counter_alltoallv);
     fflush(stdout);
 }
 

@@ -1,5 +1,5 @@
 /* The main job's demo: an ordinary MPI program (nothing of the shim in it)
- * that broadcasts, reduces, exchanges and allreduces a few message sizes on
+ * that broadcasts, reduces, exchanges (all-to-all and alltoallv) and allreduces a few message sizes on
  * MPI_COMM_WORLD and on a named half, and checks its results.  Run it under
  * the shim with PMPI_LOGP_VERBOSE=1 to see what was chosen. */
 #include <stdio.h>
@@ -16,6 +16,12 @@
 #define MPI_Reduce MPI_Reduce_c
 #define MPI_Alltoall MPI_Alltoall_c
 #define MPI_Allreduce MPI_Allreduce_c
+#define MPI_Alltoallv MPI_Alltoallv_c
+typedef MPI_Count hello_count_t;
+typedef MPI_Aint hello_displ_t;
+#else
+typedef int hello_count_t;
+typedef int hello_displ_t;
 #endif
 
 static int exercise(MPI_Comm comm, int n)
@@ -45,6 +51,23 @@ static int exercise(MPI_Comm comm, int n)
     MPI_Allreduce(a, b, n, MPI_DOUBLE, MPI_MAX, comm);
     for (int i = 0; i < n; i++)
         bad += b[i] != (double)(P - 1 - i);
+    /* alltoallv: rank j gets j + 1 elements of each block, from its end */
+    hello_count_t *sc = malloc(sizeof(hello_count_t) * 2 * (size_t)P), *rc = sc + P;
+    hello_displ_t *sd = malloc(sizeof(hello_displ_t) * 2 * (size_t)P), *rd = sd + P;
+    for (int j = 0; j < P; j++) {
+        sc[j] = j + 1 < n ? j + 1 : n;
+        sd[j] = (hello_displ_t)((j + 1) * n - sc[j]);
+        rc[j] = r + 1 < n ? r + 1 : n;
+        rd[j] = (hello_displ_t)(j * n);
+    }
+    for (int j = 0; j < P * n; j++)
+        a[j] = r * 1000.0 + j;
+    MPI_Alltoallv(a, sc, sd, MPI_DOUBLE, b, rc, rd, MPI_DOUBLE, comm);
+    for (int j = 0; j < P; j++)
+        for (int k = 0; k < rc[j]; k++)
+            bad += b[j * n + k] != j * 1000.0 + (double)((r + 1) * n - rc[j] + k); /* rank j's a[sd[r] + k] */
+    free(sc);
+    free(sd);
     free(a);
     free(b);
     return bad;

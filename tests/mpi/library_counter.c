@@ -1,5 +1,5 @@
 /* A PMPI tool that counts what reaches the MPI library: it defines the
- * library's PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall, PMPI_Allreduce and their large-count
+ * library's PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall, PMPI_Allreduce, PMPI_Alltoallv and their large-count
  * forms, counts each call and forwards it to the next definition (the
  * library's), and prints its counts in MPI_Finalize.  Preloaded after the
  * shim (LD_PRELOAD=shim:this), it sits between the shim and the library:
@@ -15,8 +15,8 @@
 
 #include <mpi.h>
 
-static long lib_bcast, lib_reduce, lib_alltoall, lib_allreduce, lib_bcast_c, lib_reduce_c, lib_alltoall_c,
-    lib_allreduce_c;
+static long lib_bcast, lib_reduce, lib_alltoall, lib_allreduce, lib_alltoallv, lib_bcast_c, lib_reduce_c,
+    lib_alltoall_c, lib_allreduce_c, lib_alltoallv_c;
 
 /* The next definition of `name` (the MPI library's), as a function of type T. */
 #define LIB_NEXT(T, name)                                                                                              \
@@ -86,7 +86,43 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_
 }
 #endif
 
+typedef int (*alltoallv_t)(const void *, const int *, const int *, MPI_Datatype, void *, const int *, const int *,
+                           MPI_Datatype, MPI_Comm);
+
+int PMPI_Alltoallv(const void *sbuf, const int *sc, const int *sd, MPI_Datatype st, void *rbuf, const int *rc,
+                   const int *rd, MPI_Datatype rt, MPI_Comm comm)
+{
+    lib_alltoallv++;
+    return LIB_NEXT(alltoallv_t, "PMPI_Alltoallv")(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm);
+}
+
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
+int MPI_Alltoallv(const void *sbuf, const int *sc, const int *sd, MPI_Datatype st, void *rbuf, const int *rc,
+                  const int *rd, MPI_Datatype rt, MPI_Comm comm)
+{
+    return PMPI_Alltoallv(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm);
+}
+#endif
+
 #if MPI_VERSION >= 4
+typedef int (*alltoallv_c_t)(const void *, const MPI_Count *, const MPI_Aint *, MPI_Datatype, void *,
+                             const MPI_Count *, const MPI_Aint *, MPI_Datatype, MPI_Comm);
+
+int PMPI_Alltoallv_c(const void *sbuf, const MPI_Count *sc, const MPI_Aint *sd, MPI_Datatype st, void *rbuf,
+                     const MPI_Count *rc, const MPI_Aint *rd, MPI_Datatype rt, MPI_Comm comm)
+{
+    lib_alltoallv_c++;
+    return LIB_NEXT(alltoallv_c_t, "PMPI_Alltoallv_c")(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm);
+}
+
+#ifndef LIBRARY_COUNTER_PMPI_ONLY
+int MPI_Alltoallv_c(const void *sbuf, const MPI_Count *sc, const MPI_Aint *sd, MPI_Datatype st, void *rbuf,
+                    const MPI_Count *rc, const MPI_Aint *rd, MPI_Datatype rt, MPI_Comm comm)
+{
+    return PMPI_Alltoallv_c(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm);
+}
+#endif
+
 typedef int (*allreduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*bcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_Comm);
 typedef int (*reduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm);
@@ -151,9 +187,9 @@ int MPI_Finalize(void)
 {
     int rank = -1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    printf("library rank %d: bcast=%ld reduce=%ld alltoall=%ld allreduce=%ld bcast_c=%ld reduce_c=%ld alltoall_c=%ld "
-           "allreduce_c=%ld\n", rank, lib_bcast, lib_reduce, lib_alltoall, lib_allreduce, lib_bcast_c, lib_reduce_c,
-           lib_alltoall_c, lib_allreduce_c);
+    printf("library rank %d: bcast=%ld reduce=%ld alltoall=%ld allreduce=%ld alltoallv=%ld bcast_c=%ld reduce_c=%ld "
+           "alltoall_c=%ld allreduce_c=%ld alltoallv_c=%ld\n", rank, lib_bcast, lib_reduce, lib_alltoall, lib_allreduce,
+           lib_alltoallv, lib_bcast_c, lib_reduce_c, lib_alltoall_c, lib_allreduce_c, lib_alltoallv_c);
     fflush(stdout);
     return PMPI_Finalize();
 }
