@@ -18,7 +18,7 @@ algos=$("$b/pmpi-logp" algorithms | awk 'NR > 1 && $2 ~ /(^|,)alltoallv(,|$)/ &&
 [ -n "$algos" ] || { echo "FAIL: the registry lists no alltoallv algorithm"; exit 1; }
 log=$(mktemp); err=$(mktemp)
 trap 'rm -f "$log" "$err"' EXIT
-bad=0
+bad=0; good=0
 for a in $algos native auto; do
     for n in $NS; do
         extra=""; [ "$n" -ge 7 ] && extra="--world-only"
@@ -33,8 +33,8 @@ for a in $algos native auto; do
         grep -Eq "^pmpi-logp: .*\): alltoallv .* -> $want( \([a-z ]+: [a-z-]+\))? \(configured" "$err" ||
             { status=FAIL; echo "  no 'alltoallv -> $want' decision in the shim's output"; }
         echo "$status: alltoallv=$a n=$n: $(grep '^test_alltoallv:' "$log")"
-        [ $status = ok ] || { bad=$((bad + 1)); grep -v '^pmpi-logp' "$err" | tail -5; }
+        if [ $status = ok ]; then good=$((good + 1)); else bad=$((bad + 1)); grep -v '^pmpi-logp' "$err" | tail -5; fi
     done
 done
-[ $bad -eq 0 ] || { echo "FAIL: $bad runs"; exit 1; }
-echo "PASS: alltoallv under every algorithm"
+echo "alltoallv: $good passed, $bad failed"
+[ $bad -eq 0 ]

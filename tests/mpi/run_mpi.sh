@@ -4,8 +4,8 @@
 # communicator sizes.  Each run forces one algorithm per collective and
 # checks, from PMPI_LOGP_VERBOSE=1, that the shim really ran it.
 # LOGP_TEST_NS overrides the sizes (default "1 2 3 4 5 7 8"; the native
-# set only to 5, and each other set at one of 7 and 8, unless LOGP_TEST_NS
-# is given).  Then tests/mpi/test_types:
+# set only to 5, and each set at one of 4 and 5 and one of 7 and 8, unless
+# LOGP_TEST_NS is given).  Then tests/mpi/test_types:
 # every predefined operator and datatype (LOGP_TEST_TYPE_NS, _TYPE_SETS).
 # The sets are chosen by hand (which algorithms run together sets the
 # matrix's time), checked against the registry (`pmpi-logp algorithms`):
@@ -162,6 +162,10 @@ for n in $NS; do
         # every other set at 7, the others at 8, so each set runs at one
         # size above 5 (a LOGP_TEST_NS list runs every set)
         [ "$n" -ge 7 ] && [ -z "${LOGP_TEST_NS:-}" ] && [ $(((i + n) % 2)) -eq 1 ] && continue
+        # 4 and 5 ranks likewise (half of the rest, the sub-communicators'
+        # passes being long): the sets at 7 run at 4, those at 8 at 5, so
+        # each set meets a power of two and a non-power above 3
+        [ "$n" -ge 4 ] && [ "$n" -le 5 ] && [ -z "${LOGP_TEST_NS:-}" ] && [ $(((i + n) % 2)) -eq 0 ] && continue
         run_case "$n" "$s"
     done
 done
