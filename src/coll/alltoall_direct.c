@@ -104,6 +104,15 @@ static int logp_direct_run(const logp_blocks_t *b, MPI_Comm comm, int tag, const
     MPI_Request req[LOGP_DIRECT_WINDOW];
     MPI_Count expect[LOGP_DIRECT_WINDOW];
     int nreq = 0, phase = -1, sound = rc == MPI_SUCCESS; /* the blocks to send are what they should be */
+    /* alltoallv: an empty block moves no message, at either end (as in
+     * MPICH's), so a rank with nothing to exchange waits for nobody; the
+     * pairs that do exchange keep their order, and the mixing argument
+     * above holds for the operations that remain */
+    int ssize = 1, rsize = 1;
+    if (b->v) {
+        PMPI_Type_size(b->stype, &ssize);
+        PMPI_Type_size(b->rtype, &rsize);
+    }
     /* every operation is started even after an error: no peer waits forever */
     for (int i = 0; i < v->nops; i++) {
         logp_op_t op = logp_view_op(v, i);
@@ -114,6 +123,8 @@ static int logp_direct_run(const logp_blocks_t *b, MPI_Comm comm, int tag, const
         MPI_Count n;
         int r, send = op.kind == LOGP_OP_SEND;
         char *buf = logp_blocks_get(b, send, op.peer, &n);
+        if (b->v && (n == 0 || (send ? ssize : rsize) == 0))
+            continue;
         if (send) {
             r = sound ? logp_blocks_start(1, buf, n, b->stype, op.peer, tag, comm, &req[nreq]) : MPI_ERR_OTHER;
             if (r != MPI_SUCCESS) { /* an empty message: the peer reports a short one instead of waiting */
@@ -195,10 +206,10 @@ int logp_coll_alltoallv_direct(const void *sendbuf, MPI_Datatype stype, void *re
          * block is sent from the copy at its own offset */
         logp_alltoallv_region(&b, P, &lo, &hi);
         if (hi > lo && (saved = logp_scratch_get(scratch, (size_t)(hi - lo))) == NULL)
-            return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
+            rc = MPI_ERR_NO_MEM; /* nothing sound to send: empty messages where blocks go, so no peer waits */
         if (saved)
             memcpy(saved, b.rb + lo, (size_t)(hi - lo));
-        b.sb = (const char *)saved - lo; /* block j's address = base + its displacement, as in recvbuf */
+        b.sb = saved ? (const char *)saved - lo : b.rb; /* block j's address = base + its displacement, as in recvbuf */
         b.stype = rtype;
         b.sext = b.rext;
     } else {

@@ -30,8 +30,10 @@ typedef struct logp_alltoallv {
  * operations `v` of a direct schedule (built for the rank's own class: the
  * peers' schedules may be other direct ones, which mix; see the .c file).
  * sendbuf may be MPI_IN_PLACE (the bytes the receive blocks cover are first
- * copied aside).  A short message (a peer with another count) is an error,
- * as for the all-to-all.  Returns an MPI error code. */
+ * copied aside).  An empty block moves no message at either end (as in
+ * MPICH's), so a rank with nothing to exchange waits for nobody.  A short
+ * message (a peer with another count) is an error, as for the all-to-all.
+ * Returns an MPI error code. */
 int logp_coll_alltoallv_direct(const void *sendbuf, MPI_Datatype stype, void *recvbuf, MPI_Datatype rtype,
                                const logp_alltoallv_t *a, MPI_Comm comm, int tag, const logp_view_t *v,
                                logp_scratch_t *scratch);

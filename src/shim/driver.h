@@ -38,10 +38,14 @@ typedef struct logp_call {
     const void *sendbuf;     /* reduce, all-to-all (MPI_IN_PLACE as given) */
     void *recvbuf;           /* the result; a bcast's buffer */
     MPI_Count count;         /* bcast, reduce: elements; all-to-all: the receive count; alltoallv: 1 */
-    MPI_Datatype type;       /* bcast, reduce: the datatype; all-to-all, alltoallv: the receive type */
+    MPI_Datatype type;       /* bcast, reduce: the datatype; all-to-all: the receive type; alltoallv: MPI_BYTE */
     MPI_Count sendcount;     /* all-to-all */
     MPI_Datatype sendtype;   /* all-to-all, alltoallv */
-    logp_alltoallv_t v;      /* alltoallv: the counts and displacements */
+    /* alltoallv: the receive type (its checks are admit's, after the
+     * communicator's set-up, which every rank then reaches: ranks' types
+     * differ), the counts and displacements */
+    MPI_Datatype recvtype;
+    logp_alltoallv_t v;
     MPI_Op op;               /* reduce */
     int root;                /* bcast, reduce; 0 for all-to-all */
     MPI_Comm comm;

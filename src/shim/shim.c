@@ -201,8 +201,8 @@ static int logp_shim_allreduce_library(const logp_call_t *c)
 static const logp_coll_ops_t logp_shim_allreduce_ops = {logp_shim_reduce_screen, logp_shim_allreduce_admit,
                                                         logp_shim_reduce_execute, logp_shim_allreduce_library};
 
-/* ---- MPI_Alltoallv (count 1 and type: the receive type, for the
- * driver's first check; bytes: the rank's mean block, its own class) */
+/* ---- MPI_Alltoallv (count 1 of MPI_BYTE for the driver's first check;
+ * bytes: the rank's mean block, its own class) */
 
 static MPI_Count logp_shim_at(const void *a, int large, int j)
 {
@@ -220,11 +220,11 @@ static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st
     int in_place = c->sendbuf == MPI_IN_PLACE;
     size_t ssize = 0, rsize = 0;
     if (c->recvbuf == MPI_IN_PLACE || (!in_place && c->sendbuf == c->recvbuf && c->sendbuf != NULL) ||
-        !logp_args_bytes(c->comm, 1, c->type, &rsize) ||
+        !logp_args_bytes(c->comm, 1, c->recvtype, &rsize) ||
         (!in_place && !logp_args_bytes(c->comm, 1, c->sendtype, &ssize)))
         return 0;
     double sent = 0.0, got = 0.0;
-    int snull = !in_place && logp_args_null(c->sendbuf, c->sendtype), rnull = logp_args_null(c->recvbuf, c->type);
+    int snull = !in_place && logp_args_null(c->sendbuf, c->sendtype), rnull = logp_args_null(c->recvbuf, c->recvtype);
     for (int j = 0; j < st->size; j++) {
         MPI_Count r = logp_shim_at(a->recvcounts, a->large, j), n = in_place ? r : logp_shim_at(a->sendcounts, a->large, j);
         if (r < 0 || n < 0 || (r > 0 && rnull) || (n > 0 && snull))
@@ -242,7 +242,7 @@ static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st
 
 static int logp_shim_alltoallv_execute(const logp_call_t *c, const logp_comm_state_t *st, const logp_view_t *v)
 {
-    return logp_coll_alltoallv(c->sendbuf, c->sendtype, c->recvbuf, c->type, &c->v, st->pcomm, st->tag, v,
+    return logp_coll_alltoallv(c->sendbuf, c->sendtype, c->recvbuf, c->recvtype, &c->v, st->pcomm, st->tag, v,
                                logp_process_scratch());
 }
 
@@ -253,10 +253,10 @@ static int logp_shim_alltoallv_library(const logp_call_t *c)
     if (c->entry == LOGP_ENTRY_LARGE_COUNT)
         return LOGP_NEXT_AS(logp_native_alltoallv_c_t, c->next->alltoallv_c)(c->sendbuf, a->sendcounts, a->sdispls,
                                                                             c->sendtype, c->recvbuf, a->recvcounts,
-                                                                            a->rdispls, c->type, c->comm);
+                                                                            a->rdispls, c->recvtype, c->comm);
 #endif
     return LOGP_NEXT_AS(logp_native_alltoallv_t, c->next->alltoallv)(c->sendbuf, a->sendcounts, a->sdispls, c->sendtype,
-                                                                    c->recvbuf, a->recvcounts, a->rdispls, c->type,
+                                                                    c->recvbuf, a->recvcounts, a->rdispls, c->recvtype,
                                                                     c->comm);
 }
 
@@ -307,7 +307,7 @@ int logp_shim_alltoallv_words(const logp_next_t *next, logp_entry_t entry, const
                               const void *rdispls, logp_word_t recvtype, logp_word_t comm)
 {
     logp_call_t c = {.coll = LOGP_COLL_ALLTOALLV, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = 1,
-                     .type = (MPI_Datatype)recvtype, .sendtype = (MPI_Datatype)sendtype,
+                     .type = MPI_BYTE, .sendtype = (MPI_Datatype)sendtype, .recvtype = (MPI_Datatype)recvtype,
                      .v = {sendcounts, sdispls, recvcounts, rdispls, entry == LOGP_ENTRY_LARGE_COUNT},
                      .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_alltoallv_ops, &c);

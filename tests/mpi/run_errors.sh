@@ -36,6 +36,9 @@ same bcast-uncommitted-flat 3 PMPI_LOGP_BCAST=pipeline
 same bcast-null 4 PMPI_LOGP_BCAST=flat
 same reduce-null-root 3 PMPI_LOGP_REDUCE=binomial
 same alltoall-null 3 PMPI_LOGP_ALLTOALL=ring
+same alltoallv-type-null 2
+same alltoallv-type-null 3 PMPI_LOGP_ALLTOALLV=ring
+same alltoallv-negative 3
 same reduce-byte-sum 3 PMPI_LOGP_REDUCE=binomial
 same inplace-recvbuf 3 PMPI_LOGP_REDUCE=binomial PMPI_LOGP_ALLTOALL=ring
 same null-derived 3 PMPI_LOGP_REDUCE=binomial PMPI_LOGP_BCAST=binomial PMPI_LOGP_ALLTOALL=ring

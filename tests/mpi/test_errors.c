@@ -170,6 +170,27 @@ int main(int argc, char **argv)
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         rc = MPI_Reduce(buf, g_rank == 0 ? NULL : out, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
         report(c, rc);
+    } else if (strcmp(c, "alltoallv-type-null") == 0) { /* 1: alltoallv, MPI_DATATYPE_NULL where nothing moves */
+        /* the first call on the communicator: ranks whose own types are
+         * fine must not wait for the communicator's set-up alone */
+        int sc[64] = {0}, sd[64] = {0}, rc_[64] = {0}, rd[64] = {0};
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        if (g_rank == 0)
+            sc[1] = 1;
+        if (g_rank == 1)
+            rc_[0] = 1;
+        rc = MPI_Alltoallv(buf, sc, sd, g_rank == 1 ? MPI_DATATYPE_NULL : MPI_INT, out, rc_, rd,
+                           g_rank == 0 ? MPI_DATATYPE_NULL : MPI_INT, MPI_COMM_WORLD);
+        report(c, rc);
+    } else if (strcmp(c, "alltoallv-negative") == 0) { /* 1: a negative count on one rank */
+        int sc[64], sd[64] = {0}, rc_[64], rd[64] = {0};
+        for (int i = 0; i < 64; i++)
+            sc[i] = rc_[i] = 0;
+        if (g_rank == g_size - 1)
+            sc[0] = -1;
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        rc = MPI_Alltoallv(buf, sc, sd, MPI_INT, out, rc_, rd, MPI_INT, MPI_COMM_WORLD);
+        report(c, rc);
     } else if (strcmp(c, "alltoall-null") == 0) { /* 1: NULL receive buffers */
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
         rc = MPI_Alltoall(buf, 1, MPI_INT, NULL, 1, MPI_INT, MPI_COMM_WORLD);
