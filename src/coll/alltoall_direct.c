@@ -39,16 +39,6 @@ typedef struct logp_blocks {
     int in_place; /* alltoallv: the sends use the receive side's counts */
 } logp_blocks_t;
 
-static MPI_Count logp_blocks_at(const void *a, int large, int j)
-{
-    return large ? ((const MPI_Count *)a)[j] : ((const int *)a)[j];
-}
-
-static MPI_Aint logp_blocks_displ(const void *a, int large, int j)
-{
-    return large ? ((const MPI_Aint *)a)[j] : ((const int *)a)[j];
-}
-
 /* The send (send != 0) or receive block of peer j: its address; *count. */
 static char *logp_blocks_get(const logp_blocks_t *b, int send, int j, MPI_Count *count)
 {
@@ -60,8 +50,8 @@ static char *logp_blocks_get(const logp_blocks_t *b, int send, int j, MPI_Count 
         return base + (MPI_Aint)j * *count * ext;
     }
     int s = send && !b->in_place;
-    *count = logp_blocks_at(s ? v->sendcounts : v->recvcounts, v->large, j);
-    return base + logp_blocks_displ(s ? v->sdispls : v->rdispls, v->large, j) * ext;
+    *count = logp_alltoallv_count(v, s, j);
+    return base + logp_alltoallv_displ(v, s, j) * ext;
 }
 
 /* Starts a send (send != 0) or receive of n elements, any count: the

@@ -26,6 +26,20 @@ typedef struct logp_alltoallv {
     int large;
 } logp_alltoallv_t;
 
+/* Block j's count and displacement on the send side (send != 0) or the
+ * receive side, read as the entry point passed them. */
+static inline MPI_Count logp_alltoallv_count(const logp_alltoallv_t *a, int send, int j)
+{
+    const void *c = send ? a->sendcounts : a->recvcounts;
+    return a->large ? ((const MPI_Count *)c)[j] : ((const int *)c)[j];
+}
+
+static inline MPI_Aint logp_alltoallv_displ(const logp_alltoallv_t *a, int send, int j)
+{
+    const void *d = send ? a->sdispls : a->rdispls;
+    return a->large ? ((const MPI_Aint *)d)[j] : ((const int *)d)[j];
+}
+
 /* MPI_Alltoallv semantics on the private communicator `comm` with the
  * operations `v` of a direct schedule (built for the rank's own class: the
  * peers' schedules may be other direct ones, which mix; see the .c file).

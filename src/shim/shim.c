@@ -204,11 +204,6 @@ static const logp_coll_ops_t logp_shim_allreduce_ops = {logp_shim_reduce_screen,
 /* ---- MPI_Alltoallv (count 1 of MPI_BYTE for the driver's first check;
  * bytes: the rank's mean block, its own class) */
 
-static MPI_Count logp_shim_at(const void *a, int large, int j)
-{
-    return large ? ((const MPI_Count *)a)[j] : ((const int *)a)[j];
-}
-
 /* The library rejects without traffic: MPI_IN_PLACE as the receive
  * buffer, the receive buffer passed as the send buffer too (NULL is
  * MPI_BOTTOM: legal twice), a negative count, a NULL buffer with a
@@ -226,7 +221,7 @@ static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st
     double sent = 0.0, got = 0.0;
     int snull = !in_place && logp_args_null(c->sendbuf, c->sendtype), rnull = logp_args_null(c->recvbuf, c->recvtype);
     for (int j = 0; j < st->size; j++) {
-        MPI_Count r = logp_shim_at(a->recvcounts, a->large, j), n = in_place ? r : logp_shim_at(a->sendcounts, a->large, j);
+        MPI_Count r = logp_alltoallv_count(a, 0, j), n = in_place ? r : logp_alltoallv_count(a, 1, j);
         if (r < 0 || n < 0 || (r > 0 && rnull) || (n > 0 && snull))
             return 0;
         got += (double)r;
