@@ -6,6 +6,9 @@
 # Ends with one "N passed, M failed" line.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+# elapsed seconds at each stage, to see where CI's time goes
+t0=$(date +%s)
+stage() { echo "==== $* [at $(($(date +%s) - t0)) s]"; }
 "$top/scripts/setup.sh" || exit 1
 # Open MPI beside MPICH, for the test of an MPICH build preloaded into an
 # Open MPI program (tests/mpi/run_preload.sh); Debian then points the plain
@@ -39,6 +42,7 @@ counts() {
     if grep -q '^SKIP' "$2" 2>/dev/null; then echo 0 0; else
         sed -n "s/^$1: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p" "$2" 2>/dev/null; fi
 }
+stage "set-up done (install, build); make check"
 cd "$top/build"
 MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
@@ -51,7 +55,7 @@ for t in $units $scripts; do
 done
 grep -E '^(# )?(TOTAL|PASS|FAIL|ERROR|SKIP|XFAIL|XPASS):' test-suite.log 2>/dev/null || true
 
-echo "==== MPICH's own collective tests under the shim (auto and forced algorithms)"
+stage "MPICH's own collective tests under the shim (auto and forced algorithms)"
 sh "$top/scripts/mpich-suite.sh" "$top/build" >"$top/build/mpich-suite.out" 2>&1
 case $? in
 0) grep -E '^(mpich suite|MPICH)' "$top/build/mpich-suite.out" ;;
@@ -60,7 +64,7 @@ case $? in
 esac
 
 # Sanitizers: the pure layers' unit tests and the relinked MPI matrix at n=2, 3.
-echo "==== sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
+stage "sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
 san="$top/build-sanitize"
 mkdir -p "$san"
 (cd "$san" && { [ -f Makefile ] || "$top/configure" --disable-shared \
@@ -133,7 +137,7 @@ echo "sanitizers: $san_pass passed, $san_fail failed"
 # correctness matrix, the preload/relink/PMPI-tool tests and ScaLAPACK's
 # test programs of Debian's Open MPI build under mpiexec.openmpi (about a
 # minute and a half here).
-echo "==== Open MPI build: exports and the MPI correctness matrix"
+stage "Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
 if command -v mpicc.openmpi >/dev/null 2>&1; then
     ob="$top/build-openmpi"
@@ -169,7 +173,7 @@ else
 fi
 
 # The tuning-file parser under libFuzzer, briefly (scripts/fuzz.sh runs 1M).
-echo "==== fuzzing the tuning-file parser (50000 runs)"
+stage "fuzzing the tuning-file parser (50000 runs)"
 if sh "$top/scripts/fuzz.sh" 50000 >"$san/fuzz.out" 2>&1; then
     san_pass=$((san_pass + 1)); tail -1 "$san/fuzz.out"
 else
@@ -177,7 +181,7 @@ else
 fi
 
 # The same benchmark in SimGrid SMPI, a small subset (scripts/smpi.sh runs the grid).
-echo "==== SMPI subset (P=16, no oracle)"
+stage "SMPI subset (P=16, no oracle)"
 if PS=16 SIZES=8,65536 A2A_SIZES=8,1024 ORACLE=0 OUT="$san/smpi" sh "$top/scripts/smpi.sh" >"$san/smpi.out" 2>&1 &&
     grep -q 'ping-pong within 1%' "$san/smpi.out" && grep -q '^| reduce ' "$san/smpi/summary.md"; then
     san_pass=$((san_pass + 1)); grep 'ping-pong within' "$san/smpi.out"
@@ -189,7 +193,7 @@ fi
 # draws more): every registered algorithm priced and simulated, and the
 # one-message trees at 8 B (the LogP model's own case) within 5% on every
 # drawn platform under both network models.
-echo "==== SMPI fidelity sample (2 random platforms, P=16)"
+stage "SMPI fidelity sample (2 random platforms, P=16)"
 if PLATFORMS=2 PS=16 SIZES=8,65536 A2A_SIZES=8,1024 OUT="$san/fidelity" sh "$top/scripts/smpi-fidelity.sh" \
     >"$san/fidelity.out" 2>&1 &&
     "$top/build/pmpi-logp" algorithms | awk 'NR > 1 && $1 != "native" && $1 != "auto" { print $1 }' |
@@ -202,7 +206,7 @@ else
     san_fail=$((san_fail + 1)); status=1; tail -30 "$san/fidelity.out"
 fi
 
-echo "==== the shim and the MPI matrix built with smpicc, in SMPI"
+stage "the shim and the MPI matrix built with smpicc, in SMPI"
 if sh "$top/scripts/smpi-test.sh" >"$san/smpi-test.out" 2>&1; then
     san_pass=$((san_pass + 1)); grep -E '^(ok|smpi-test)' "$san/smpi-test.out"
 else
@@ -230,5 +234,6 @@ set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-
 passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + ${19} + ${21} + ${23} + ${25} + san_pass + ompi_pass ))
 failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + ${20} + ${22} + ${24} + ${26} + san_fail + ompi_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
+stage "done"
 echo "libpmpi-logp tests: $passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]
