@@ -149,7 +149,8 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
             make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh" \
             >"$ob/check.out" 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" make check TESTS=tests/mpi/run_alltoallv.sh \
-            >>"$ob/check.out" 2>&1); then
+            >>"$ob/check.out" 2>&1 &&
+        LOGP_TEST_NS="1 2 3" make check TESTS=tests/mpi/run_nonblocking.sh >>"$ob/check.out" 2>&1); then
         :
     else
         status=1
@@ -167,6 +168,10 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     set -- ${m:-0 1}
     ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
     echo "Open MPI ScaLAPACK test programs: $1 passed, $2 failed"
+    m=$(sed -n 's/^nonblocking: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_nonblocking.sh.log" 2>/dev/null)
+    set -- ${m:-0 1}
+    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
+    echo "Open MPI nonblocking collectives (PMPI_LOGP_NONBLOCKING=1): $1 passed, $2 failed"
     [ "$ompi_fail" -eq 0 ] || status=1
 else
     echo "note: no mpicc.openmpi: Open MPI build skipped"
@@ -224,15 +229,16 @@ cli=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_
 ins=$(sed -n 's/^install: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/check_install.sh.log)
 con=$(sed -n 's/^confirm: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_confirm.sh.log)
 a2v=$(sed -n 's/^alltoallv: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_alltoallv.sh.log)
+nbc=$(sed -n 's/^nonblocking: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_nonblocking.sh.log)
 caf=$(counts 'OpenCoarrays under the shim' tests/mpi/run_coarrays.sh.log)
 h5=$(sed -n 's/^hdf5: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_hdf5.sh.log)
 grep -q '^SKIP' tests/mpi/run_hdf5.sh.log 2>/dev/null && h5="0 0"
 sl=$(counts scalapack tests/mpi/run_scalapack.sh.log)
 ms=$(sed -n 's/^MPICH .* test suite (coll, under the shim): \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' mpich-suite.out)
 grep -q "^note: " mpich-suite.out 2>/dev/null && ms="0 0" # not fetched: said above
-set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1} ${h5:-0 1} ${ms:-0 1} ${sl:-0 1} ${a2v:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + ${19} + ${21} + ${23} + ${25} + san_pass + ompi_pass ))
-failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + ${20} + ${22} + ${24} + ${26} + san_fail + ompi_fail ))
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1} ${h5:-0 1} ${ms:-0 1} ${sl:-0 1} ${a2v:-0 1} ${nbc:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + ${19} + ${21} + ${23} + ${25} + ${27} + san_pass + ompi_pass ))
+failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + ${20} + ${22} + ${24} + ${26} + ${28} + san_fail + ompi_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 stage "done"
 echo "libpmpi-logp tests: $passed passed, $failed failed"

@@ -31,6 +31,7 @@
 #include "alltoall_direct.h"
 #include "buffer.h"
 #include "drain.h"
+#include "engine.h"
 
 /* Block j of the P blocks of member slot i in a buffer of n slots. */
 static char *logp_agg_block(char *buf, int P, size_t blk, int i, int j)
@@ -82,7 +83,7 @@ static int logp_agg_member(const void *sendbuf, int scount, MPI_Datatype stype, 
     int rc = logp_agg_pack(sendbuf, scount, stype, buf, blk, P, comm, tag);
     /* both messages even after an error (then an empty one, which the
      * leader reports and passes on): the leader waits for them */
-    int x = PMPI_Send(buf, rc == MPI_SUCCESS ? (int)all : 0, MPI_PACKED, send.peer, tag, comm);
+    int x = logp_engine_send(buf, rc == MPI_SUCCESS ? (int)all : 0, MPI_PACKED, send.peer, tag, comm);
     rc = rc == MPI_SUCCESS ? x : rc;
     x = logp_buffer_recv_exact(buf, (int)all, MPI_PACKED, recv.peer, tag, comm);
     rc = rc == MPI_SUCCESS ? x : rc;
@@ -147,8 +148,8 @@ static int logp_agg_leader(const void *sendbuf, int scount, MPI_Datatype stype, 
                        logp_agg_block(gath, P, blk, j, logp_topo_member(t, b, x)), blk);
         int slen = (int)((size_t)n * (size_t)nb * blk), rlen = (int)((size_t)nc * (size_t)n * blk);
         MPI_Status status;
-        int sr = PMPI_Sendrecv(sbuf, rc == MPI_SUCCESS ? slen : 0, MPI_PACKED, s.peer, tag, rbuf, rlen, MPI_PACKED,
-                               r.peer, tag, comm, &status); /* after an error an empty message */
+        int sr = logp_engine_sendrecv(sbuf, rc == MPI_SUCCESS ? slen : 0, MPI_PACKED, s.peer, tag, rbuf, rlen,
+                                      MPI_PACKED, r.peer, tag, comm, &status); /* after an error an empty message */
         sr = logp_buffer_got(sr, &status, MPI_PACKED, rlen);
         rc = rc == MPI_SUCCESS ? sr : rc;
         for (int j = 0; j < nc && rc == MPI_SUCCESS; j++) /* [source j of c][destination x of a] */

@@ -24,6 +24,7 @@
 #include "../model/sched_alltoall.h" /* LOGP_BRUCK_RADIX_MAX */
 #include "buffer.h"
 #include "drain.h"
+#include "engine.h"
 
 /* One packed message of blk-byte slots: plain bytes when its size fits an
  * int (MPICH moves MPI_BYTE faster than a contiguous derived type of the
@@ -124,7 +125,7 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
             }
         for (int k = 0; k < n; k++) {
             MPI_Status status;
-            int x = PMPI_Wait(&req[k], &status);
+            int x = logp_engine_wait(&req[k], &status);
             if (dval[k] > 0) { /* a receive */
                 x = logp_buffer_got(x, &status, unit[k], len[k]);
                 if (x == MPI_SUCCESS && rc == MPI_SUCCESS)

@@ -22,6 +22,7 @@
 
 #include "../model/sched_alltoall.h"
 #include "drain.h"
+#include "engine.h"
 
 _Static_assert(LOGP_DIRECT_WINDOW >= 2 * LOGP_LINEAR_WINDOW_MAX, "a linear phase must fit the requests in flight");
 
@@ -77,7 +78,7 @@ static int logp_direct_flush(MPI_Request *req, const MPI_Count *expect, int *n, 
 {
     for (int i = 0; i < *n; i++) {
         MPI_Status status;
-        int w = PMPI_Wait(&req[i], &status);
+        int w = logp_engine_wait(&req[i], &status);
         if (expect[i] >= 0 && expect[i] <= INT_MAX)
             w = logp_buffer_got(w, &status, rtype, (int)expect[i]);
         if (rc == MPI_SUCCESS)

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "engine.h"
+
 int logp_coll_barrier(MPI_Comm comm, int tag)
 {
     return logp_coll_barrier_max(comm, tag, NULL, 0); /* empty messages */
@@ -21,7 +23,8 @@ int logp_coll_barrier_max(MPI_Comm comm, int tag, int *v, int n)
     for (int k = 1; k < P && rc == MPI_SUCCESS; k *= 2) {
         MPI_Status status;
         int got = -1;
-        rc = PMPI_Sendrecv(v, n, MPI_INT, (r + k) % P, tag, in, n, MPI_INT, (r - k % P + P) % P, tag, comm, &status);
+        rc = logp_engine_sendrecv(v, n, MPI_INT, (r + k) % P, tag, in, n, MPI_INT, (r - k % P + P) % P, tag, comm,
+                                  &status);
         if (rc == MPI_SUCCESS && (PMPI_Get_count(&status, MPI_INT, &got) != MPI_SUCCESS || got != n))
             rc = MPI_ERR_OTHER; /* a peer in a plain barrier (an erroneous program): nothing to combine */
         for (int i = 0; i < n && rc == MPI_SUCCESS; i++)

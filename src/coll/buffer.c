@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
+
 size_t logp_buffer_span(int count, MPI_Datatype dt)
 {
     MPI_Aint lb, extent, tlb, textent;
@@ -141,7 +143,7 @@ int logp_buffer_copy(const void *src, int scount, MPI_Datatype st, void *dst, in
     }
     int me;
     PMPI_Comm_rank(comm, &me);
-    return PMPI_Sendrecv(src, scount, st, me, tag, dst, rcount, rt, me, tag, comm,
+    return logp_engine_sendrecv(src, scount, st, me, tag, dst, rcount, rt, me, tag, comm,
                          MPI_STATUS_IGNORE);
 }
 
@@ -195,13 +197,13 @@ int logp_buffer_got(int rc, const MPI_Status *status, MPI_Datatype dt, int len)
 int logp_buffer_recv_exact(void *buf, int len, MPI_Datatype dt, int peer, int tag, MPI_Comm comm)
 {
     MPI_Status status;
-    return logp_buffer_got(PMPI_Recv(buf, len, dt, peer, tag, comm, &status), &status, dt, len);
+    return logp_buffer_got(logp_engine_recv(buf, len, dt, peer, tag, comm, &status), &status, dt, len);
 }
 
 int logp_buffer_wait_all(int n, MPI_Request *req, int rc)
 {
     for (int i = 0; i < n; i++) {
-        int w = PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
+        int w = logp_engine_wait(&req[i], MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS)
             rc = w;
     }
@@ -212,7 +214,7 @@ int logp_buffer_wait_got(int n, MPI_Request *req, const char *is_recv, int len, 
 {
     for (int i = 0; i < n; i++) {
         MPI_Status status;
-        int w = PMPI_Wait(&req[i], &status);
+        int w = logp_engine_wait(&req[i], &status);
         if (is_recv == NULL || is_recv[i])
             w = logp_buffer_got(w, &status, dt, len);
         if (rc == MPI_SUCCESS)
@@ -245,7 +247,7 @@ void logp_sendq_init(logp_sendq_t *q, int concurrent, int window)
 
 static int logp_sendq_complete(logp_sendq_t *q, int slot)
 {
-    int rc = q->req[slot] == MPI_REQUEST_NULL ? MPI_SUCCESS : PMPI_Wait(&q->req[slot], MPI_STATUS_IGNORE);
+    int rc = q->req[slot] == MPI_REQUEST_NULL ? MPI_SUCCESS : logp_engine_wait(&q->req[slot], MPI_STATUS_IGNORE);
     q->req[slot] = MPI_REQUEST_NULL;
     return rc;
 }
@@ -334,6 +336,6 @@ int logp_recvq_take(logp_recvq_t *r, MPI_Datatype dt)
     if (r->req[slot] == MPI_REQUEST_NULL) /* its post failed and reported it */
         return MPI_ERR_OTHER;
     MPI_Status status;
-    int rc = PMPI_Wait(&r->req[slot], &status);
+    int rc = logp_engine_wait(&r->req[slot], &status);
     return logp_buffer_got(rc, &status, dt, r->len[slot]);
 }

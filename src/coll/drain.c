@@ -8,6 +8,7 @@
  * Open MPI 4.1's shared-memory single-copy path says "Read -1, expected
  * N, errno = 14" on stderr, its copy into NULL refused by the kernel). */
 #include "drain.h"
+#include "engine.h"
 
 /* Requests in flight at once.  Every send goes out first: empty, it ends
  * without its receiver, so no peer's progress then depends on this rank;
@@ -21,7 +22,7 @@
 static int logp_drain_wait(MPI_Request *req, int n)
 {
     for (int i = 0; i < n; i++)
-        PMPI_Wait(&req[i], MPI_STATUS_IGNORE);
+        logp_engine_wait(&req[i], MPI_STATUS_IGNORE);
     return 0;
 }
 

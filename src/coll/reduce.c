@@ -22,6 +22,7 @@
 #include "../model/sched_pipeline.h" /* LOGP_PIPELINE_MAX_SEGMENTS */
 #include "buffer.h"
 #include "drain.h"
+#include "engine.h"
 #include "reduce_dataflow.h"
 
 /* The receives of the result (LOGP_RECV_RESULT: the rank whose
@@ -206,7 +207,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             char *to = o.arg == LOGP_RECV_RESULT ? recvbuf : acc;
             if (o.arg == LOGP_RECV_RESULT && posted && taken < nresult) { /* posted early */
                 MPI_Status status;
-                r = logp_buffer_got(PMPI_Wait(&result[taken++], &status), &status, dt, len);
+                r = logp_buffer_got(logp_engine_wait(&result[taken++], &status), &status, dt, len);
                 break;
             }
             w = logp_sendq_wait(&q, to, first, len);
@@ -219,7 +220,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                 w = logp_reduce_post(&a, &q, k = a.op[0] < 0 ? 0 : 1, i, o, first, len, extent, dt, comm, tag);
             logp_reduce_ahead(&a, &q, v, i, k, count, extent, dt, comm, tag);
             MPI_Status status;
-            r = a.req[k] != MPI_REQUEST_NULL ? logp_buffer_got(PMPI_Wait(&a.req[k], &status), &status, dt, len)
+            r = a.req[k] != MPI_REQUEST_NULL ? logp_buffer_got(logp_engine_wait(&a.req[k], &status), &status, dt, len)
                                              : MPI_ERR_OTHER;
             a.op[k] = -1;
             char *tmp = a.buf[k];

@@ -23,6 +23,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "engine.h"
+
 enum { LOGP_DF_WAIT, LOGP_DF_POSTED, LOGP_DF_IN, LOGP_DF_DONE };
 
 /* One call's state, carved from the staging region. */
@@ -113,13 +115,13 @@ static int logp_df_write(logp_df_t *d, int first, int len, int before)
 {
     int rc = MPI_SUCCESS;
     while (d->fly0 < d->nfly && d->fly[d->fly0] < before) {
-        int r = PMPI_Wait(&d->req[d->fly[d->fly0++]], MPI_STATUS_IGNORE);
+        int r = logp_engine_wait(&d->req[d->fly[d->fly0++]], MPI_STATUS_IGNORE);
         rc = rc == MPI_SUCCESS ? r : rc;
     }
     for (int k = d->fly0; k < d->nfly; k++) {
         int j = d->fly[k];
         if (d->req[j] != MPI_REQUEST_NULL && d->first[j] < first + len && first < d->first[j] + d->len[j]) {
-            int r = PMPI_Wait(&d->req[j], MPI_STATUS_IGNORE);
+            int r = logp_engine_wait(&d->req[j], MPI_STATUS_IGNORE);
             rc = rc == MPI_SUCCESS ? r : rc;
         }
     }
@@ -345,7 +347,7 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
                 d.creq[k] = d.req[d.cand[k]];
             int at = MPI_UNDEFINED;
             MPI_Status status;
-            int r = PMPI_Waitany(nc, d.creq, &at, &status);
+            int r = logp_engine_waitany(nc, d.creq, &at, &status);
             if (at == MPI_UNDEFINED || at < 0 || at >= nc) { /* every one null: a post that failed */
                 int i = d.cand[0];
                 d.req[i] = MPI_REQUEST_NULL;

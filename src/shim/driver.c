@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "../coll/engine.h"
 #include "agree.h"
 #include "args.h"
 #include "decide.h"
@@ -39,10 +40,10 @@ static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, log
         s->time += PMPI_Wtime() - t0;
     s->predicted += d->predicted > 0 ? d->predicted : 0.0;
     /* the entry point said where it is not the blocking call the collective's name says */
-    int large = c->entry == LOGP_ENTRY_LARGE_COUNT;
+    int via = c->entry != LOGP_ENTRY_BLOCKING;
     if (logp_process_env()->verbose >= 2 && st->rank == 0)
         fprintf(stderr, "pmpi-logp: %s: %s %zu B -> %s%s%s%s\n", st->name, logp_coll_name(c->coll), c->bytes,
-                logp_algo_name(ran), label, large ? " via " : "", large ? logp_next_entry_name(c->coll, c->entry) : "");
+                logp_algo_name(ran), label, via ? " via " : "", via ? logp_next_entry_name(c->coll, c->entry) : "");
 }
 
 /* PMPI_LOGP_TEST_SLOW (tests only): the call ran an algorithm that is to
@@ -92,6 +93,75 @@ static void logp_driver_dispatch(const logp_call_t *c, double entry)
         logp_dispatch_call(c->coll, st->size, end - entry, t - end);
 }
 
+/* A nonblocking collective on the engine: the call, its rank's view of
+ * the schedule, and where its tag slot is kept. */
+typedef struct logp_driver_task {
+    const logp_coll_ops_t *ops;
+    logp_call_t call;
+    logp_comm_state_t *st; /* outlives the task: a communicator's end waits for its tasks (run.c) */
+    logp_view_t v;
+    int slot;
+} logp_driver_task_t;
+
+static int logp_driver_task_run(void *arg)
+{
+    logp_driver_task_t *t = arg;
+    int rc = t->ops->execute(&t->call, t->st, &t->v);
+    t->st->nb_busy[t->slot] = 0;
+    t->st->nb_outstanding--;
+    return rc;
+}
+
+/* Nonzero if the engine may run nonblocking collectives here: on, a
+ * library it can progress, and one thread calling MPI at a time. */
+static int logp_driver_engine(void)
+{
+    static int ok = -1;
+    if (ok < 0) {
+        int level = MPI_THREAD_SINGLE;
+        ok = logp_process_env()->nonblocking && PMPI_Query_thread(&level) == MPI_SUCCESS &&
+             level < MPI_THREAD_MULTIPLE && logp_engine_available();
+    }
+    return ok;
+}
+
+/* Nonzero if d's schedule stays as it is while a nonblocking collective
+ * runs it (driver.h). */
+static int logp_driver_settled(const logp_comm_state_t *st, const logp_decision_t *d)
+{
+    return d->trial.phase != LOGP_TRIAL_RUNNING && d->trial.phase != LOGP_TRIAL_WAITING &&
+           (st->configured[d->coll] != LOGP_ALGO_AUTO || !st->confirm);
+}
+
+/* The nonblocking form of logp_driver_run (driver.h). */
+static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c)
+{
+    logp_comm_state_t *st;
+    if (!logp_driver_engine() || !logp_args_bytes(c->comm, c->count, c->type, &c->bytes) ||
+        (ops->screen && !ops->screen(c)) || (st = logp_state_find(c->comm)) == NULL || !st->usable ||
+        st->nb_stride == 0 || !ops->admit(c, st))
+        return ops->library(c);
+    double t0 = st->timed ? PMPI_Wtime() : 0.0;
+    logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
+    logp_driver_task_t task = {.ops = ops, .call = *c, .st = st};
+    if (!logp_driver_settled(st, d) ||
+        !logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &task.v))
+        return ops->library(c);
+    task.slot = (int)(st->nb_seq++ % LOGP_STATE_NB_SLOTS);
+    while (st->nb_busy[task.slot]) /* its earlier collective still runs here: the same tags */
+        logp_engine_progress();
+    task.call.tag = st->tag + st->nb_stride * (1 + task.slot);
+    st->nb_busy[task.slot] = 1;
+    st->nb_outstanding++;
+    int rc = logp_engine_start(logp_driver_task_run, &task, sizeof task, c->req);
+    if (rc != MPI_SUCCESS) { /* the library could not make a request: nothing started */
+        st->nb_busy[task.slot] = 0;
+        st->nb_outstanding--;
+    }
+    logp_driver_account(st, c, d, d->algo, t0, "");
+    return rc;
+}
+
 int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
 {
     double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
@@ -99,10 +169,13 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
     c->commutative = 1;
     c->unsafe = 0;
     c->origin = 1;
+    if (c->entry == LOGP_ENTRY_NONBLOCKING)
+        return logp_driver_start(ops, c);
     if (!logp_args_bytes(c->comm, c->count, c->type, &c->bytes) || (ops->screen && !ops->screen(c)) ||
         (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))
         return ops->library(c);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
+    c->tag = st->tag;
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;

@@ -50,12 +50,14 @@ typedef struct logp_call {
     int root;                /* bcast, reduce; 0 for all-to-all */
     MPI_Comm comm;
     const logp_next_t *next; /* the next definitions (the library's collective) */
+    MPI_Request *req;        /* nonblocking entry points: the application's request */
     /* screening: */
     size_t bytes;     /* of `count` elements of `type`: the size class's (alltoallv: the rank's mean block) */
     size_t sendbytes; /* all-to-all: of one send block */
     int commutative;  /* reduce: the operator commutes (1 for the others) */
     int unsafe;       /* the library is known to fail on such a call (logp_native_unsafe) */
     int origin;       /* a trial call's time starts at this rank (agree.h) */
+    int tag;          /* the driver's: the tag pair the executor uses on the private communicator */
 } logp_call_t;
 
 /* What a collective gives the driver. */
@@ -78,7 +80,18 @@ typedef struct logp_coll_ops {
 /* Runs call c of the collective `ops` describes: the library's collective
  * where screening says so, else the communicator's decision.  Returns the
  * call's MPI error code (an error of ours has gone through the
- * communicator's error handler first, as the library's would). */
+ * communicator's error handler first, as the library's would).
+ *
+ * A nonblocking call (LOGP_ENTRY_NONBLOCKING) starts the decision's
+ * schedule on the engine (coll/engine.h) and returns its request in
+ * *c->req, where three things hold on every rank alike: the communicator
+ * was set up by an earlier call (setting up is a blocking collective), the
+ * class's decision cannot change while the collective runs (a forced
+ * algorithm, or auto without trials: a trial's calls and agreements are
+ * blocking ones) and the engine can progress in this library; else the
+ * library's nonblocking collective.  It takes no part in trials, is
+ * counted in the class's calls (its time: the start's), and its errors
+ * come back through the request. */
 int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c);
 
 #endif

@@ -1,6 +1,7 @@
 /* The exported entry points of the shim library: MPI_X and PMPI_X for
  * MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce, MPI_Alltoallv (and their large-count forms
- * MPI_X_c where the library has them) and MPI_Session_finalize.
+ * MPI_X_c where the library has them), MPI_X of their nonblocking forms
+ * MPI_Ibcast ... MPI_Ialltoallv, and MPI_Session_finalize.
  *
  * Compiled without mpi.h (see shim.h): each entry point takes its
  * arguments as machine words and either
@@ -29,6 +30,15 @@ typedef int (*logp_allreduce_fn_t)(const void *, void *, logp_word_t, logp_word_
 typedef int (*logp_alltoallv_fn_t)(const void *, const void *, const void *, logp_word_t, void *, const void *,
                                    const void *, logp_word_t, logp_word_t);
 typedef int (*logp_session_fn_t)(void *);
+/* the nonblocking forms: the same arguments and a request */
+typedef int (*logp_ibcast_fn_t)(void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t, void *);
+typedef int (*logp_ireduce_fn_t)(const void *, void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t,
+                                 logp_word_t, void *);
+typedef int (*logp_ialltoall_fn_t)(const void *, logp_word_t, logp_word_t, void *, logp_word_t, logp_word_t,
+                                   logp_word_t, void *);
+typedef int (*logp_iallreduce_fn_t)(const void *, void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t, void *);
+typedef int (*logp_ialltoallv_fn_t)(const void *, const void *, const void *, logp_word_t, void *, const void *,
+                                    const void *, logp_word_t, logp_word_t, void *);
 
 /* Each collective's call from the application (`mpi`: its MPI_X, which a
  * tool loaded after the shim takes first) or from a tool (its PMPI_X), by
@@ -45,7 +55,7 @@ static int logp_entry_bcast(logp_entry_t entry, int mpi, void *buffer, logp_word
     void *lib = large ? next->bcast_c : next->bcast;
     if (next->foreign)
         return LOGP_NEXT_AS(logp_bcast_fn_t, lib)(buffer, count, datatype, root, comm);
-    return logp_shim_bcast_words(next, entry, buffer, count, datatype, root, comm);
+    return logp_shim_bcast_words(next, entry, buffer, count, datatype, root, comm, NULL);
 }
 
 static int logp_entry_reduce(logp_entry_t entry, int mpi, const void *sendbuf, void *recvbuf, logp_word_t count,
@@ -59,7 +69,7 @@ static int logp_entry_reduce(logp_entry_t entry, int mpi, const void *sendbuf, v
     void *lib = large ? next->reduce_c : next->reduce;
     if (next->foreign)
         return LOGP_NEXT_AS(logp_reduce_fn_t, lib)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_shim_reduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, root, comm);
+    return logp_shim_reduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
 
 static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf, logp_word_t sendcount,
@@ -75,7 +85,8 @@ static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf,
     void *lib = large ? next->alltoall_c : next->alltoall;
     if (next->foreign)
         return LOGP_NEXT_AS(logp_alltoall_fn_t, lib)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return logp_shim_alltoall_words(next, entry, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return logp_shim_alltoall_words(next, entry, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                    NULL);
 }
 
 static int logp_entry_allreduce(logp_entry_t entry, int mpi, const void *sendbuf, void *recvbuf, logp_word_t count,
@@ -89,7 +100,7 @@ static int logp_entry_allreduce(logp_entry_t entry, int mpi, const void *sendbuf
     void *lib = large ? next->allreduce_c : next->allreduce;
     if (next->foreign)
         return LOGP_NEXT_AS(logp_allreduce_fn_t, lib)(sendbuf, recvbuf, count, datatype, op, comm);
-    return logp_shim_allreduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, comm);
+    return logp_shim_allreduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 
 static int logp_entry_alltoallv(logp_entry_t entry, int mpi, const void *sendbuf, const void *sendcounts,
@@ -104,7 +115,7 @@ static int logp_entry_alltoallv(logp_entry_t entry, int mpi, const void *sendbuf
         return LOGP_NEXT_AS(logp_alltoallv_fn_t, to)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                                      rdispls, recvtype, comm);
     return logp_shim_alltoallv_words(next, entry, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                     recvtype, comm);
+                                     recvtype, comm, NULL);
 }
 
 /* The exported names: every one a call of the above. */
@@ -181,6 +192,64 @@ LOGP_ENTRY_POINTS(, LOGP_ENTRY_BLOCKING)
  * (configure.ac); MPICH's do not pass through MPI_Bcast & co. */
 LOGP_ENTRY_POINTS(_c, LOGP_ENTRY_LARGE_COUNT)
 #endif
+
+/* The nonblocking forms (MPI-3): MPI_X only (the shim's own agreements
+ * call the library's PMPI_Iallreduce), handed to a tool's MPI_X loaded
+ * after the shim, to the library when it is foreign, else run by the
+ * shim (the driver decides whether its engine or the library's
+ * nonblocking collective runs the call). */
+#define LOGP_NEXT_OR_SHIM(tool_, lib_, fn_t, shim_call, ...)                                                          \
+    do {                                                                                                               \
+        const logp_next_t *next = logp_next_get();                                                                     \
+        void *to_ = next->tool_ ? next->tool_ : next->lib_;                                                            \
+        if (next->tool_ || next->foreign)                                                                              \
+            return LOGP_NEXT_AS(fn_t, to_)(__VA_ARGS__);                                                               \
+        return shim_call;                                                                                              \
+    } while (0)
+
+LOGP_EXPORT int MPI_Ibcast(LOGP_BCAST_ARGS, void *request);
+LOGP_EXPORT int MPI_Ibcast(LOGP_BCAST_ARGS, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_ibcast, ibcast, logp_ibcast_fn_t,
+                      logp_shim_bcast_words(next, LOGP_ENTRY_NONBLOCKING, buffer, count, datatype, root, comm, request),
+                      buffer, count, datatype, root, comm, request);
+}
+
+LOGP_EXPORT int MPI_Ireduce(LOGP_REDUCE_ARGS, void *request);
+LOGP_EXPORT int MPI_Ireduce(LOGP_REDUCE_ARGS, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_ireduce, ireduce, logp_ireduce_fn_t,
+                      logp_shim_reduce_words(next, LOGP_ENTRY_NONBLOCKING, sendbuf, recvbuf, count, datatype, op, root,
+                                             comm, request),
+                      sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
+
+LOGP_EXPORT int MPI_Ialltoall(LOGP_ALLTOALL_ARGS, void *request);
+LOGP_EXPORT int MPI_Ialltoall(LOGP_ALLTOALL_ARGS, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_ialltoall, ialltoall, logp_ialltoall_fn_t,
+                      logp_shim_alltoall_words(next, LOGP_ENTRY_NONBLOCKING, sendbuf, sendcount, sendtype, recvbuf,
+                                               recvcount, recvtype, comm, request),
+                      sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+LOGP_EXPORT int MPI_Iallreduce(LOGP_ALLREDUCE_ARGS, void *request);
+LOGP_EXPORT int MPI_Iallreduce(LOGP_ALLREDUCE_ARGS, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_iallreduce, iallreduce, logp_iallreduce_fn_t,
+                      logp_shim_allreduce_words(next, LOGP_ENTRY_NONBLOCKING, sendbuf, recvbuf, count, datatype, op,
+                                                comm, request),
+                      sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+LOGP_EXPORT int MPI_Ialltoallv(LOGP_ALLTOALLV_ARGS, void *request);
+LOGP_EXPORT int MPI_Ialltoallv(LOGP_ALLTOALLV_ARGS, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_ialltoallv, ialltoallv, logp_ialltoallv_fn_t,
+                      logp_shim_alltoallv_words(next, LOGP_ENTRY_NONBLOCKING, sendbuf, sendcounts, sdispls, sendtype,
+                                                recvbuf, recvcounts, rdispls, recvtype, comm, request),
+                      sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
+}
 
 /* MPI-4 Sessions: the end of the shim's run when the application ends its
  * session (there may be no MPI_Finalize).  Exported whatever the library:

@@ -143,6 +143,7 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
         env->report = NULL;
     /* Reproducible results: what runs may not depend on timings (trials,
      * learned files) nor a reduce's combining order on arrival order. */
+    env->nonblocking = logp_env_level("PMPI_LOGP_NONBLOCKING", getenv("PMPI_LOGP_NONBLOCKING"), 1, env, msgs, n);
     env->reproducible = logp_env_level("PMPI_LOGP_REPRODUCIBLE", getenv("PMPI_LOGP_REPRODUCIBLE"), 1, env, msgs, n);
     if (env->reproducible) {
         env->confirm = 0;

@@ -33,6 +33,9 @@ typedef struct logp_env {
     int reproducible;                    /* PMPI_LOGP_REPRODUCIBLE=1: decisions by the model alone (no trials,
                                             no learned file), no dataflow reduce: a floating-point reduce
                                             gives the same bits run after run */
+    int nonblocking;                     /* PMPI_LOGP_NONBLOCKING=1: MPI_Ibcast, MPI_Ireduce, MPI_Ialltoall,
+                                            MPI_Iallreduce, MPI_Ialltoallv run the shim's schedules where
+                                            their class is settled (default 0 while the engine is new) */
     long test_slow_ns[LOGP_ALGO_COUNT];  /* PMPI_LOGP_TEST_SLOW=ALGO[:US][,ALGO[:US]..] (tests only): every
                                             call that runs ALGO takes this much longer per rank (20 ms unless
                                             US microseconds are given); 0: not slowed */

@@ -161,6 +161,11 @@ static void logp_next_init(void)
     LOGP_FN_PTR(logp_next.alltoall, logp_next_ialltoall);
     LOGP_FN_PTR(logp_next.allreduce, logp_next_iallreduce);
     LOGP_FN_PTR(logp_next.alltoallv, logp_next_ialltoallv);
+    LOGP_FN_PTR(logp_next.ibcast, PMPI_Ibcast); /* the shim does not answer PMPI_Ibcast & co */
+    LOGP_FN_PTR(logp_next.ireduce, PMPI_Ireduce);
+    LOGP_FN_PTR(logp_next.ialltoall, PMPI_Ialltoall);
+    LOGP_FN_PTR(logp_next.iallreduce, PMPI_Iallreduce);
+    LOGP_FN_PTR(logp_next.ialltoallv, PMPI_Ialltoallv);
 #ifdef LOGP_HAVE_LARGE_COUNT
     LOGP_FN_PTR(logp_next.alltoallv_c, logp_next_ialltoallv_c);
     LOGP_FN_PTR(logp_next.bcast_c, logp_next_ibcast_c);
@@ -193,6 +198,16 @@ static void logp_next_init(void)
     if ((f = logp_next_find("MPI_Alltoallv_c", "PMPI_Alltoallv_c", &logp_next.tool_alltoallv_c)) != NULL)
         logp_next.alltoallv_c = f;
 #endif
+    if ((f = logp_next_find("MPI_Ibcast", "PMPI_Ibcast", &logp_next.tool_ibcast)) != NULL)
+        logp_next.ibcast = f;
+    if ((f = logp_next_find("MPI_Ireduce", "PMPI_Ireduce", &logp_next.tool_ireduce)) != NULL)
+        logp_next.ireduce = f;
+    if ((f = logp_next_find("MPI_Ialltoall", "PMPI_Ialltoall", &logp_next.tool_ialltoall)) != NULL)
+        logp_next.ialltoall = f;
+    if ((f = logp_next_find("MPI_Iallreduce", "PMPI_Iallreduce", &logp_next.tool_iallreduce)) != NULL)
+        logp_next.iallreduce = f;
+    if ((f = logp_next_find("MPI_Ialltoallv", "PMPI_Ialltoallv", &logp_next.tool_ialltoallv)) != NULL)
+        logp_next.ialltoallv = f;
     logp_next.session_finalize =
         logp_next_find("MPI_Session_finalize", "PMPI_Session_finalize", &logp_next.tool_session_finalize);
 #else
@@ -216,10 +231,11 @@ static void logp_next_init(void)
 
 const char *logp_next_entry_name(logp_coll_t coll, logp_entry_t entry)
 {
-    static const char *const name[2][LOGP_COLL_COUNT] = {
+    static const char *const name[LOGP_ENTRY_COUNT][LOGP_COLL_COUNT] = {
         {"MPI_Bcast", "MPI_Reduce", "MPI_Alltoall", "MPI_Allreduce", "MPI_Alltoallv"},
-        {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c", "MPI_Allreduce_c", "MPI_Alltoallv_c"}};
-    return coll < LOGP_COLL_COUNT ? name[entry == LOGP_ENTRY_LARGE_COUNT][coll] : "?";
+        {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c", "MPI_Allreduce_c", "MPI_Alltoallv_c"},
+        {"MPI_Ibcast", "MPI_Ireduce", "MPI_Ialltoall", "MPI_Iallreduce", "MPI_Ialltoallv"}};
+    return coll < LOGP_COLL_COUNT && entry < LOGP_ENTRY_COUNT ? name[entry][coll] : "?";
 }
 
 const logp_next_t *logp_next_get(void)

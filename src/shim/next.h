@@ -27,7 +27,9 @@
  * the shim does not run is the same entry point's). */
 typedef enum logp_entry {
     LOGP_ENTRY_BLOCKING = 0, /* MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce: int counts */
-    LOGP_ENTRY_LARGE_COUNT   /* MPI_Bcast_c, ... (MPI-4): MPI_Count counts */
+    LOGP_ENTRY_LARGE_COUNT,  /* MPI_Bcast_c, ... (MPI-4): MPI_Count counts */
+    LOGP_ENTRY_NONBLOCKING,  /* MPI_Ibcast, ... (MPI-3): int counts and a request */
+    LOGP_ENTRY_COUNT
 } logp_entry_t;
 
 /* The MPI name of collective `coll`'s entry point `entry` ("MPI_Bcast",
@@ -51,6 +53,11 @@ typedef struct logp_next {
      * them: the shim does not export them there) */
     void *bcast_c, *reduce_c, *alltoall_c, *allreduce_c, *alltoallv_c;
     void *tool_bcast_c, *tool_reduce_c, *tool_alltoall_c, *tool_allreduce_c, *tool_alltoallv_c;
+    /* nonblocking: PMPI_Ibcast, ... PMPI_Ialltoallv of the library and a
+     * tool's MPI_Ibcast, ... after the shim (the shim answers MPI_Ibcast &
+     * co only: its own agreements call the library's PMPI_Iallreduce) */
+    void *ibcast, *ireduce, *ialltoall, *iallreduce, *ialltoallv;
+    void *tool_ibcast, *tool_ireduce, *tool_ialltoall, *tool_iallreduce, *tool_ialltoallv;
     /* MPI-4: PMPI_Session_finalize (NULL if the library has none) and a
      * tool's MPI_Session_finalize after the shim */
     void *session_finalize, *tool_session_finalize;

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "../coll/engine.h"
 #include "../config/units.h"
 #include "dispatch.h"
 #include "learning.h"
@@ -22,6 +23,8 @@ static int logp_run_comm_delete(MPI_Comm comm, int key, void *value, void *extra
     (void)key;
     (void)extra;
     logp_comm_state_t *st = value;
+    while (st->nb_outstanding > 0) /* a nonblocking collective freed with its communicator still runs on */
+        logp_engine_progress();
     int ended = logp_state_detach(st);
     if (ended < 0)
         return MPI_SUCCESS;

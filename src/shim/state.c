@@ -182,6 +182,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     h = logp_hash(&env->native, sizeof(env->native), h);
     h = logp_hash(&env->oversubscribed_model, sizeof(env->oversubscribed_model), h);
     h = logp_hash(&env->reproducible, sizeof(env->reproducible), h); /* it changes which reduces run */
+    h = logp_hash(&env->nonblocking, sizeof(env->nonblocking), h);   /* and the tags */
     uint64_t e = logp_process_problems_hash();
     uint64_t l = logp_hash(st->rule, sizeof(st->rule), 1469598103934665603ull);
     l = logp_hash(&st->learn, sizeof(st->learn), l);
@@ -400,7 +401,12 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
             if (PMPI_Comm_get_attr(st->pcomm, MPI_TAG_UB, &ub, &flag) == MPI_SUCCESS && flag && *ub > LOGP_TAG_FIRST)
                 logp_tag_range = *ub - LOGP_TAG_FIRST;
         }
-        st->tag = LOGP_TAG_FIRST + 2 * (int)(id % (logp_tag_range / 2)); /* tag and tag + 1: a dataflow schedule's two streams */
+        /* tag and tag + 1: a dataflow schedule's two streams; with
+         * nonblocking collectives on, the range is cut in planes: the
+         * blocking calls' and one per nonblocking slot */
+        int planes = env->nonblocking ? 1 + LOGP_STATE_NB_SLOTS : 1, ids = logp_tag_range / (2 * planes);
+        st->tag = LOGP_TAG_FIRST + 2 * (int)(id % ids);
+        st->nb_stride = env->nonblocking ? 2 * ids : 0;
         PMPI_Group_free(&group);
         if (st->no_private && st->rank == 0 && env->verbose >= 1)
             fprintf(stderr, "pmpi-logp: %s: no private communicator could be made (too many communicators?); "
@@ -468,6 +474,19 @@ logp_comm_state_t *logp_state_get(MPI_Comm comm)
         st = logp_state_create(comm);
     logp_state_last = (logp_state_cache_t){comm, st, gen};
     return st;
+}
+
+logp_comm_state_t *logp_state_find(MPI_Comm comm)
+{
+    unsigned long gen = __atomic_load_n(&logp_state_gen, __ATOMIC_ACQUIRE);
+    if (logp_state_last.st && logp_state_last.comm == comm && logp_state_last.gen == gen)
+        return logp_state_last.st;
+    void *value = NULL;
+    int found = 0;
+    if (PMPI_Comm_get_attr(comm, logp_comm_key, &value, &found) != MPI_SUCCESS || !found)
+        return NULL;
+    logp_state_last = (logp_state_cache_t){comm, value, gen};
+    return value;
 }
 
 logp_select_query_t logp_state_query(const logp_comm_state_t *st, const logp_decision_t *d)

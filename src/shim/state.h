@@ -19,6 +19,9 @@
 #define LOGP_STATE_CLASSES 31
 /* Decisions of one collective: [class][commutative][unsafe]. */
 #define LOGP_STATE_SLOTS (LOGP_STATE_CLASSES * 4)
+/* Nonblocking collectives a communicator keeps in flight with tags of
+ * their own; a further one waits here for its slot's earlier collective. */
+#define LOGP_STATE_NB_SLOTS 16
 #define LOGP_STATE_ALL_SLOTS (LOGP_COLL_COUNT * LOGP_STATE_SLOTS)
 
 typedef struct logp_stat {
@@ -54,6 +57,13 @@ typedef struct logp_comm_state {
                        every communicator of the group (MPI_COMM_NULL: none
                        could be had) */
     int tag;        /* this communicator's tag on pcomm */
+    /* nonblocking collectives (PMPI_LOGP_NONBLOCKING): each outstanding one
+     * has a tag pair of its own, st->tag + nb_stride * (1 + slot), slots
+     * taken in call order (alike on every rank) */
+    int nb_stride;                            /* 0: none on this communicator */
+    unsigned nb_seq;                          /* nonblocking calls started */
+    unsigned char nb_busy[LOGP_STATE_NB_SLOTS]; /* slot's collective outstanding here */
+    int nb_outstanding;                       /* started and not yet ended on this rank */
     int own_private; /* pcomm is this communicator's alone (made while
                         another was being set up), freed with it */
     int no_private; /* no private communicator: the MPI library's
@@ -103,6 +113,11 @@ void logp_state_init(int keyval);
  * it in the set-up); NULL only if MPI could not be set up at all.  O(1)
  * for the communicator the calling thread used last. */
 logp_comm_state_t *logp_state_get(MPI_Comm comm);
+
+/* As logp_state_get for a communicator already set up; NULL if it is not
+ * (its first call was not yet made: a nonblocking call cannot make it,
+ * since setting up is a blocking collective). */
+logp_comm_state_t *logp_state_find(MPI_Comm comm);
 
 /* The selection query of d's class: decided at the class's middle size,
  * with st's machine, native model and learned corrections. */

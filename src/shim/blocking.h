@@ -1,0 +1,64 @@
+/* The application's blocking point-to-point calls, waits and barrier run
+ * as their nonblocking forms while the engine has collectives outstanding
+ * (progress.c answers the MPI names): each wait then steps the engine, so
+ * that a rank blocked on a peer still moves its part of the collectives
+ * the peer may be waiting for (MPI's progress rule).  MPICH steps a
+ * generalized request only inside a completion call that names it
+ * (docs/design.md, "Entry points"): without this, a chain broadcast whose
+ * interior rank sits in MPI_Recv deadlocks.
+ *
+ * Arguments are words as in shim.h (progress.c is compiled without
+ * mpi.h); pointers to statuses, requests and messages are the
+ * application's.  Each returns the MPI error code of the call. */
+#ifndef LOGP_SHIM_BLOCKING_H
+#define LOGP_SHIM_BLOCKING_H
+
+#include "shim.h"
+
+/* The calls progress.c answers, in the order of its table. */
+typedef enum {
+    LOGP_CALL_SEND, LOGP_CALL_SSEND, LOGP_CALL_RSEND, LOGP_CALL_RECV, LOGP_CALL_SENDRECV, LOGP_CALL_PROBE,
+    LOGP_CALL_MPROBE, LOGP_CALL_MRECV, LOGP_CALL_WAIT, LOGP_CALL_WAITALL, LOGP_CALL_WAITANY, LOGP_CALL_WAITSOME,
+    LOGP_CALL_TEST, LOGP_CALL_TESTALL, LOGP_CALL_TESTANY, LOGP_CALL_TESTSOME, LOGP_CALL_IPROBE, LOGP_CALL_IMPROBE,
+    LOGP_CALL_BARRIER, LOGP_CALL_COUNT
+} logp_call_id_t;
+
+/* The library's PMPI_ definition of call `id`: what progress.c calls when
+ * the dynamic linker finds no next MPI_ definition (a static link). */
+void *logp_blocking_pmpi(logp_call_id_t id);
+
+/* Nonzero while nonblocking collectives of the shim are outstanding on
+ * this rank (one load: every wrapped call asks it). */
+int logp_blocking_busy(void);
+
+/* One step of every outstanding collective (before a polling call: a
+ * test or a probe). */
+void logp_blocking_step(void);
+
+/* Which blocking send: MPI_Send, MPI_Ssend or MPI_Rsend. */
+typedef enum { LOGP_SEND_STANDARD, LOGP_SEND_SYNCHRONOUS, LOGP_SEND_READY } logp_send_mode_t;
+
+int logp_blocking_send(logp_send_mode_t mode, const void *buf, logp_word_t count, logp_word_t dt, logp_word_t dest,
+                       logp_word_t tag, logp_word_t comm);
+int logp_blocking_recv(void *buf, logp_word_t count, logp_word_t dt, logp_word_t source, logp_word_t tag,
+                       logp_word_t comm, void *status);
+int logp_blocking_sendrecv(const void *sbuf, logp_word_t scount, logp_word_t st, logp_word_t dest, logp_word_t stag,
+                           void *rbuf, logp_word_t rcount, logp_word_t rt, logp_word_t source, logp_word_t rtag,
+                           logp_word_t comm, void *status);
+int logp_blocking_probe(logp_word_t source, logp_word_t tag, logp_word_t comm, void *status);
+int logp_blocking_mprobe(logp_word_t source, logp_word_t tag, logp_word_t comm, void *message, void *status);
+int logp_blocking_mrecv(void *buf, logp_word_t count, logp_word_t dt, void *message, void *status);
+int logp_blocking_wait(void *req, void *status);
+int logp_blocking_waitall(logp_word_t n, void *reqs, void *statuses);
+int logp_blocking_waitany(logp_word_t n, void *reqs, void *index, void *status);
+int logp_blocking_waitsome(logp_word_t n, void *reqs, void *outcount, void *indices, void *statuses);
+int logp_blocking_barrier(logp_word_t comm);
+
+/* MPI_Barrier's first call on a communicator under
+ * PMPI_LOGP_NONBLOCKING=1 (the shim running for this library): sets the
+ * communicator up, a collective like the barrier itself, so that the
+ * nonblocking collectives after it can run the shim's schedules (a
+ * nonblocking call cannot set a communicator up).  Else nothing. */
+void logp_blocking_setup(logp_word_t comm);
+
+#endif

@@ -1,0 +1,374 @@
+/* The nonblocking collectives under the shim (MPI_Ibcast, MPI_Ireduce,
+ * MPI_Ialltoall, MPI_Iallreduce, MPI_Ialltoallv): every result checked
+ * against values computed here, never against another collective.
+ *
+ * Cases: counts 0, 1, 7, 1000 and 70,000 elements, every root, a derived
+ * type, MPI_IN_PLACE; MPI_COMM_WORLD and a communicator in reversed rank
+ * order; completion by MPI_Wait, by a rank that only loops on MPI_Test,
+ * MPI_Waitany, MPI_Testsome, and MPI_Waitall over a shuffled array that
+ * mixes the collectives' requests with point-to-point ones (whose
+ * statuses must stay intact); several outstanding collectives completed
+ * in reverse order; more outstanding at once than a communicator has tag
+ * slots (state.h).  Ends with "nonblocking: N passed, M failed". */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed, world_rank;
+
+static void check(int ok, const char *what, int n, int root)
+{
+    if (ok) {
+        passed++;
+        return;
+    }
+    failed++;
+    if (failed < 20)
+        fprintf(stderr, "rank %d: FAIL %s count=%d root=%d\n", world_rank, what, n, root);
+}
+
+/* The value rank r contributes at element i (small: sums of 8 fit an int). */
+static int val(int r, int i)
+{
+    return (r * 7919 + i * 31 + 5) % 100003;
+}
+
+/* Completes *req the way `how` says: 0 MPI_Wait, 1 a loop of MPI_Test
+ * alone, 2 MPI_Waitany over one request, 3 a loop of MPI_Testsome. */
+static void complete(MPI_Request *req, int how)
+{
+    int flag = 0, idx, out[1];
+    MPI_Status st[1];
+    switch (how) {
+    case 1:
+        while (!flag)
+            MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+        break;
+    case 2:
+        MPI_Waitany(1, req, &idx, MPI_STATUS_IGNORE);
+        break;
+    case 3:
+        while (flag == 0)
+            MPI_Testsome(1, req, &flag, out, st);
+        break;
+    default:
+        MPI_Wait(req, MPI_STATUS_IGNORE);
+    }
+}
+
+static void test_ibcast(MPI_Comm comm, int n, int root, int how)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *b = malloc(sizeof(int) * (size_t)(n + 1)), ok = 1;
+    for (int i = 0; i < n; i++)
+        b[i] = rank == root ? val(root, i) : -1;
+    b[n] = -7; /* past the message: untouched */
+    MPI_Request r;
+    MPI_Ibcast(b, n, MPI_INT, root, comm, &r);
+    complete(&r, how);
+    for (int i = 0; i < n; i++)
+        ok &= b[i] == val(root, i);
+    check(ok && b[n] == -7, "ibcast", n, root);
+    free(b);
+}
+
+/* A strided type: every other int of 2n. */
+static void test_ibcast_vector(MPI_Comm comm, int n, int root)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Datatype vec;
+    MPI_Type_vector(n, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    int *b = malloc(sizeof(int) * (size_t)(2 * n + 1)), ok = 1;
+    for (int i = 0; i < 2 * n; i++)
+        b[i] = rank == root ? val(root, i) : -1;
+    MPI_Request r;
+    MPI_Ibcast(b, 1, vec, root, comm, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    for (int i = 0; i < 2 * n; i++)
+        ok &= b[i] == (i % 2 == 0 || rank == root ? val(root, i) : -1);
+    check(ok, "ibcast vector", n, root);
+    MPI_Type_free(&vec);
+    free(b);
+}
+
+static void test_ireduce(MPI_Comm comm, int n, int root, int in_place, int how)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *s = malloc(sizeof(int) * (size_t)(n + 1)), *d = malloc(sizeof(int) * (size_t)(n + 1)), ok = 1;
+    for (int i = 0; i < n; i++) {
+        s[i] = val(rank, i);
+        d[i] = rank == root && in_place ? s[i] : -1;
+    }
+    MPI_Request r;
+    MPI_Ireduce(in_place && rank == root ? MPI_IN_PLACE : s, d, n, MPI_INT, MPI_SUM, root, comm, &r);
+    complete(&r, how);
+    if (rank == root)
+        for (int i = 0; i < n; i++) {
+            int want = 0;
+            for (int q = 0; q < size; q++)
+                want += val(q, i);
+            ok &= d[i] == want;
+        }
+    check(ok, in_place ? "ireduce in place" : "ireduce", n, root);
+    free(s);
+    free(d);
+}
+
+static void test_iallreduce(MPI_Comm comm, int n, int in_place, int how)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    double *s = malloc(sizeof(double) * (size_t)(n + 1)), *d = malloc(sizeof(double) * (size_t)(n + 1));
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        s[i] = val(rank, i);
+        d[i] = in_place ? s[i] : -1;
+    }
+    MPI_Request r;
+    MPI_Iallreduce(in_place ? MPI_IN_PLACE : s, d, n, MPI_DOUBLE, MPI_MAX, comm, &r);
+    complete(&r, how);
+    for (int i = 0; i < n; i++) {
+        int want = 0;
+        for (int q = 0; q < size; q++)
+            want = val(q, i) > want ? val(q, i) : want;
+        ok &= d[i] == (double)want;
+    }
+    check(ok, in_place ? "iallreduce in place" : "iallreduce", n, -1);
+    free(s);
+    free(d);
+}
+
+static void test_ialltoall(MPI_Comm comm, int n, int how)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    size_t all = (size_t)n * (size_t)size + 1;
+    int *s = malloc(sizeof(int) * all), *d = malloc(sizeof(int) * all), ok = 1;
+    for (int j = 0; j < size; j++)
+        for (int i = 0; i < n; i++) {
+            s[(size_t)j * n + i] = val(rank * size + j, i);
+            d[(size_t)j * n + i] = -1;
+        }
+    MPI_Request r;
+    MPI_Ialltoall(s, n, MPI_INT, d, n, MPI_INT, comm, &r);
+    complete(&r, how);
+    for (int j = 0; j < size; j++)
+        for (int i = 0; i < n; i++)
+            ok &= d[(size_t)j * n + i] == val(j * size + rank, i);
+    check(ok, "ialltoall", n, -1);
+    free(s);
+    free(d);
+}
+
+/* Rank s sends (s + 2 d) % 3 * k elements to d, blocks packed in reverse
+ * order of destination. */
+static void test_ialltoallv(MPI_Comm comm, int k)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *sc = malloc(sizeof(int) * (size_t)size * 4), *sd = sc + size, *rc = sd + size, *rd = rc + size;
+    int st = 0, rt = 0;
+    for (int j = size - 1; j >= 0; j--) {
+        sc[j] = (rank + 2 * j) % 3 * k;
+        sd[j] = st;
+        st += sc[j];
+    }
+    for (int j = 0; j < size; j++) {
+        rc[j] = (j + 2 * rank) % 3 * k;
+        rd[j] = rt;
+        rt += rc[j];
+    }
+    int *s = malloc(sizeof(int) * (size_t)(st + 1)), *d = malloc(sizeof(int) * (size_t)(rt + 1)), ok = 1;
+    for (int j = 0; j < size; j++)
+        for (int i = 0; i < sc[j]; i++)
+            s[sd[j] + i] = val(rank * size + j, i);
+    for (int i = 0; i < rt; i++)
+        d[i] = -1;
+    MPI_Request r;
+    MPI_Ialltoallv(s, sc, sd, MPI_INT, d, rc, rd, MPI_INT, comm, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    for (int j = 0; j < size; j++)
+        for (int i = 0; i < rc[j]; i++)
+            ok &= d[rd[j] + i] == val(j * size + rank, i);
+    check(ok, "ialltoallv", k, -1);
+    free(s);
+    free(d);
+    free(sc);
+}
+
+/* MPI_Waitall over a shuffled array: a ring's Irecv and Isend, an
+ * Iallreduce, an Ibcast, an Ialltoall; the receive's status intact. */
+static void test_mixed_waitall(MPI_Comm comm, int n, unsigned seed)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int left = (rank + size - 1) % size, right = (rank + 1) % size;
+    int msg[3] = {rank, rank + 1, rank + 2}, got[3] = {-1, -1, -1};
+    double *s = malloc(sizeof(double) * (size_t)(n + 1)), *d = malloc(sizeof(double) * (size_t)(n + 1));
+    int *b = malloc(sizeof(int) * (size_t)(n + 1));
+    int *as = malloc(sizeof(int) * (size_t)size), *ad = malloc(sizeof(int) * (size_t)size);
+    for (int i = 0; i < n; i++) {
+        s[i] = val(rank, i);
+        b[i] = rank == size - 1 ? val(7, i) : -1;
+    }
+    for (int j = 0; j < size; j++)
+        as[j] = rank * 100 + j;
+    MPI_Request r[5];
+    MPI_Status stat[5];
+    int slot[5] = {0, 1, 2, 3, 4};
+    for (int i = 4; i > 0; i--) { /* the order of the array, shuffled alike on every rank */
+        int j = (int)((seed = seed * 1103515245u + 12345u) >> 16) % (i + 1), x = slot[i];
+        slot[i] = slot[j];
+        slot[j] = x;
+    }
+    MPI_Irecv(got, 3, MPI_INT, left, 5, comm, &r[slot[0]]);
+    MPI_Iallreduce(s, d, n, MPI_DOUBLE, MPI_SUM, comm, &r[slot[1]]);
+    MPI_Isend(msg, 3, MPI_INT, right, 5, comm, &r[slot[2]]);
+    MPI_Ibcast(b, n, MPI_INT, size - 1, comm, &r[slot[3]]);
+    MPI_Ialltoall(as, 1, MPI_INT, ad, 1, MPI_INT, comm, &r[slot[4]]);
+    MPI_Waitall(5, r, stat);
+    int ok = 1, count = -1;
+    MPI_Get_count(&stat[slot[0]], MPI_INT, &count);
+    ok &= stat[slot[0]].MPI_SOURCE == left && stat[slot[0]].MPI_TAG == 5 && count == 3;
+    ok &= got[0] == left && got[1] == left + 1 && got[2] == left + 2;
+    for (int i = 0; i < n; i++) {
+        double want = 0;
+        for (int q = 0; q < size; q++)
+            want += val(q, i);
+        ok &= d[i] == want && b[i] == val(7, i);
+    }
+    for (int j = 0; j < size; j++)
+        ok &= ad[j] == j * 100 + rank;
+    check(ok, "waitall mixed with point-to-point", n, -1);
+    free(s);
+    free(d);
+    free(b);
+    free(as);
+    free(ad);
+}
+
+/* MPI's progress rule: rank r > 0 waits in a blocking call for rank r + 1,
+ * which sends only once its own broadcast has completed; so every
+ * interior rank of the broadcast's tree must forward the data while it
+ * sits in MPI_Recv (or MPI_Probe, MPI_Waitall, MPI_Barrier of a
+ * communicator of the ranks from r on), else the last rank never gets it. */
+static void test_progress_rule(MPI_Comm comm, int n, int how)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *b = malloc(sizeof(int) * (size_t)(n + 1)), token = rank, got = -1, ok = 1;
+    for (int i = 0; i < n; i++)
+        b[i] = rank == 0 ? val(3, i) : -1;
+    MPI_Request r, p2p;
+    MPI_Ibcast(b, n, MPI_INT, 0, comm, &r);
+    if (rank > 0 && rank + 1 < size) {
+        MPI_Status st;
+        switch (how) {
+        case 1:
+            MPI_Probe(rank + 1, 9, comm, &st);
+            MPI_Recv(&got, 1, MPI_INT, rank + 1, 9, comm, MPI_STATUS_IGNORE);
+            break;
+        case 2:
+            MPI_Irecv(&got, 1, MPI_INT, rank + 1, 9, comm, &p2p);
+            MPI_Waitall(1, &p2p, &st);
+            break;
+        default:
+            MPI_Recv(&got, 1, MPI_INT, rank + 1, 9, comm, MPI_STATUS_IGNORE);
+        }
+        ok &= got == rank + 1;
+    }
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    if (rank > 1)
+        MPI_Send(&token, 1, MPI_INT, rank - 1, 9, comm);
+    for (int i = 0; i < n; i++)
+        ok &= b[i] == val(3, i);
+    check(ok, "progress rule (interior ranks blocked on their successors)", n, how);
+    free(b);
+}
+
+/* Several outstanding at once, completed in reverse order of start; more
+ * of them than a communicator has tag slots. */
+static void test_outstanding(MPI_Comm comm, int m, int n)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *b = malloc(sizeof(int) * (size_t)m * (size_t)(n + 1)), ok = 1;
+    MPI_Request *r = malloc(sizeof(MPI_Request) * (size_t)m);
+    for (int c = 0; c < m; c++) {
+        int root = c % size, *x = b + (size_t)c * (n + 1);
+        for (int i = 0; i < n; i++)
+            x[i] = rank == root ? val(c, i) : -1;
+        if (c % 2)
+            MPI_Ibcast(x, n, MPI_INT, root, comm, &r[c]);
+        else
+            MPI_Iallreduce(MPI_IN_PLACE, x, n, MPI_INT, MPI_MAX, comm, &r[c]);
+    }
+    for (int c = m - 1; c >= 0; c--)
+        MPI_Wait(&r[c], MPI_STATUS_IGNORE);
+    for (int c = 0; c < m; c++)
+        for (int i = 0; i < n; i++)
+            ok &= b[(size_t)c * (n + 1) + i] == val(c, i);
+    check(ok, "outstanding, completed in reverse order", m, n);
+    free(b);
+    free(r);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm rev;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, size - world_rank, &rev);
+    MPI_Comm comms[2] = {MPI_COMM_WORLD, rev};
+    static const int counts[] = {0, 1, 7, 1000, 70000};
+    for (int c = 0; c < 2; c++) {
+        MPI_Comm comm = comms[c];
+        /* the communicator's first call: a blocking one sets it up (a
+         * nonblocking call cannot: it goes to the library until then) */
+        int one = 1, all = 0;
+        MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, comm);
+        check(all == size, "set-up allreduce", 1, -1);
+        for (unsigned k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            int n = counts[k];
+            if (c == 1 && n == 70000)
+                continue;
+            for (int root = 0; root < size; root++) {
+                test_ibcast(comm, n, root, (root + k) % 4);
+                test_ireduce(comm, n, root, 0, (root + k + 1) % 4);
+                test_ireduce(comm, n, root, 1, (root + k + 2) % 4);
+            }
+            test_ibcast_vector(comm, n, size - 1);
+            test_iallreduce(comm, n, 0, k % 4);
+            test_iallreduce(comm, n, 1, (k + 1) % 4);
+            test_ialltoall(comm, n > 1000 ? n / 10 : n, (k + 2) % 4);
+            test_ialltoallv(comm, n > 1000 ? n / 10 : n);
+            test_mixed_waitall(comm, n, 17u + k);
+        }
+        for (int how = 0; how < 3; how++)
+            test_progress_rule(comm, how == 1 ? 20000 : 10, how);
+        test_outstanding(comm, 40, 5);
+        test_outstanding(comm, 5, 3000);
+    }
+    MPI_Comm_free(&rev);
+    int sums[2] = {passed, failed}, tot[2];
+    MPI_Reduce(sums, tot, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (world_rank == 0)
+        printf("nonblocking: %d passed, %d failed\n", tot[0], tot[1]);
+    MPI_Finalize();
+    return failed != 0;
+}
