@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include "../coll/engine.h"
+#include "driver.h"
 #include "next.h"
 #include "process.h"
 #include "run.h"
@@ -52,6 +53,12 @@ void *logp_blocking_pmpi(logp_call_id_t id)
 int logp_blocking_busy(void)
 {
     return logp_engine_outstanding() != 0;
+}
+
+int logp_blocking_engine_on(void)
+{
+    logp_run_setup();
+    return !logp_next_get()->foreign && logp_driver_engine();
 }
 
 void logp_blocking_step(void)

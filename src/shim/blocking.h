@@ -31,6 +31,12 @@ void *logp_blocking_pmpi(logp_call_id_t id);
  * this rank (one load: every wrapped call asks it). */
 int logp_blocking_busy(void);
 
+/* Nonzero if the engine is on in this process (driver.h), alike on every
+ * rank: MPI_Barrier then always runs as MPI_Ibarrier and a stepping wait
+ * (a blocking barrier does not match a nonblocking one, so whether this
+ * rank has collectives outstanding cannot decide it). */
+int logp_blocking_engine_on(void);
+
 /* One step of every outstanding collective (before a polling call: a
  * test or a probe). */
 void logp_blocking_step(void);

@@ -112,9 +112,7 @@ static int logp_driver_task_run(void *arg)
     return rc;
 }
 
-/* Nonzero if the engine may run nonblocking collectives here: on, a
- * library it can progress, and one thread calling MPI at a time. */
-static int logp_driver_engine(void)
+int logp_driver_engine(void)
 {
     static int ok = -1;
     if (ok < 0) {
@@ -162,6 +160,25 @@ static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c)
     return rc;
 }
 
+/* The library's collective for a blocking call.  With the engine on, its
+ * nonblocking form and a wait that steps the engine: blocked in the
+ * library's collective, this rank would not move its part of the
+ * outstanding nonblocking collectives, which a peer may be waiting for
+ * (MPI's progress rule; coll/engine.h).  On every call, not only while
+ * some are outstanding here: a blocking collective does not match a
+ * nonblocking one, and the peers' engines are not this rank's. */
+static int logp_driver_library(const logp_coll_ops_t *ops, const logp_call_t *c)
+{
+    if (c->entry != LOGP_ENTRY_BLOCKING || !logp_driver_engine())
+        return ops->library(c);
+    MPI_Request req = MPI_REQUEST_NULL;
+    logp_call_t nb = *c;
+    nb.entry = LOGP_ENTRY_NONBLOCKING;
+    nb.req = &req;
+    int rc = ops->library(&nb);
+    return rc == MPI_SUCCESS ? logp_engine_wait(&req, MPI_STATUS_IGNORE) : rc;
+}
+
 int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
 {
     double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
@@ -173,7 +190,7 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
         return logp_driver_start(ops, c);
     if (!logp_args_bytes(c->comm, c->count, c->type, &c->bytes) || (ops->screen && !ops->screen(c)) ||
         (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))
-        return ops->library(c);
+        return logp_driver_library(ops, c);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     c->tag = st->tag;
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
@@ -198,7 +215,7 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
                                                              : " (trial)";
     int clock = timed || logp_trial_exploring(&d->trial, st->warmup); /* a block's calls: its cost */
     double tc = clock ? PMPI_Wtime() : 0.0;
-    rc = ours ? ops->execute(c, st, &v) : ops->library(c);
+    rc = ours ? ops->execute(c, st, &v) : logp_driver_library(ops, c);
     logp_driver_test_slow(st, algo);
     logp_agree_todo_t todo = logp_agree_after(st, d, timed, c->origin, tc, clock ? PMPI_Wtime() - tc : 0.0);
     if (todo.refit || todo.reopen)

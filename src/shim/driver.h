@@ -94,4 +94,11 @@ typedef struct logp_coll_ops {
  * come back through the request. */
 int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c);
 
+/* Nonzero if nonblocking collectives run on the engine in this process
+ * (PMPI_LOGP_NONBLOCKING=1, a library the engine can progress, below
+ * MPI_THREAD_MULTIPLE): alike on every rank.  Then the library's blocking
+ * collectives that the shim calls run as their nonblocking forms and a
+ * wait that steps the engine. */
+int logp_driver_engine(void);
+
 #endif

@@ -8,7 +8,8 @@
  * nonblocking form and a wait that steps the engine (through the
  * library's PMPI_ calls: a tool's MPI_ wrapper of that call does not see
  * it then), and a test or probe steps the engine once before the next
- * definition runs.
+ * definition runs.  MPI_Barrier, a collective, runs as MPI_Ibarrier and
+ * a stepping wait whenever the engine is on (blocking.h says why).
  *
  * Compiled without mpi.h, as entry.c (shim.h says why): arguments are
  * words and pointers.  Only in the libraries (LOGP_SHIM_CHAIN). */
@@ -206,9 +207,10 @@ LOGP_EXPORT int MPI_Improbe(w_t source, w_t tag, w_t comm, void *flag, void *mes
 LOGP_EXPORT int MPI_Barrier(w_t comm);
 LOGP_EXPORT int MPI_Barrier(w_t comm)
 {
-    if (logp_blocking_busy())
+    if (logp_blocking_engine_on()) {
+        logp_blocking_setup(comm);
         return logp_blocking_barrier(comm);
-    logp_blocking_setup(comm);
+    }
     return LOGP_PROGRESS_NEXT(logp_barrier_fn_t, LOGP_CALL_BARRIER)(comm);
 }
 #endif

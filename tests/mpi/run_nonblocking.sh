@@ -78,6 +78,8 @@ done
 run "auto (trials: the library's until settled)" 3 - PMPI_LOGP_NONBLOCKING=1
 run "native" 2 library PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_BCAST=native PMPI_LOGP_REDUCE=native PMPI_LOGP_ALLTOALL=native \
     PMPI_LOGP_ALLREDUCE=native PMPI_LOGP_ALLTOALLV=native
+run "bcast binomial, allreduce native (blocked in the library's)" 4 - PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_BCAST=binomial \
+    PMPI_LOGP_ALLREDUCE=native
 run "engine off" 3 none PMPI_LOGP_BCAST=binomial PMPI_LOGP_ALLREDUCE=ring
 echo "nonblocking: $good passed, $bad failed"
 [ $bad -eq 0 ]

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int passed, failed, world_rank;
 
@@ -272,6 +273,8 @@ static void test_progress_rule(MPI_Comm comm, int n, int how)
     for (int i = 0; i < n; i++)
         b[i] = rank == 0 ? val(3, i) : -1;
     MPI_Request r, p2p;
+    if (rank == 0) /* late: the others' starts find nothing to forward yet */
+        usleep(20000);
     MPI_Ibcast(b, n, MPI_INT, 0, comm, &r);
     if (rank > 0 && rank + 1 < size) {
         MPI_Status st;
@@ -295,6 +298,39 @@ static void test_progress_rule(MPI_Comm comm, int n, int how)
     for (int i = 0; i < n; i++)
         ok &= b[i] == val(3, i);
     check(ok, "progress rule (interior ranks blocked on their successors)", n, how);
+    free(b);
+}
+
+/* The same with the interior ranks blocked in MPI_Allreduce on the
+ * communicator of ranks 1 .. P-1, which the last rank joins only once its
+ * broadcast has completed: the shim's allreduce or, forced native
+ * (run_nonblocking.sh), the library's run as its nonblocking form. */
+static void test_progress_rule_collective(MPI_Comm comm, int n)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    MPI_Comm rest;
+    MPI_Comm_split(comm, rank > 0, rank, &rest);
+    int *b = malloc(sizeof(int) * (size_t)(n + 1)), in[2] = {rank, 1}, out[2] = {0, 0}, ok = 1;
+    for (int i = 0; i < n; i++)
+        b[i] = rank == 0 ? val(5, i) : -1;
+    MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, rest); /* set up: a wait of its own would step the engine */
+    MPI_Request r;
+    if (rank == 0)
+        usleep(20000);
+    MPI_Ibcast(b, n, MPI_INT, 0, comm, &r);
+    if (rank > 0 && rank + 1 < size)
+        MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, rest);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    if (rank > 0 && rank + 1 == size)
+        MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, rest);
+    if (rank > 0)
+        ok &= out[0] == size * (size - 1) / 2 && out[1] == size - 1;
+    for (int i = 0; i < n; i++)
+        ok &= b[i] == val(5, i);
+    check(ok, "progress rule (interior ranks in the library's allreduce)", n, -1);
+    MPI_Comm_free(&rest);
     free(b);
 }
 
@@ -361,6 +397,7 @@ int main(int argc, char **argv)
         }
         for (int how = 0; how < 3; how++)
             test_progress_rule(comm, how == 1 ? 20000 : 10, how);
+        test_progress_rule_collective(comm, 10);
         test_outstanding(comm, 40, 5);
         test_outstanding(comm, 5, 3000);
     }
