@@ -304,6 +304,16 @@ int logp_engine_start(logp_engine_fn_t fn, const void *arg, size_t size, MPI_Req
 
 /* ---- blocking points */
 
+/* A blocking point's operation is incomplete: back to the engine inside a
+ * collective, else a step of the outstanding ones. */
+static void logp_engine_pass(void)
+{
+    if (logp_engine_current)
+        logp_engine_yield();
+    else
+        logp_engine_progress();
+}
+
 int logp_engine_wait(MPI_Request *req, MPI_Status *status)
 {
     if (!logp_engine_current && logp_engine_busy == 0)
@@ -312,10 +322,7 @@ int logp_engine_wait(MPI_Request *req, MPI_Status *status)
         int flag = 0, rc = PMPI_Test(req, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
-        if (logp_engine_current)
-            logp_engine_yield();
-        else
-            logp_engine_progress();
+        logp_engine_pass();
     }
 }
 
@@ -327,10 +334,7 @@ int logp_engine_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status
         int flag = 0, rc = PMPI_Testany(n, reqs, index, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
-        if (logp_engine_current)
-            logp_engine_yield();
-        else
-            logp_engine_progress();
+        logp_engine_pass();
     }
 }
 

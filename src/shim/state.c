@@ -460,22 +460,6 @@ static logp_state_cache_t logp_state_last;
 static _Thread_local logp_state_cache_t logp_state_last;
 #endif
 
-logp_comm_state_t *logp_state_get(MPI_Comm comm)
-{
-    unsigned long gen = __atomic_load_n(&logp_state_gen, __ATOMIC_ACQUIRE);
-    if (logp_state_last.st && logp_state_last.comm == comm && logp_state_last.gen == gen)
-        return logp_state_last.st;
-    void *value = NULL;
-    int found = 0;
-    logp_comm_state_t *st = NULL;
-    if (PMPI_Comm_get_attr(comm, logp_comm_key, &value, &found) == MPI_SUCCESS && found)
-        st = value;
-    else
-        st = logp_state_create(comm);
-    logp_state_last = (logp_state_cache_t){comm, st, gen};
-    return st;
-}
-
 logp_comm_state_t *logp_state_find(MPI_Comm comm)
 {
     unsigned long gen = __atomic_load_n(&logp_state_gen, __ATOMIC_ACQUIRE);
@@ -487,6 +471,17 @@ logp_comm_state_t *logp_state_find(MPI_Comm comm)
         return NULL;
     logp_state_last = (logp_state_cache_t){comm, value, gen};
     return value;
+}
+
+logp_comm_state_t *logp_state_get(MPI_Comm comm)
+{
+    unsigned long gen = __atomic_load_n(&logp_state_gen, __ATOMIC_ACQUIRE);
+    logp_comm_state_t *st = logp_state_find(comm);
+    if (st == NULL) {
+        st = logp_state_create(comm);
+        logp_state_last = (logp_state_cache_t){comm, st, gen};
+    }
+    return st;
 }
 
 logp_select_query_t logp_state_query(const logp_comm_state_t *st, const logp_decision_t *d)
