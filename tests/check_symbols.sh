@@ -7,10 +7,13 @@ lib="${top_builddir:-.}/.libs/libpmpi-logp.so"
 want="MPI_Allreduce MPI_Alltoall MPI_Alltoallv MPI_Bcast MPI_Reduce MPI_Session_finalize"
 want="$want PMPI_Allreduce PMPI_Alltoall PMPI_Alltoallv PMPI_Bcast PMPI_Reduce PMPI_Session_finalize"
 # the nonblocking forms (MPI_ only: src/shim/entry.c), and the blocking and
-# polling calls that step them (src/shim/progress.c)
+# polling calls and the library's other blocking collectives that step
+# them (src/shim/progress.c)
 want="$want MPI_Ibcast MPI_Ireduce MPI_Ialltoall MPI_Iallreduce MPI_Ialltoallv"
 want="$want MPI_Send MPI_Ssend MPI_Rsend MPI_Recv MPI_Sendrecv MPI_Probe MPI_Mprobe MPI_Mrecv MPI_Wait MPI_Waitall"
 want="$want MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany MPI_Testsome MPI_Iprobe MPI_Improbe MPI_Barrier"
+want="$want MPI_Allgather MPI_Allgatherv MPI_Gather MPI_Gatherv MPI_Scatter MPI_Scatterv MPI_Reduce_scatter"
+want="$want MPI_Reduce_scatter_block MPI_Scan MPI_Exscan MPI_Alltoallw"
 # the large-count forms where the MPI library has them (configure.ac)
 if [ "${LOGP_LARGE_COUNT:-}" = yes ]; then
     for c in Allreduce Alltoall Alltoallv Bcast Reduce; do want="$want MPI_${c}_c PMPI_${c}_c"; done

@@ -43,6 +43,17 @@ void *logp_blocking_pmpi(logp_call_id_t id)
         LOGP_PMPI_CASE(LOGP_CALL_IPROBE, PMPI_Iprobe)
         LOGP_PMPI_CASE(LOGP_CALL_IMPROBE, PMPI_Improbe)
         LOGP_PMPI_CASE(LOGP_CALL_BARRIER, PMPI_Barrier)
+        LOGP_PMPI_CASE(LOGP_CALL_ALLGATHER, PMPI_Allgather)
+        LOGP_PMPI_CASE(LOGP_CALL_ALLGATHERV, PMPI_Allgatherv)
+        LOGP_PMPI_CASE(LOGP_CALL_GATHER, PMPI_Gather)
+        LOGP_PMPI_CASE(LOGP_CALL_GATHERV, PMPI_Gatherv)
+        LOGP_PMPI_CASE(LOGP_CALL_SCATTER, PMPI_Scatter)
+        LOGP_PMPI_CASE(LOGP_CALL_SCATTERV, PMPI_Scatterv)
+        LOGP_PMPI_CASE(LOGP_CALL_REDUCE_SCATTER, PMPI_Reduce_scatter)
+        LOGP_PMPI_CASE(LOGP_CALL_REDUCE_SCATTER_BLOCK, PMPI_Reduce_scatter_block)
+        LOGP_PMPI_CASE(LOGP_CALL_SCAN, PMPI_Scan)
+        LOGP_PMPI_CASE(LOGP_CALL_EXSCAN, PMPI_Exscan)
+        LOGP_PMPI_CASE(LOGP_CALL_ALLTOALLW, PMPI_Alltoallw)
     default:
         break;
     }
@@ -57,8 +68,10 @@ int logp_blocking_busy(void)
 
 int logp_blocking_engine_on(void)
 {
+    if (logp_next_get()->foreign) /* another library's process: touch nothing of ours */
+        return 0;
     logp_run_setup();
-    return !logp_next_get()->foreign && logp_driver_engine();
+    return logp_driver_engine();
 }
 
 void logp_blocking_step(void)
@@ -154,17 +167,91 @@ int logp_blocking_waitsome(logp_word_t n, void *reqs, void *outcount, void *indi
     }
 }
 
+/* Returns from the caller: `start` (a nonblocking call whose request is
+ * r_) and a stepping wait on it. */
+#define LOGP_BLOCKING_AS_NONBLOCKING(start)                                                                            \
+    do {                                                                                                               \
+        MPI_Request r_;                                                                                                \
+        int rc_ = (start);                                                                                             \
+        return rc_ == MPI_SUCCESS ? logp_engine_wait(&r_, MPI_STATUS_IGNORE) : rc_;                                    \
+    } while (0)
+#define T_(x) ((MPI_Datatype)(x))
+#define C_(x) ((MPI_Comm)(x))
+
+int logp_blocking_allgather(const void *sb, logp_w_t sc, logp_w_t st, void *rb, logp_w_t rc, logp_w_t rt, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Iallgather(sb, (int)sc, T_(st), rb, (int)rc, T_(rt), C_(comm), &r_));
+}
+
+int logp_blocking_allgatherv(const void *sb, logp_w_t sc, logp_w_t st, void *rb, const void *rcs, const void *displs,
+                             logp_w_t rt, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Iallgatherv(sb, (int)sc, T_(st), rb, rcs, displs, T_(rt), C_(comm), &r_));
+}
+
+int logp_blocking_gather(const void *sb, logp_w_t sc, logp_w_t st, void *rb, logp_w_t rc, logp_w_t rt, logp_w_t root,
+                         logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Igather(sb, (int)sc, T_(st), rb, (int)rc, T_(rt), (int)root, C_(comm), &r_));
+}
+
+int logp_blocking_gatherv(const void *sb, logp_w_t sc, logp_w_t st, void *rb, const void *rcs, const void *displs,
+                          logp_w_t rt, logp_w_t root, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(
+        PMPI_Igatherv(sb, (int)sc, T_(st), rb, rcs, displs, T_(rt), (int)root, C_(comm), &r_));
+}
+
+int logp_blocking_scatter(const void *sb, logp_w_t sc, logp_w_t st, void *rb, logp_w_t rc, logp_w_t rt, logp_w_t root,
+                          logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Iscatter(sb, (int)sc, T_(st), rb, (int)rc, T_(rt), (int)root, C_(comm), &r_));
+}
+
+int logp_blocking_scatterv(const void *sb, const void *scs, const void *displs, logp_w_t st, void *rb, logp_w_t rc,
+                           logp_w_t rt, logp_w_t root, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(
+        PMPI_Iscatterv(sb, scs, displs, T_(st), rb, (int)rc, T_(rt), (int)root, C_(comm), &r_));
+}
+
+int logp_blocking_reduce_scatter(const void *sb, void *rb, const void *rcs, logp_w_t dt, logp_w_t op, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Ireduce_scatter(sb, rb, rcs, T_(dt), (MPI_Op)op, C_(comm), &r_));
+}
+
+int logp_blocking_reduce_scatter_block(const void *sb, void *rb, logp_w_t rc, logp_w_t dt, logp_w_t op, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Ireduce_scatter_block(sb, rb, (int)rc, T_(dt), (MPI_Op)op, C_(comm), &r_));
+}
+
+int logp_blocking_scan(const void *sb, void *rb, logp_w_t count, logp_w_t dt, logp_w_t op, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Iscan(sb, rb, (int)count, T_(dt), (MPI_Op)op, C_(comm), &r_));
+}
+
+int logp_blocking_exscan(const void *sb, void *rb, logp_w_t count, logp_w_t dt, logp_w_t op, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Iexscan(sb, rb, (int)count, T_(dt), (MPI_Op)op, C_(comm), &r_));
+}
+
+int logp_blocking_alltoallw(const void *sb, const void *scs, const void *sds, const void *sts, void *rb,
+                            const void *rcs, const void *rds, const void *rts, logp_w_t comm)
+{
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Ialltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, C_(comm), &r_));
+}
+
 void logp_blocking_setup(logp_word_t comm)
 {
+    if (logp_next_get()->foreign)
+        return;
     logp_run_setup();
-    if (logp_process_env()->nonblocking && !logp_next_get()->foreign && (MPI_Comm)comm != MPI_COMM_NULL)
+    if (logp_process_env()->nonblocking && (MPI_Comm)comm != MPI_COMM_NULL)
         logp_state_get((MPI_Comm)comm); /* O(1) once set up */
 }
 
 int logp_blocking_barrier(logp_word_t comm)
 {
-    MPI_Request r;
-    int rc = PMPI_Ibarrier((MPI_Comm)comm, &r);
-    return rc == MPI_SUCCESS ? logp_engine_wait(&r, MPI_STATUS_IGNORE) : rc;
+    LOGP_BLOCKING_AS_NONBLOCKING(PMPI_Ibarrier(C_(comm), &r_));
 }
 #endif

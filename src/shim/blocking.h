@@ -20,7 +20,9 @@ typedef enum {
     LOGP_CALL_SEND, LOGP_CALL_SSEND, LOGP_CALL_RSEND, LOGP_CALL_RECV, LOGP_CALL_SENDRECV, LOGP_CALL_PROBE,
     LOGP_CALL_MPROBE, LOGP_CALL_MRECV, LOGP_CALL_WAIT, LOGP_CALL_WAITALL, LOGP_CALL_WAITANY, LOGP_CALL_WAITSOME,
     LOGP_CALL_TEST, LOGP_CALL_TESTALL, LOGP_CALL_TESTANY, LOGP_CALL_TESTSOME, LOGP_CALL_IPROBE, LOGP_CALL_IMPROBE,
-    LOGP_CALL_BARRIER, LOGP_CALL_COUNT
+    LOGP_CALL_BARRIER, LOGP_CALL_ALLGATHER, LOGP_CALL_ALLGATHERV, LOGP_CALL_GATHER, LOGP_CALL_GATHERV,
+    LOGP_CALL_SCATTER, LOGP_CALL_SCATTERV, LOGP_CALL_REDUCE_SCATTER, LOGP_CALL_REDUCE_SCATTER_BLOCK, LOGP_CALL_SCAN,
+    LOGP_CALL_EXSCAN, LOGP_CALL_ALLTOALLW, LOGP_CALL_COUNT
 } logp_call_id_t;
 
 /* The library's PMPI_ definition of call `id`: what progress.c calls when
@@ -59,6 +61,29 @@ int logp_blocking_waitall(logp_word_t n, void *reqs, void *statuses);
 int logp_blocking_waitany(logp_word_t n, void *reqs, void *index, void *status);
 int logp_blocking_waitsome(logp_word_t n, void *reqs, void *outcount, void *indices, void *statuses);
 int logp_blocking_barrier(logp_word_t comm);
+
+/* The library's other blocking collectives, as their nonblocking forms
+ * and a stepping wait (with the engine on, on every call: see
+ * logp_blocking_engine_on). */
+typedef logp_word_t logp_w_t;
+int logp_blocking_allgather(const void *sb, logp_w_t sc, logp_w_t st, void *rb, logp_w_t rc, logp_w_t rt,
+                            logp_w_t comm);
+int logp_blocking_allgatherv(const void *sb, logp_w_t sc, logp_w_t st, void *rb, const void *rcs, const void *displs,
+                             logp_w_t rt, logp_w_t comm);
+int logp_blocking_gather(const void *sb, logp_w_t sc, logp_w_t st, void *rb, logp_w_t rc, logp_w_t rt, logp_w_t root,
+                         logp_w_t comm);
+int logp_blocking_gatherv(const void *sb, logp_w_t sc, logp_w_t st, void *rb, const void *rcs, const void *displs,
+                          logp_w_t rt, logp_w_t root, logp_w_t comm);
+int logp_blocking_scatter(const void *sb, logp_w_t sc, logp_w_t st, void *rb, logp_w_t rc, logp_w_t rt, logp_w_t root,
+                          logp_w_t comm);
+int logp_blocking_scatterv(const void *sb, const void *scs, const void *displs, logp_w_t st, void *rb, logp_w_t rc,
+                           logp_w_t rt, logp_w_t root, logp_w_t comm);
+int logp_blocking_reduce_scatter(const void *sb, void *rb, const void *rcs, logp_w_t dt, logp_w_t op, logp_w_t comm);
+int logp_blocking_reduce_scatter_block(const void *sb, void *rb, logp_w_t rc, logp_w_t dt, logp_w_t op, logp_w_t comm);
+int logp_blocking_scan(const void *sb, void *rb, logp_w_t count, logp_w_t dt, logp_w_t op, logp_w_t comm);
+int logp_blocking_exscan(const void *sb, void *rb, logp_w_t count, logp_w_t dt, logp_w_t op, logp_w_t comm);
+int logp_blocking_alltoallw(const void *sb, const void *scs, const void *sds, const void *sts, void *rb,
+                            const void *rcs, const void *rds, const void *rts, logp_w_t comm);
 
 /* MPI_Barrier's first call on a communicator under
  * PMPI_LOGP_NONBLOCKING=1 (the shim running for this library): sets the

@@ -28,7 +28,9 @@
 static const char *const logp_progress_names[LOGP_CALL_COUNT] = {
     "MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Recv", "MPI_Sendrecv", "MPI_Probe", "MPI_Mprobe", "MPI_Mrecv",
     "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Test", "MPI_Testall", "MPI_Testany",
-    "MPI_Testsome", "MPI_Iprobe", "MPI_Improbe", "MPI_Barrier"};
+    "MPI_Testsome", "MPI_Iprobe", "MPI_Improbe", "MPI_Barrier", "MPI_Allgather", "MPI_Allgatherv", "MPI_Gather",
+    "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan",
+    "MPI_Exscan", "MPI_Alltoallw"};
 static void *logp_progress_next[LOGP_CALL_COUNT];
 static pthread_once_t logp_progress_once = PTHREAD_ONCE_INIT;
 
@@ -213,4 +215,58 @@ LOGP_EXPORT int MPI_Barrier(w_t comm)
     }
     return LOGP_PROGRESS_NEXT(logp_barrier_fn_t, LOGP_CALL_BARRIER)(comm);
 }
+
+/* The library's other blocking collectives: with the engine on, always
+ * their nonblocking forms and a stepping wait (a blocking collective does
+ * not match a nonblocking one: blocking.h); else the next definition. */
+typedef int (*logp_gather_fn_t)(const void *, w_t, w_t, void *, w_t, w_t, w_t, w_t);
+typedef int (*logp_gatherv_fn_t)(const void *, w_t, w_t, void *, const void *, const void *, w_t, w_t, w_t);
+typedef int (*logp_scatterv_fn_t)(const void *, const void *, const void *, w_t, void *, w_t, w_t, w_t, w_t);
+typedef int (*logp_allgather_fn_t)(const void *, w_t, w_t, void *, w_t, w_t, w_t);
+typedef int (*logp_allgatherv_fn_t)(const void *, w_t, w_t, void *, const void *, const void *, w_t, w_t);
+typedef int (*logp_rs_fn_t)(const void *, void *, const void *, w_t, w_t, w_t);
+typedef int (*logp_scan_fn_t)(const void *, void *, w_t, w_t, w_t, w_t);
+typedef int (*logp_alltoallw_fn_t)(const void *, const void *, const void *, const void *, void *, const void *,
+                                   const void *, const void *, w_t);
+
+#define LOGP_COLLECTIVE(name, index, fn_t, blocking, params, args)                                                     \
+    LOGP_EXPORT int name params;                                                                                       \
+    LOGP_EXPORT int name params                                                                                        \
+    {                                                                                                                  \
+        if (logp_blocking_engine_on())                                                                                 \
+            return blocking args;                                                                                      \
+        return LOGP_PROGRESS_NEXT(fn_t, index) args;                                                                   \
+    }
+LOGP_COLLECTIVE(MPI_Allgather, LOGP_CALL_ALLGATHER, logp_allgather_fn_t, logp_blocking_allgather,
+                (const void *sb, w_t sc, w_t st, void *rb, w_t rc, w_t rt, w_t comm), (sb, sc, st, rb, rc, rt, comm))
+LOGP_COLLECTIVE(MPI_Allgatherv, LOGP_CALL_ALLGATHERV, logp_allgatherv_fn_t, logp_blocking_allgatherv,
+                (const void *sb, w_t sc, w_t st, void *rb, const void *rcs, const void *ds, w_t rt, w_t comm),
+                (sb, sc, st, rb, rcs, ds, rt, comm))
+LOGP_COLLECTIVE(MPI_Gather, LOGP_CALL_GATHER, logp_gather_fn_t, logp_blocking_gather,
+                (const void *sb, w_t sc, w_t st, void *rb, w_t rc, w_t rt, w_t root, w_t comm),
+                (sb, sc, st, rb, rc, rt, root, comm))
+LOGP_COLLECTIVE(MPI_Gatherv, LOGP_CALL_GATHERV, logp_gatherv_fn_t, logp_blocking_gatherv,
+                (const void *sb, w_t sc, w_t st, void *rb, const void *rcs, const void *ds, w_t rt, w_t root,
+                 w_t comm),
+                (sb, sc, st, rb, rcs, ds, rt, root, comm))
+LOGP_COLLECTIVE(MPI_Scatter, LOGP_CALL_SCATTER, logp_gather_fn_t, logp_blocking_scatter,
+                (const void *sb, w_t sc, w_t st, void *rb, w_t rc, w_t rt, w_t root, w_t comm),
+                (sb, sc, st, rb, rc, rt, root, comm))
+LOGP_COLLECTIVE(MPI_Scatterv, LOGP_CALL_SCATTERV, logp_scatterv_fn_t, logp_blocking_scatterv,
+                (const void *sb, const void *scs, const void *ds, w_t st, void *rb, w_t rc, w_t rt, w_t root,
+                 w_t comm),
+                (sb, scs, ds, st, rb, rc, rt, root, comm))
+LOGP_COLLECTIVE(MPI_Reduce_scatter, LOGP_CALL_REDUCE_SCATTER, logp_rs_fn_t, logp_blocking_reduce_scatter,
+                (const void *sb, void *rb, const void *rcs, w_t dt, w_t op, w_t comm), (sb, rb, rcs, dt, op, comm))
+LOGP_COLLECTIVE(MPI_Reduce_scatter_block, LOGP_CALL_REDUCE_SCATTER_BLOCK, logp_scan_fn_t,
+                logp_blocking_reduce_scatter_block, (const void *sb, void *rb, w_t rc, w_t dt, w_t op, w_t comm),
+                (sb, rb, rc, dt, op, comm))
+LOGP_COLLECTIVE(MPI_Scan, LOGP_CALL_SCAN, logp_scan_fn_t, logp_blocking_scan,
+                (const void *sb, void *rb, w_t count, w_t dt, w_t op, w_t comm), (sb, rb, count, dt, op, comm))
+LOGP_COLLECTIVE(MPI_Exscan, LOGP_CALL_EXSCAN, logp_scan_fn_t, logp_blocking_exscan,
+                (const void *sb, void *rb, w_t count, w_t dt, w_t op, w_t comm), (sb, rb, count, dt, op, comm))
+LOGP_COLLECTIVE(MPI_Alltoallw, LOGP_CALL_ALLTOALLW, logp_alltoallw_fn_t, logp_blocking_alltoallw,
+                (const void *sb, const void *scs, const void *sds, const void *sts, void *rb, const void *rcs,
+                 const void *rds, const void *rts, w_t comm),
+                (sb, scs, sds, sts, rb, rcs, rds, rts, comm))
 #endif

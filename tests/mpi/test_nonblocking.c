@@ -14,9 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 static int passed, failed, world_rank;
+
+/* Rank 0 starts late: the others' starts find nothing to forward yet. */
+static void late(void)
+{
+    struct timespec t = {0, 20000000L};
+    nanosleep(&t, NULL);
+}
 
 static void check(int ok, const char *what, int n, int root)
 {
@@ -273,8 +280,8 @@ static void test_progress_rule(MPI_Comm comm, int n, int how)
     for (int i = 0; i < n; i++)
         b[i] = rank == 0 ? val(3, i) : -1;
     MPI_Request r, p2p;
-    if (rank == 0) /* late: the others' starts find nothing to forward yet */
-        usleep(20000);
+    if (rank == 0)
+        late();
     MPI_Ibcast(b, n, MPI_INT, 0, comm, &r);
     if (rank > 0 && rank + 1 < size) {
         MPI_Status st;
@@ -304,7 +311,8 @@ static void test_progress_rule(MPI_Comm comm, int n, int how)
 /* The same with the interior ranks blocked in MPI_Allreduce on the
  * communicator of ranks 1 .. P-1, which the last rank joins only once its
  * broadcast has completed: the shim's allreduce or, forced native
- * (run_nonblocking.sh), the library's run as its nonblocking form. */
+ * (run_nonblocking.sh), the library's run as its nonblocking form; then
+ * in MPI_Allgather, which the shim hands to the library. */
 static void test_progress_rule_collective(MPI_Comm comm, int n)
 {
     int rank, size;
@@ -318,7 +326,7 @@ static void test_progress_rule_collective(MPI_Comm comm, int n)
     MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, rest); /* set up: a wait of its own would step the engine */
     MPI_Request r;
     if (rank == 0)
-        usleep(20000);
+        late();
     MPI_Ibcast(b, n, MPI_INT, 0, comm, &r);
     if (rank > 0 && rank + 1 < size)
         MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, rest);
@@ -327,6 +335,19 @@ static void test_progress_rule_collective(MPI_Comm comm, int n)
         MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, rest);
     if (rank > 0)
         ok &= out[0] == size * (size - 1) / 2 && out[1] == size - 1;
+    /* again in a collective the shim never runs (the library's allgather) */
+    int *all = malloc(sizeof(int) * (size_t)size);
+    if (rank == 0)
+        late();
+    MPI_Ibcast(b, n, MPI_INT, 0, comm, &r);
+    if (rank > 0 && rank + 1 < size)
+        MPI_Allgather(&rank, 1, MPI_INT, all, 1, MPI_INT, rest);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    if (rank > 0 && rank + 1 == size)
+        MPI_Allgather(&rank, 1, MPI_INT, all, 1, MPI_INT, rest);
+    for (int q = 1; rank > 0 && q < size; q++)
+        ok &= all[q - 1] == q;
+    free(all);
     for (int i = 0; i < n; i++)
         ok &= b[i] == val(5, i);
     check(ok, "progress rule (interior ranks in the library's allreduce)", n, -1);
