@@ -92,9 +92,7 @@ int logp_blocking_send(logp_send_mode_t mode, const void *buf, logp_word_t count
 int logp_blocking_recv(void *buf, logp_word_t count, logp_word_t dt, logp_word_t source, logp_word_t tag,
                        logp_word_t comm, void *status)
 {
-    MPI_Request r;
-    int rc = PMPI_Irecv(buf, (int)count, (MPI_Datatype)dt, (int)source, (int)tag, (MPI_Comm)comm, &r);
-    return rc == MPI_SUCCESS ? logp_engine_wait(&r, status) : rc;
+    return logp_engine_recv(buf, (int)count, (MPI_Datatype)dt, (int)source, (int)tag, (MPI_Comm)comm, status);
 }
 
 int logp_blocking_sendrecv(const void *sbuf, logp_word_t scount, logp_word_t st, logp_word_t dest, logp_word_t stag,
@@ -149,12 +147,7 @@ int logp_blocking_waitall(logp_word_t n, void *reqs, void *statuses)
 
 int logp_blocking_waitany(logp_word_t n, void *reqs, void *index, void *status)
 {
-    for (;;) {
-        int flag = 0, rc = PMPI_Testany((int)n, reqs, index, &flag, status);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-        logp_engine_progress();
-    }
+    return logp_engine_waitany((int)n, reqs, index, status);
 }
 
 int logp_blocking_waitsome(logp_word_t n, void *reqs, void *outcount, void *indices, void *statuses)

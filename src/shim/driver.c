@@ -93,6 +93,13 @@ static void logp_driver_dispatch(const logp_call_t *c, double entry)
         logp_dispatch_call(c->coll, st->size, end - entry, t - end);
 }
 
+/* The call's own checks, before the communicator's state: its size
+ * (c->bytes) and the collective's screen.  0 sends it to the library. */
+static int logp_driver_screen(const logp_coll_ops_t *ops, logp_call_t *c)
+{
+    return logp_args_bytes(c->comm, c->count, c->type, &c->bytes) && (!ops->screen || ops->screen(c));
+}
+
 /* A nonblocking collective on the engine: the call, its rank's view of
  * the schedule, and where its tag slot is kept. */
 typedef struct logp_driver_task {
@@ -135,9 +142,8 @@ static int logp_driver_settled(const logp_comm_state_t *st, const logp_decision_
 static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c)
 {
     logp_comm_state_t *st;
-    if (!logp_driver_engine() || !logp_args_bytes(c->comm, c->count, c->type, &c->bytes) ||
-        (ops->screen && !ops->screen(c)) || (st = logp_state_find(c->comm)) == NULL || !st->usable ||
-        st->nb_stride == 0 || !ops->admit(c, st))
+    if (!logp_driver_engine() || !logp_driver_screen(ops, c) || (st = logp_state_find(c->comm)) == NULL ||
+        !st->usable || st->nb_stride == 0 || !ops->admit(c, st))
         return ops->library(c);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
@@ -188,8 +194,7 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
     c->origin = 1;
     if (c->entry == LOGP_ENTRY_NONBLOCKING)
         return logp_driver_start(ops, c);
-    if (!logp_args_bytes(c->comm, c->count, c->type, &c->bytes) || (ops->screen && !ops->screen(c)) ||
-        (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))
+    if (!logp_driver_screen(ops, c) || (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))
         return logp_driver_library(ops, c);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
     c->tag = st->tag;
