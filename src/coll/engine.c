@@ -4,6 +4,7 @@
 #include "engine.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ static logp_task_t *logp_engine_pool;                    /* finished, stacks kep
 static int logp_engine_busy;                             /* outstanding collectives */
 static logp_task_t *logp_engine_current;                 /* the collective running now */
 static int logp_engine_stepping;                         /* inside a step */
+static int logp_engine_yielding;                         /* waits test and sched_yield (oversubscribed) */
 static ucontext_t logp_engine_main;                      /* where a running collective yields to */
 /* requests of collectives that ran to their end without a stack of their
  * own (their query reports the result) */
@@ -304,19 +306,42 @@ int logp_engine_start(logp_engine_fn_t fn, const void *arg, size_t size, MPI_Req
 
 /* ---- blocking points */
 
+void logp_engine_set_yielding(int on)
+{
+    __atomic_store_n(&logp_engine_yielding, on != 0, __ATOMIC_RELAXED);
+}
+
+int logp_engine_wait_setting(const char *value)
+{
+    if (value == NULL || *value == '\0' || strcmp(value, "auto") == 0)
+        return -1;
+    return strcmp(value, "yield") == 0 ? 1 : strcmp(value, "poll") == 0 ? 0 : -2;
+}
+
+/* A blocking point waits in the library's own call: nothing of ours to
+ * step and no processor to give up. */
+static int logp_engine_idle(void)
+{
+    return !logp_engine_current && logp_engine_busy == 0 && !__atomic_load_n(&logp_engine_yielding, __ATOMIC_RELAXED);
+}
+
 /* A blocking point's operation is incomplete: back to the engine inside a
- * collective, else a step of the outstanding ones. */
+ * collective, else a step of the outstanding ones and, yielding, the
+ * processor to whichever rank the scheduler runs next. */
 static void logp_engine_pass(void)
 {
-    if (logp_engine_current)
+    if (logp_engine_current) {
         logp_engine_yield();
-    else
-        logp_engine_progress();
+        return;
+    }
+    logp_engine_progress();
+    if (__atomic_load_n(&logp_engine_yielding, __ATOMIC_RELAXED))
+        sched_yield();
 }
 
 int logp_engine_wait(MPI_Request *req, MPI_Status *status)
 {
-    if (!logp_engine_current && logp_engine_busy == 0)
+    if (logp_engine_idle())
         return PMPI_Wait(req, status);
     for (;;) {
         int flag = 0, rc = PMPI_Test(req, &flag, status);
@@ -328,7 +353,7 @@ int logp_engine_wait(MPI_Request *req, MPI_Status *status)
 
 int logp_engine_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status)
 {
-    if (!logp_engine_current && logp_engine_busy == 0)
+    if (logp_engine_idle())
         return PMPI_Waitany(n, reqs, index, status);
     for (;;) {
         int flag = 0, rc = PMPI_Testany(n, reqs, index, &flag, status);
@@ -340,7 +365,7 @@ int logp_engine_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status
 
 int logp_engine_send(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm)
 {
-    if (!logp_engine_current && logp_engine_busy == 0)
+    if (logp_engine_idle())
         return PMPI_Send(buf, count, dt, peer, tag, comm);
     MPI_Request r;
     int rc = PMPI_Isend(buf, count, dt, peer, tag, comm, &r);
@@ -349,7 +374,7 @@ int logp_engine_send(const void *buf, int count, MPI_Datatype dt, int peer, int 
 
 int logp_engine_recv(void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    if (!logp_engine_current && logp_engine_busy == 0)
+    if (logp_engine_idle())
         return PMPI_Recv(buf, count, dt, peer, tag, comm, status);
     MPI_Request r;
     int rc = PMPI_Irecv(buf, count, dt, peer, tag, comm, &r);
@@ -359,7 +384,7 @@ int logp_engine_recv(void *buf, int count, MPI_Datatype dt, int peer, int tag, M
 int logp_engine_sendrecv(const void *sbuf, int scount, MPI_Datatype st, int dest, int stag, void *rbuf, int rcount,
                          MPI_Datatype rt, int source, int rtag, MPI_Comm comm, MPI_Status *status)
 {
-    if (!logp_engine_current && logp_engine_busy == 0)
+    if (logp_engine_idle())
         return PMPI_Sendrecv(sbuf, scount, st, dest, stag, rbuf, rcount, rt, source, rtag, comm, status);
     MPI_Request r[2];
     int rc = PMPI_Irecv(rbuf, rcount, rt, source, rtag, comm, &r[0]);

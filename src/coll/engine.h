@@ -54,11 +54,23 @@ void logp_engine_progress(void);
 /* Collectives started and not yet returned (this rank). */
 int logp_engine_outstanding(void);
 
+/* Whether the blocking points below give up the processor while they wait
+ * (a test, then sched_yield) instead of the library's wait, which polls:
+ * on a node with more ranks than processors a polling rank holds a
+ * processor that the rank it waits for needs, until the scheduler's time
+ * slice ends (4 ms here).  Off (the library's waits) until set; the
+ * setting is the process's (every communicator's). */
+void logp_engine_set_yielding(int on);
+
+/* PMPI_LOGP_WAIT's value: 1 (yield), 0 (poll), -1 (auto, or NULL or
+ * empty: yield where the node is oversubscribed), -2 (not a setting). */
+int logp_engine_wait_setting(const char *value);
+
 /* The executors' blocking points.  As PMPI_Wait / PMPI_Waitany: inside a
  * collective of the engine, test and yield until complete; outside one
- * with collectives outstanding, test and step the engine (a blocking
- * collective then keeps the outstanding ones moving); else the library's
- * call itself. */
+ * with collectives outstanding (or with yielding set), test and step the
+ * engine (a blocking collective then keeps the outstanding ones moving)
+ * and give up the processor if yielding; else the library's call itself. */
 int logp_engine_wait(MPI_Request *req, MPI_Status *status);
 int logp_engine_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status);
 

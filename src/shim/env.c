@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../coll/engine.h"
 #include "../select/confirm.h"
 
 static void logp_env_algos(logp_coll_t coll, char *buf, size_t n)
@@ -102,6 +103,13 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
             logp_env_say(msgs, n, "%s=%s: %s; ignored", "PMPI_LOGP_OVERSUBSCRIBED", over, "expected native or model");
             env->errors++;
         }
+    }
+    const char *wait = getenv("PMPI_LOGP_WAIT");
+    env->wait_yield = logp_engine_wait_setting(wait);
+    if (env->wait_yield == -2) {
+        logp_env_say(msgs, n, "%s=%s: %s; ignored", "PMPI_LOGP_WAIT", wait, "expected auto, yield or poll");
+        env->errors++;
+        env->wait_yield = -1;
     }
     /* a test hook: makes one algorithm measurably slow, so that tests can
      * check that auto's trials catch a model that picks it */

@@ -24,6 +24,9 @@ typedef struct logp_env {
     int dispatch;                        /* PMPI_LOGP_DISPATCH=1: time the shim's own work */
     int oversubscribed_model;            /* PMPI_LOGP_OVERSUBSCRIBED=model: auto keeps the model on a node
                                             with more processes than processors (default native: 0) */
+    int wait_yield;                      /* PMPI_LOGP_WAIT: the schedules' waits give up the processor, 1 (yield),
+                                            0 (poll: the library's waits), -1 (auto, the default: yield where the
+                                            node has more processes than processors) */
     logp_native_lib_t native;            /* PMPI_LOGP_NATIVE=mpich|openmpi, else the build's library */
     int confirm;                         /* PMPI_LOGP_CONFIRM: 1 (default) auto confirms by trials, 0 pure model,
                                             2 trials and refits of L and G */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../coll/engine.h"
 #include "../coll/layout.h"
 #include "../coll/library.h"
 #include "../config/config.h"
@@ -374,8 +375,18 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         int concurrent = __atomic_fetch_add(&logp_creating, 1, __ATOMIC_ACQ_REL) > 0;
         long id = __atomic_fetch_add(&logp_comm_ids, 1, __ATOMIC_RELAXED), next;
         int local = logp_topo_size(&st->topo, logp_topo_node(&st->topo, st->rank)); /* this node's ranks */
-        st->usable = logp_state_agree(st, comm, mine != NULL, st->pcomm != MPI_COMM_NULL, &concurrent, &id,
-                                      logp_layout_oversubscribed(local));
+        int over = logp_layout_oversubscribed(local);
+        /* where this node is oversubscribed, the schedules' waits yield
+         * (PMPI_LOGP_WAIT; docs/results/oversubscribed) */
+        int yield = logp_process_env()->wait_yield;
+        if (yield > 0 || (yield < 0 && over)) {
+            static int said; /* at the process's first communicator set up (normally every rank's alike) */
+            logp_engine_set_yielding(1);
+            if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED) && st->rank == 0 && logp_process_env()->verbose >= 1)
+                fprintf(stderr, "pmpi-logp: %s: the schedules' waits give up the processor (%s)\n", st->name,
+                        yield > 0 ? "PMPI_LOGP_WAIT=yield" : "a node runs more MPI processes than it has processors");
+        }
+        st->usable = logp_state_agree(st, comm, mine != NULL, st->pcomm != MPI_COMM_NULL, &concurrent, &id, over);
         while ((next = __atomic_load_n(&logp_comm_ids, __ATOMIC_RELAXED)) <= id &&
                !__atomic_compare_exchange_n(&logp_comm_ids, &next, id + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;

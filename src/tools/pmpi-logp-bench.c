@@ -23,6 +23,7 @@
 
 #include "../coll/alltoall.h"
 #include "../coll/bcast.h"
+#include "../coll/engine.h"
 #include "../coll/layout.h"
 #include "../coll/library.h"
 #include "../coll/reduce.h"
@@ -386,6 +387,9 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--dispatch") == 0)
             setenv("PMPI_LOGP_DISPATCH", "1", 1);
     MPI_Init(&argc, &argv);
+    /* the schedules wait as the shim's would (PMPI_LOGP_WAIT, state.c) */
+    int wait = logp_engine_wait_setting(getenv("PMPI_LOGP_WAIT"));
+    logp_engine_set_yielding(wait == 1 || (wait < 0 && logp_layout_oversubscribed(0)));
     PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
     const char *which = "all", *tuning = NULL;

@@ -125,6 +125,17 @@ env LD_PRELOAD="$lib" PMPI_LOGP_NATIVE=openmpi PMPI_LOGP_VERBOSE=1 timeout 300 $
 env LD_PRELOAD="$lib" PMPI_LOGP_NATIVE=lam timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q 'PMPI_LOGP_NATIVE=lam: expected mpich, openmpi or smpi; ignored' "$tmp/err" &&
     grep -q 'all results correct' "$tmp/out" && ok "PMPI_LOGP_NATIVE=lam reported, ignored" || ko "PMPI_LOGP_NATIVE=lam"
+# PMPI_LOGP_WAIT: yield makes the schedules' waits give up the processor
+# (said once, verbose), a bad value is reported and ignored
+env LD_PRELOAD="$lib" PMPI_LOGP_WAIT=yield PMPI_LOGP_BCAST=binomial PMPI_LOGP_REDUCE=chain PMPI_LOGP_VERBOSE=1 \
+    timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'all results correct' "$tmp/out" &&
+    [ "$(grep -c "waits give up the processor (PMPI_LOGP_WAIT=yield)" "$tmp/err")" -eq 1 ] &&
+    ok "PMPI_LOGP_WAIT=yield" || { ko "PMPI_LOGP_WAIT=yield"; cat "$tmp/err"; }
+env LD_PRELOAD="$lib" PMPI_LOGP_WAIT=sometimes PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n 2 "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'PMPI_LOGP_WAIT=sometimes: expected auto, yield or poll; ignored' "$tmp/err" &&
+    ! grep -q 'give up the processor' "$tmp/err" && grep -q 'all results correct' "$tmp/out" &&
+    ok "PMPI_LOGP_WAIT=sometimes reported, ignored" || ko "PMPI_LOGP_WAIT=sometimes"
 # the probe writes a file that pmpi-logp check accepts
 timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-probe" --reps 3 --out "$tmp/probe.conf" >"$tmp/out" 2>"$tmp/err"
 rc=$?
@@ -160,6 +171,7 @@ if [ "$n" -le 8 ]; then
     rc=$?
     if [ $rc -eq 0 ] && grep -q 'all results correct' "$tmp/out" &&
         grep -q 'more MPI processes than it has processors: auto is the MPI library' "$tmp/err" &&
+        grep -q "waits give up the processor (a node runs more MPI processes" "$tmp/err" &&
         ! grep -E '^pmpi-logp: .*(bcast|reduce|alltoall) .* -> ' "$tmp/err" | grep -qv '(configured native, '; then
         # (configured native: where MPICH's own is unsafe, the 1-rank all-to-all
         # and the in-place reduce at a nonzero root, the shim still steps in)
@@ -167,10 +179,15 @@ if [ "$n" -le 8 ]; then
     else ko "$n ranks on $cores processors: auto is native"; grep -- ' -> ' "$tmp/err" | head -3; fi
     env PMPI_LOGP_OVERSUBSCRIBED=model LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n $n "$tmp/hello" \
         >"$tmp/out" 2>"$tmp/err"
-    if grep -q 'all results correct' "$tmp/out" && ! grep -q 'more MPI processes than' "$tmp/err" &&
+    if grep -q 'all results correct' "$tmp/out" && ! grep -q 'more MPI processes than it has processors: auto' "$tmp/err" &&
         grep -E '^pmpi-logp: .*(bcast|reduce|alltoall) .* -> ' "$tmp/err" | grep -qv ' -> native '; then
         ok "$n ranks on $cores processors, PMPI_LOGP_OVERSUBSCRIBED=model: the model decides"
     else ko "PMPI_LOGP_OVERSUBSCRIBED=model"; grep -- ' -> ' "$tmp/err" | head -3; fi
+    # the library's waits where PMPI_LOGP_WAIT=poll says so
+    env PMPI_LOGP_OVERSUBSCRIBED=model PMPI_LOGP_WAIT=poll LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 timeout 300 \
+        $MPIEXEC -n $n "$tmp/hello" >"$tmp/out" 2>"$tmp/err"
+    grep -q 'all results correct' "$tmp/out" && grep -q ' -> ' "$tmp/err" && ! grep -q 'give up the processor' "$tmp/err" &&
+        ok "$n ranks on $cores processors, PMPI_LOGP_WAIT=poll: the library's waits" || ko "PMPI_LOGP_WAIT=poll"
 else
     echo "skipped: $cores processors, oversubscription needs more ranks than the matrix runs"
 fi
