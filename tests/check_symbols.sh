@@ -14,11 +14,19 @@ want="$want MPI_Send MPI_Ssend MPI_Rsend MPI_Recv MPI_Sendrecv MPI_Probe MPI_Mpr
 want="$want MPI_Waitany MPI_Waitsome MPI_Test MPI_Testall MPI_Testany MPI_Testsome MPI_Iprobe MPI_Improbe MPI_Barrier"
 want="$want MPI_Allgather MPI_Allgatherv MPI_Gather MPI_Gatherv MPI_Scatter MPI_Scatterv MPI_Reduce_scatter"
 want="$want MPI_Reduce_scatter_block MPI_Scan MPI_Exscan MPI_Alltoallw"
+# the starts, release and status query of persistent requests (progress.c)
+want="$want MPI_Start MPI_Startall MPI_Request_free MPI_Request_get_status"
 # the large-count forms where the MPI library has them (configure.ac)
 if [ "${LOGP_LARGE_COUNT:-}" = yes ]; then
     for c in Allreduce Alltoall Alltoallv Bcast Reduce; do want="$want MPI_${c}_c PMPI_${c}_c"; done
 elif [ -z "${LOGP_LARGE_COUNT:-}" ]; then
     echo "FAIL: LOGP_LARGE_COUNT (yes or no, from configure) not set: run through make check"; exit 1
+fi
+# the persistent forms where the MPI library has them (MPI_ only)
+if [ "${LOGP_PERSISTENT:-}" = yes ]; then
+    for c in Allreduce Alltoall Alltoallv Bcast Reduce; do want="$want MPI_${c}_init"; done
+elif [ -z "${LOGP_PERSISTENT:-}" ]; then
+    echo "FAIL: LOGP_PERSISTENT (yes or no, from configure) not set: run through make check"; exit 1
 fi
 want=$(echo $want | tr ' ' '\n' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 got=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWDB]$/ {print $3}' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')

@@ -22,7 +22,8 @@ typedef enum {
     LOGP_CALL_TEST, LOGP_CALL_TESTALL, LOGP_CALL_TESTANY, LOGP_CALL_TESTSOME, LOGP_CALL_IPROBE, LOGP_CALL_IMPROBE,
     LOGP_CALL_BARRIER, LOGP_CALL_ALLGATHER, LOGP_CALL_ALLGATHERV, LOGP_CALL_GATHER, LOGP_CALL_GATHERV,
     LOGP_CALL_SCATTER, LOGP_CALL_SCATTERV, LOGP_CALL_REDUCE_SCATTER, LOGP_CALL_REDUCE_SCATTER_BLOCK, LOGP_CALL_SCAN,
-    LOGP_CALL_EXSCAN, LOGP_CALL_ALLTOALLW, LOGP_CALL_COUNT
+    LOGP_CALL_EXSCAN, LOGP_CALL_ALLTOALLW, LOGP_CALL_START, LOGP_CALL_STARTALL, LOGP_CALL_REQUEST_FREE,
+    LOGP_CALL_REQUEST_GET_STATUS, LOGP_CALL_COUNT
 } logp_call_id_t;
 
 /* The library's PMPI_ definition of call `id`: what progress.c calls when
@@ -30,8 +31,34 @@ typedef enum {
 void *logp_blocking_pmpi(logp_call_id_t id);
 
 /* Nonzero while nonblocking collectives of the shim are outstanding on
- * this rank (one load: every wrapped call asks it). */
+ * this rank, or persistent ones started and not yet completed (a load or
+ * two: every wrapped call asks it). */
 int logp_blocking_busy(void);
+
+/* Persistent collectives (persist.h).  logp_blocking_persistent: nonzero
+ * while the table has entries: the waits and tests (logp_blocking_wait
+ * ... _testsome, _get_status) then answer for the table's requests (a
+ * started one's start completed in its place; an inactive one at once)
+ * and hand the library the others only (MPICH 4.0.2 hangs in a wait on a
+ * persistent collective request never started).  logp_blocking_owned:
+ * nonzero if the request `req` points to is in the table (one load while
+ * the table is empty). */
+int logp_blocking_persistent(void);
+int logp_blocking_owned(const void *req);
+int logp_blocking_any_owned(logp_word_t n, const void *reqs);
+/* MPI_Start of an owned request (an orphaned one: the library's start);
+ * MPI_Startall of any (the others: the library's MPI_Start); MPI_Request_free
+ * of an owned one (a started one is completed first). */
+int logp_blocking_start(void *req);
+int logp_blocking_startall(logp_word_t n, void *reqs);
+int logp_blocking_request_free(void *req);
+/* The polling calls while logp_blocking_persistent() (the waits above
+ * too: each then answers for the table's requests). */
+int logp_blocking_test(void *req, void *flag, void *status);
+int logp_blocking_testall(logp_word_t n, void *reqs, void *flag, void *statuses);
+int logp_blocking_testany(logp_word_t n, void *reqs, void *index, void *flag, void *status);
+int logp_blocking_testsome(logp_word_t n, void *reqs, void *outcount, void *indices, void *statuses);
+int logp_blocking_get_status(logp_word_t req, void *flag, void *status);
 
 /* Nonzero if the engine is on in this process (driver.h), alike on every
  * rank: MPI_Barrier then always runs as MPI_Ibarrier and a stepping wait

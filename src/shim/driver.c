@@ -2,9 +2,11 @@
 #include "driver.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "../coll/engine.h"
+#include "../coll/library.h"
 #include "agree.h"
 #include "args.h"
 #include "decide.h"
@@ -123,6 +125,7 @@ int logp_driver_engine(void)
 {
     static int ok = -1;
     if (ok < 0) {
+        logp_run_setup(); /* the environment read (a persistent call can be the process's first) */
         int level = MPI_THREAD_SINGLE;
         ok = logp_process_env()->nonblocking && PMPI_Query_thread(&level) == MPI_SUCCESS &&
              level < MPI_THREAD_MULTIPLE && logp_engine_available();
@@ -138,31 +141,102 @@ static int logp_driver_settled(const logp_comm_state_t *st, const logp_decision_
            (st->configured[d->coll] != LOGP_ALGO_AUTO || !st->confirm);
 }
 
+/* Starts task (its call and view set) on the engine with the next of
+ * its communicator's tag slots; the generalized request in *req. */
+static int logp_driver_launch(logp_driver_task_t *task, MPI_Request *req)
+{
+    logp_comm_state_t *st = task->st;
+    task->slot = (int)(st->nb_seq++ % LOGP_STATE_NB_SLOTS);
+    while (st->nb_busy[task->slot]) /* its earlier collective still runs here: the same tags */
+        logp_engine_progress();
+    task->call.tag = st->tag + st->nb_stride * (1 + task->slot);
+    st->nb_busy[task->slot] = 1;
+    st->nb_outstanding++;
+    int rc = logp_engine_start(logp_driver_task_run, task, sizeof *task, req);
+    if (rc != MPI_SUCCESS) { /* the library could not make a request: nothing started */
+        st->nb_busy[task->slot] = 0;
+        st->nb_outstanding--;
+    }
+    return rc;
+}
+
+/* Whether a nonblocking or persistent call runs the shim's schedule: the
+ * conditions of driver.h, alike on every rank; then *task is the call
+ * with this rank's view of the decision's schedule, *dp the decision.
+ * `st` is the communicator's state (NULL: not set up).  Where ranks' size
+ * classes can differ (alltoallv) so can auto's decisions: unless the
+ * caller agrees on the algorithm afterwards (`agrees`), only a forced one. */
+static int logp_driver_prepare(const logp_coll_ops_t *ops, logp_call_t *c, logp_comm_state_t *st,
+                               logp_driver_task_t *task, logp_decision_t **dp, int agrees)
+{
+    if (st == NULL || !st->usable || st->nb_stride == 0 || !ops->admit(c, st) ||
+        (!agrees && logp_coll_local_sizes(c->coll) && st->configured[c->coll] == LOGP_ALGO_AUTO))
+        return 0;
+    logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
+    *task = (logp_driver_task_t){.ops = ops, .call = *c, .st = st};
+    task->call.req = NULL;
+    *dp = d;
+    return logp_driver_settled(st, d) &&
+           logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &task->v);
+}
+
 /* The nonblocking form of logp_driver_run (driver.h). */
 static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c)
 {
-    logp_comm_state_t *st;
-    if (!logp_driver_engine() || !logp_driver_screen(ops, c) || (st = logp_state_find(c->comm)) == NULL ||
-        !st->usable || st->nb_stride == 0 || !ops->admit(c, st))
+    logp_comm_state_t *st = NULL;
+    logp_driver_task_t task;
+    logp_decision_t *d;
+    if (!logp_driver_engine() || !logp_driver_screen(ops, c) ||
+        !logp_driver_prepare(ops, c, st = logp_state_find(c->comm), &task, &d, 0))
         return ops->library(c);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
-    logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
-    logp_driver_task_t task = {.ops = ops, .call = *c, .st = st};
-    if (!logp_driver_settled(st, d) ||
-        !logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &task.v))
-        return ops->library(c);
-    task.slot = (int)(st->nb_seq++ % LOGP_STATE_NB_SLOTS);
-    while (st->nb_busy[task.slot]) /* its earlier collective still runs here: the same tags */
-        logp_engine_progress();
-    task.call.tag = st->tag + st->nb_stride * (1 + task.slot);
-    st->nb_busy[task.slot] = 1;
-    st->nb_outstanding++;
-    int rc = logp_engine_start(logp_driver_task_run, &task, sizeof task, c->req);
-    if (rc != MPI_SUCCESS) { /* the library could not make a request: nothing started */
-        st->nb_busy[task.slot] = 0;
-        st->nb_outstanding--;
-    }
+    int rc = logp_driver_launch(&task, c->req);
     logp_driver_account(st, c, d, d->algo, t0, "");
+    return rc;
+}
+
+/* The persistent form of logp_driver_run (driver.h): the application's
+ * request is the library's persistent collective; where the shim runs the
+ * call, the table keeps what each start replays (persist.h).
+ * Initialization is a collective call that may synchronize (MPI-4.1
+ * section 7.13): it sets the communicator up, and the ranks agree that
+ * every one of them could keep the entry and decided alike (a failed
+ * allocation on one rank, or alltoallv's size classes deciding unlike,
+ * leave the library's collective to all). */
+static int logp_driver_init(const logp_coll_ops_t *ops, logp_call_t *c)
+{
+    logp_driver_task_t task;
+    logp_decision_t *d;
+    int ours = logp_driver_engine() && logp_driver_screen(ops, c) &&
+               logp_driver_prepare(ops, c, logp_driver_state(c->comm), &task, &d, 1);
+    int rc = ops->library(c);
+    if (!ours)
+        return rc;
+    logp_persist_t *p = rc == MPI_SUCCESS ? logp_persist_add(*c->req, task.st, &task, sizeof task) : NULL;
+    int mine[3] = {p != NULL, (int)d->algo, -(int)d->algo}, all[3] = {0, 0, 0};
+    if (logp_coll_library_allreduce(mine, all, 3, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS || !all[0] ||
+        all[1] != -all[2]) {
+        if (p)
+            logp_persist_remove(p);
+    } else if (logp_process_env()->verbose >= 2 && task.st->rank == 0) {
+        fprintf(stderr, "pmpi-logp: %s: %s %zu B: %s planned for its starts\n", task.st->name,
+                logp_next_entry_name(c->coll, c->entry), c->bytes, logp_algo_name(d->algo));
+    }
+    return rc;
+}
+
+int logp_driver_persistent_start(logp_persist_t *p)
+{
+    logp_driver_task_t task;
+    memcpy(&task, p->task, sizeof task);
+    logp_comm_state_t *st = task.st;
+    double t0 = st->timed ? PMPI_Wtime() : 0.0;
+    logp_decision_t *d = logp_decide_get(st, task.call.coll, task.call.bytes, task.call.commutative, task.call.unsafe);
+    MPI_Request req = MPI_REQUEST_NULL;
+    int rc = logp_driver_launch(&task, &req);
+    if (rc == MPI_SUCCESS)
+        logp_persist_started(p, req);
+    logp_driver_account(st, &task.call, d, d->algo, t0, "");
     return rc;
 }
 
@@ -194,6 +268,8 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
     c->origin = 1;
     if (c->entry == LOGP_ENTRY_NONBLOCKING)
         return logp_driver_start(ops, c);
+    if (c->entry == LOGP_ENTRY_PERSISTENT)
+        return logp_driver_init(ops, c);
     if (!logp_driver_screen(ops, c) || (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))
         return logp_driver_library(ops, c);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;

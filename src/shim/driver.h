@@ -29,6 +29,7 @@
 #include "../coll/alltoall_direct.h"
 #include "../model/sched.h"
 #include "next.h"
+#include "persist.h"
 #include "state.h"
 
 /* One call: the application's arguments, then what screening found. */
@@ -50,7 +51,8 @@ typedef struct logp_call {
     int root;                /* bcast, reduce; 0 for all-to-all */
     MPI_Comm comm;
     const logp_next_t *next; /* the next definitions (the library's collective) */
-    MPI_Request *req;        /* nonblocking entry points: the application's request */
+    MPI_Request *req;        /* nonblocking and persistent entry points: the application's request */
+    MPI_Info info;           /* persistent entry points: the info argument */
     /* screening: */
     size_t bytes;     /* of `count` elements of `type`: the size class's (alltoallv: the rank's mean block) */
     size_t sendbytes; /* all-to-all: of one send block */
@@ -91,8 +93,20 @@ typedef struct logp_coll_ops {
  * blocking ones) and the engine can progress in this library; else the
  * library's nonblocking collective.  It takes no part in trials, is
  * counted in the class's calls (its time: the start's), and its errors
- * come back through the request. */
+ * come back through the request.
+ *
+ * A persistent call (LOGP_ENTRY_PERSISTENT) makes the library's persistent
+ * collective (the application's request) and, where the same conditions
+ * hold (the communicator set up here if it was not: initialization is a
+ * collective call), enters it in persist.h's table with the decision's
+ * schedule for its starts (logp_driver_persistent_start). */
 int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c);
+
+/* MPI_Start of a persistent collective in the table (persist.h): starts
+ * the schedule planned at its initialization on the engine (a tag slot
+ * taken now, as a nonblocking call takes one) and marks p started.
+ * Counted in its class's calls.  An MPI error code. */
+int logp_driver_persistent_start(logp_persist_t *p);
 
 /* Nonzero if nonblocking collectives run on the engine in this process
  * (PMPI_LOGP_NONBLOCKING=1, a library the engine can progress, below

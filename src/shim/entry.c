@@ -1,7 +1,8 @@
 /* The exported entry points of the shim library: MPI_X and PMPI_X for
  * MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce, MPI_Alltoallv (and their large-count forms
  * MPI_X_c where the library has them), MPI_X of their nonblocking forms
- * MPI_Ibcast ... MPI_Ialltoallv, and MPI_Session_finalize.
+ * MPI_Ibcast ... MPI_Ialltoallv, MPI_X_init of their persistent forms (where
+ * the library has them), and MPI_Session_finalize.
  *
  * Compiled without mpi.h (see shim.h): each entry point takes its
  * arguments as machine words and either
@@ -55,7 +56,7 @@ static int logp_entry_bcast(logp_entry_t entry, int mpi, void *buffer, logp_word
     void *lib = large ? next->bcast_c : next->bcast;
     if (next->foreign)
         return LOGP_NEXT_AS(logp_bcast_fn_t, lib)(buffer, count, datatype, root, comm);
-    return logp_shim_bcast_words(next, entry, buffer, count, datatype, root, comm, NULL);
+    return logp_shim_bcast_words(next, entry, buffer, count, datatype, root, comm, 0, NULL);
 }
 
 static int logp_entry_reduce(logp_entry_t entry, int mpi, const void *sendbuf, void *recvbuf, logp_word_t count,
@@ -69,7 +70,7 @@ static int logp_entry_reduce(logp_entry_t entry, int mpi, const void *sendbuf, v
     void *lib = large ? next->reduce_c : next->reduce;
     if (next->foreign)
         return LOGP_NEXT_AS(logp_reduce_fn_t, lib)(sendbuf, recvbuf, count, datatype, op, root, comm);
-    return logp_shim_reduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
+    return logp_shim_reduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, root, comm, 0, NULL);
 }
 
 static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf, logp_word_t sendcount,
@@ -85,7 +86,7 @@ static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf,
     void *lib = large ? next->alltoall_c : next->alltoall;
     if (next->foreign)
         return LOGP_NEXT_AS(logp_alltoall_fn_t, lib)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return logp_shim_alltoall_words(next, entry, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    return logp_shim_alltoall_words(next, entry, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, 0,
                                     NULL);
 }
 
@@ -100,7 +101,7 @@ static int logp_entry_allreduce(logp_entry_t entry, int mpi, const void *sendbuf
     void *lib = large ? next->allreduce_c : next->allreduce;
     if (next->foreign)
         return LOGP_NEXT_AS(logp_allreduce_fn_t, lib)(sendbuf, recvbuf, count, datatype, op, comm);
-    return logp_shim_allreduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, comm, NULL);
+    return logp_shim_allreduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, comm, 0, NULL);
 }
 
 static int logp_entry_alltoallv(logp_entry_t entry, int mpi, const void *sendbuf, const void *sendcounts,
@@ -115,7 +116,7 @@ static int logp_entry_alltoallv(logp_entry_t entry, int mpi, const void *sendbuf
         return LOGP_NEXT_AS(logp_alltoallv_fn_t, to)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
                                                      rdispls, recvtype, comm);
     return logp_shim_alltoallv_words(next, entry, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                     recvtype, comm, NULL);
+                                     recvtype, comm, 0, NULL);
 }
 
 /* The exported names: every one a call of the above. */
@@ -211,7 +212,7 @@ LOGP_EXPORT int MPI_Ibcast(LOGP_BCAST_ARGS, void *request);
 LOGP_EXPORT int MPI_Ibcast(LOGP_BCAST_ARGS, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_ibcast, ibcast, logp_ibcast_fn_t,
-                      logp_shim_bcast_words(next, LOGP_ENTRY_NONBLOCKING, buffer, count, datatype, root, comm, request),
+                      logp_shim_bcast_words(next, LOGP_ENTRY_NONBLOCKING, buffer, count, datatype, root, comm, 0, request),
                       buffer, count, datatype, root, comm, request);
 }
 
@@ -220,7 +221,7 @@ LOGP_EXPORT int MPI_Ireduce(LOGP_REDUCE_ARGS, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_ireduce, ireduce, logp_ireduce_fn_t,
                       logp_shim_reduce_words(next, LOGP_ENTRY_NONBLOCKING, sendbuf, recvbuf, count, datatype, op, root,
-                                             comm, request),
+                                             comm, 0, request),
                       sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
@@ -229,7 +230,7 @@ LOGP_EXPORT int MPI_Ialltoall(LOGP_ALLTOALL_ARGS, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_ialltoall, ialltoall, logp_ialltoall_fn_t,
                       logp_shim_alltoall_words(next, LOGP_ENTRY_NONBLOCKING, sendbuf, sendcount, sendtype, recvbuf,
-                                               recvcount, recvtype, comm, request),
+                                               recvcount, recvtype, comm, 0, request),
                       sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
@@ -238,7 +239,7 @@ LOGP_EXPORT int MPI_Iallreduce(LOGP_ALLREDUCE_ARGS, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_iallreduce, iallreduce, logp_iallreduce_fn_t,
                       logp_shim_allreduce_words(next, LOGP_ENTRY_NONBLOCKING, sendbuf, recvbuf, count, datatype, op,
-                                                comm, request),
+                                                comm, 0, request),
                       sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
@@ -247,9 +248,70 @@ LOGP_EXPORT int MPI_Ialltoallv(LOGP_ALLTOALLV_ARGS, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_ialltoallv, ialltoallv, logp_ialltoallv_fn_t,
                       logp_shim_alltoallv_words(next, LOGP_ENTRY_NONBLOCKING, sendbuf, sendcounts, sdispls, sendtype,
-                                                recvbuf, recvcounts, rdispls, recvtype, comm, request),
+                                                recvbuf, recvcounts, rdispls, recvtype, comm, 0, request),
                       sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
 }
+
+#ifdef LOGP_HAVE_PERSISTENT
+/* The persistent forms (MPI-4): MPI_X_init only, handed on as the
+ * nonblocking ones (the driver decides at initialization whether MPI_Start
+ * runs the shim's schedule or the library's persistent collective). */
+typedef int (*logp_bcast_init_fn_t)(void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t, logp_word_t, void *);
+typedef int (*logp_reduce_init_fn_t)(const void *, void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t,
+                                     logp_word_t, logp_word_t, void *);
+typedef int (*logp_alltoall_init_fn_t)(const void *, logp_word_t, logp_word_t, void *, logp_word_t, logp_word_t,
+                                       logp_word_t, logp_word_t, void *);
+typedef int (*logp_allreduce_init_fn_t)(const void *, void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t,
+                                        logp_word_t, void *);
+typedef int (*logp_alltoallv_init_fn_t)(const void *, const void *, const void *, logp_word_t, void *, const void *,
+                                        const void *, logp_word_t, logp_word_t, logp_word_t, void *);
+
+LOGP_EXPORT int MPI_Bcast_init(LOGP_BCAST_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int MPI_Bcast_init(LOGP_BCAST_ARGS, logp_word_t info, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_bcast_init, bcast_init, logp_bcast_init_fn_t,
+                      logp_shim_bcast_words(next, LOGP_ENTRY_PERSISTENT, buffer, count, datatype, root, comm, info,
+                                            request),
+                      buffer, count, datatype, root, comm, info, request);
+}
+
+LOGP_EXPORT int MPI_Reduce_init(LOGP_REDUCE_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int MPI_Reduce_init(LOGP_REDUCE_ARGS, logp_word_t info, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_reduce_init, reduce_init, logp_reduce_init_fn_t,
+                      logp_shim_reduce_words(next, LOGP_ENTRY_PERSISTENT, sendbuf, recvbuf, count, datatype, op, root,
+                                             comm, info, request),
+                      sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+}
+
+LOGP_EXPORT int MPI_Alltoall_init(LOGP_ALLTOALL_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int MPI_Alltoall_init(LOGP_ALLTOALL_ARGS, logp_word_t info, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_alltoall_init, alltoall_init, logp_alltoall_init_fn_t,
+                      logp_shim_alltoall_words(next, LOGP_ENTRY_PERSISTENT, sendbuf, sendcount, sendtype, recvbuf,
+                                               recvcount, recvtype, comm, info, request),
+                      sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+LOGP_EXPORT int MPI_Allreduce_init(LOGP_ALLREDUCE_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int MPI_Allreduce_init(LOGP_ALLREDUCE_ARGS, logp_word_t info, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_allreduce_init, allreduce_init, logp_allreduce_init_fn_t,
+                      logp_shim_allreduce_words(next, LOGP_ENTRY_PERSISTENT, sendbuf, recvbuf, count, datatype, op,
+                                                comm, info, request),
+                      sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+LOGP_EXPORT int MPI_Alltoallv_init(LOGP_ALLTOALLV_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int MPI_Alltoallv_init(LOGP_ALLTOALLV_ARGS, logp_word_t info, void *request)
+{
+    LOGP_NEXT_OR_SHIM(tool_alltoallv_init, alltoallv_init, logp_alltoallv_init_fn_t,
+                      logp_shim_alltoallv_words(next, LOGP_ENTRY_PERSISTENT, sendbuf, sendcounts, sdispls, sendtype,
+                                                recvbuf, recvcounts, rdispls, recvtype, comm, info, request),
+                      sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info,
+                      request);
+}
+#endif
 
 /* MPI-4 Sessions: the end of the shim's run when the application ends its
  * session (there may be no MPI_Finalize).  Exported whatever the library:

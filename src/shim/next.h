@@ -29,6 +29,7 @@ typedef enum logp_entry {
     LOGP_ENTRY_BLOCKING = 0, /* MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce: int counts */
     LOGP_ENTRY_LARGE_COUNT,  /* MPI_Bcast_c, ... (MPI-4): MPI_Count counts */
     LOGP_ENTRY_NONBLOCKING,  /* MPI_Ibcast, ... (MPI-3): int counts and a request */
+    LOGP_ENTRY_PERSISTENT,   /* MPI_Bcast_init, ... (MPI-4): int counts, an info and a request to start */
     LOGP_ENTRY_COUNT
 } logp_entry_t;
 
@@ -58,6 +59,11 @@ typedef struct logp_next {
      * co only: its own agreements call the library's PMPI_Iallreduce) */
     void *ibcast, *ireduce, *ialltoall, *iallreduce, *ialltoallv;
     void *tool_ibcast, *tool_ireduce, *tool_ialltoall, *tool_iallreduce, *tool_ialltoallv;
+    /* persistent (MPI-4): PMPI_Bcast_init, ... PMPI_Alltoallv_init of the
+     * library and a tool's MPI_Bcast_init, ... after the shim (NULL in a
+     * build for a library without them) */
+    void *bcast_init, *reduce_init, *alltoall_init, *allreduce_init, *alltoallv_init;
+    void *tool_bcast_init, *tool_reduce_init, *tool_alltoall_init, *tool_allreduce_init, *tool_alltoallv_init;
     /* MPI-4: PMPI_Session_finalize (NULL if the library has none) and a
      * tool's MPI_Session_finalize after the shim */
     void *session_finalize, *tool_session_finalize;

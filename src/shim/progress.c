@@ -30,7 +30,7 @@ static const char *const logp_progress_names[LOGP_CALL_COUNT] = {
     "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome", "MPI_Test", "MPI_Testall", "MPI_Testany",
     "MPI_Testsome", "MPI_Iprobe", "MPI_Improbe", "MPI_Barrier", "MPI_Allgather", "MPI_Allgatherv", "MPI_Gather",
     "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan",
-    "MPI_Exscan", "MPI_Alltoallw"};
+    "MPI_Exscan", "MPI_Alltoallw", "MPI_Start", "MPI_Startall", "MPI_Request_free", "MPI_Request_get_status"};
 static void *logp_progress_next[LOGP_CALL_COUNT];
 static pthread_once_t logp_progress_once = PTHREAD_ONCE_INIT;
 
@@ -128,7 +128,7 @@ LOGP_EXPORT int MPI_Mrecv(void *buf, w_t count, w_t dt, void *message, void *sta
 LOGP_EXPORT int MPI_Wait(void *req, void *status);
 LOGP_EXPORT int MPI_Wait(void *req, void *status)
 {
-    if (logp_blocking_busy())
+    if (logp_blocking_busy() || logp_blocking_persistent())
         return logp_blocking_wait(req, status);
     return LOGP_PROGRESS_NEXT(logp_wait_fn_t, LOGP_CALL_WAIT)(req, status);
 }
@@ -136,7 +136,7 @@ LOGP_EXPORT int MPI_Wait(void *req, void *status)
 LOGP_EXPORT int MPI_Waitall(w_t n, void *reqs, void *statuses);
 LOGP_EXPORT int MPI_Waitall(w_t n, void *reqs, void *statuses)
 {
-    if (logp_blocking_busy())
+    if (logp_blocking_busy() || logp_blocking_persistent())
         return logp_blocking_waitall(n, reqs, statuses);
     return LOGP_PROGRESS_NEXT(logp_waitall_fn_t, LOGP_CALL_WAITALL)(n, reqs, statuses);
 }
@@ -144,7 +144,7 @@ LOGP_EXPORT int MPI_Waitall(w_t n, void *reqs, void *statuses)
 LOGP_EXPORT int MPI_Waitany(w_t n, void *reqs, void *index, void *status);
 LOGP_EXPORT int MPI_Waitany(w_t n, void *reqs, void *index, void *status)
 {
-    if (logp_blocking_busy())
+    if (logp_blocking_busy() || logp_blocking_persistent())
         return logp_blocking_waitany(n, reqs, index, status);
     return LOGP_PROGRESS_NEXT(logp_waitany_fn_t, LOGP_CALL_WAITANY)(n, reqs, index, status);
 }
@@ -152,17 +152,20 @@ LOGP_EXPORT int MPI_Waitany(w_t n, void *reqs, void *index, void *status)
 LOGP_EXPORT int MPI_Waitsome(w_t n, void *reqs, void *outcount, void *indices, void *statuses);
 LOGP_EXPORT int MPI_Waitsome(w_t n, void *reqs, void *outcount, void *indices, void *statuses)
 {
-    if (logp_blocking_busy())
+    if (logp_blocking_busy() || logp_blocking_persistent())
         return logp_blocking_waitsome(n, reqs, outcount, indices, statuses);
     return LOGP_PROGRESS_NEXT(logp_waitsome_fn_t, LOGP_CALL_WAITSOME)(n, reqs, outcount, indices, statuses);
 }
 
-/* the polling calls: a step first, then the call itself */
+/* the polling calls: a step first, then the call itself (with persistent
+ * collectives of the shim's: blocking.h) */
 LOGP_EXPORT int MPI_Test(void *req, void *flag, void *status);
 LOGP_EXPORT int MPI_Test(void *req, void *flag, void *status)
 {
     if (logp_blocking_busy())
         logp_blocking_step();
+    if (logp_blocking_persistent())
+        return logp_blocking_test(req, flag, status);
     return LOGP_PROGRESS_NEXT(logp_test_fn_t, LOGP_CALL_TEST)(req, flag, status);
 }
 
@@ -171,6 +174,8 @@ LOGP_EXPORT int MPI_Testall(w_t n, void *reqs, void *flag, void *statuses)
 {
     if (logp_blocking_busy())
         logp_blocking_step();
+    if (logp_blocking_persistent())
+        return logp_blocking_testall(n, reqs, flag, statuses);
     return LOGP_PROGRESS_NEXT(logp_testall_fn_t, LOGP_CALL_TESTALL)(n, reqs, flag, statuses);
 }
 
@@ -179,6 +184,8 @@ LOGP_EXPORT int MPI_Testany(w_t n, void *reqs, void *index, void *flag, void *st
 {
     if (logp_blocking_busy())
         logp_blocking_step();
+    if (logp_blocking_persistent())
+        return logp_blocking_testany(n, reqs, index, flag, status);
     return LOGP_PROGRESS_NEXT(logp_testany_fn_t, LOGP_CALL_TESTANY)(n, reqs, index, flag, status);
 }
 
@@ -187,6 +194,8 @@ LOGP_EXPORT int MPI_Testsome(w_t n, void *reqs, void *outcount, void *indices, v
 {
     if (logp_blocking_busy())
         logp_blocking_step();
+    if (logp_blocking_persistent())
+        return logp_blocking_testsome(n, reqs, outcount, indices, statuses);
     return LOGP_PROGRESS_NEXT(logp_waitsome_fn_t, LOGP_CALL_TESTSOME)(n, reqs, outcount, indices, statuses);
 }
 
@@ -204,6 +213,47 @@ LOGP_EXPORT int MPI_Improbe(w_t source, w_t tag, w_t comm, void *flag, void *mes
     if (logp_blocking_busy())
         logp_blocking_step();
     return LOGP_PROGRESS_NEXT(logp_improbe_fn_t, LOGP_CALL_IMPROBE)(source, tag, comm, flag, message, status);
+}
+
+/* Persistent collectives of the shim's (persist.h): their starts, their
+ * release, and the status query that must not look at the application's
+ * request (never started by the shim) while the shim's start runs. */
+typedef int (*logp_start_fn_t)(void *);
+typedef int (*logp_startall_fn_t)(w_t, void *);
+typedef int (*logp_get_status_fn_t)(w_t, void *, void *);
+
+LOGP_EXPORT int MPI_Start(void *req);
+LOGP_EXPORT int MPI_Start(void *req)
+{
+    if (logp_blocking_owned(req))
+        return logp_blocking_start(req);
+    return LOGP_PROGRESS_NEXT(logp_start_fn_t, LOGP_CALL_START)(req);
+}
+
+LOGP_EXPORT int MPI_Startall(w_t n, void *reqs);
+LOGP_EXPORT int MPI_Startall(w_t n, void *reqs)
+{
+    if (logp_blocking_any_owned(n, reqs))
+        return logp_blocking_startall(n, reqs);
+    return LOGP_PROGRESS_NEXT(logp_startall_fn_t, LOGP_CALL_STARTALL)(n, reqs);
+}
+
+LOGP_EXPORT int MPI_Request_free(void *req);
+LOGP_EXPORT int MPI_Request_free(void *req)
+{
+    if (logp_blocking_owned(req))
+        return logp_blocking_request_free(req);
+    return LOGP_PROGRESS_NEXT(logp_start_fn_t, LOGP_CALL_REQUEST_FREE)(req);
+}
+
+LOGP_EXPORT int MPI_Request_get_status(w_t req, void *flag, void *status);
+LOGP_EXPORT int MPI_Request_get_status(w_t req, void *flag, void *status)
+{
+    if (logp_blocking_busy())
+        logp_blocking_step();
+    if (logp_blocking_persistent())
+        return logp_blocking_get_status(req, flag, status);
+    return LOGP_PROGRESS_NEXT(logp_get_status_fn_t, LOGP_CALL_REQUEST_GET_STATUS)(req, flag, status);
 }
 
 LOGP_EXPORT int MPI_Barrier(w_t comm);

@@ -8,6 +8,7 @@
 #include "../config/units.h"
 #include "dispatch.h"
 #include "learning.h"
+#include "persist.h"
 #include "process.h"
 #include "report.h"
 #include "state.h"
@@ -25,6 +26,7 @@ static int logp_run_comm_delete(MPI_Comm comm, int key, void *value, void *extra
     logp_comm_state_t *st = value;
     while (st->nb_outstanding > 0) /* a nonblocking collective freed with its communicator still runs on */
         logp_engine_progress();
+    logp_persist_orphan(st); /* its persistent collectives' later starts: the library's */
     int ended = logp_state_detach(st);
     if (ended < 0)
         return MPI_SUCCESS;

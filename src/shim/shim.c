@@ -48,6 +48,19 @@ typedef int (*logp_native_iallreduce_t)(const void *, void *, int, MPI_Datatype,
 typedef int (*logp_native_ialltoallv_t)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
                                         const int *, MPI_Datatype, MPI_Comm, MPI_Request *);
 
+#ifdef LOGP_HAVE_PERSISTENT
+/* and their persistent forms (MPI-4) */
+typedef int (*logp_native_bcast_init_t)(void *, int, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request *);
+typedef int (*logp_native_reduce_init_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Info,
+                                         MPI_Request *);
+typedef int (*logp_native_alltoall_init_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm,
+                                           MPI_Info, MPI_Request *);
+typedef int (*logp_native_allreduce_init_t)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info,
+                                            MPI_Request *);
+typedef int (*logp_native_alltoallv_init_t)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
+                                            const int *, MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request *);
+#endif
+
 /* A count word as the entry point passed it: an int's word has an
  * undefined upper half (shim.h). */
 static MPI_Count logp_shim_count(logp_entry_t entry, logp_word_t w)
@@ -72,6 +85,11 @@ static int logp_shim_bcast_execute(const logp_call_t *c, const logp_comm_state_t
  * shim leaves to the library may not fit an int). */
 static int logp_shim_bcast_library(const logp_call_t *c)
 {
+#ifdef LOGP_HAVE_PERSISTENT
+    if (c->entry == LOGP_ENTRY_PERSISTENT)
+        return LOGP_NEXT_AS(logp_native_bcast_init_t, c->next->bcast_init)(c->recvbuf, (int)c->count, c->type, c->root,
+                                                                          c->comm, c->info, c->req);
+#endif
     if (c->entry == LOGP_ENTRY_NONBLOCKING)
         return LOGP_NEXT_AS(logp_native_ibcast_t, c->next->ibcast)(c->recvbuf, (int)c->count, c->type, c->root, c->comm,
                                                                   c->req);
@@ -122,6 +140,11 @@ static int logp_shim_reduce_execute(const logp_call_t *c, const logp_comm_state_
 
 static int logp_shim_reduce_library(const logp_call_t *c)
 {
+#ifdef LOGP_HAVE_PERSISTENT
+    if (c->entry == LOGP_ENTRY_PERSISTENT)
+        return LOGP_NEXT_AS(logp_native_reduce_init_t, c->next->reduce_init)(
+            c->sendbuf, c->recvbuf, (int)c->count, c->type, c->op, c->root, c->comm, c->info, c->req);
+#endif
     if (c->entry == LOGP_ENTRY_NONBLOCKING)
         return LOGP_NEXT_AS(logp_native_ireduce_t, c->next->ireduce)(c->sendbuf, c->recvbuf, (int)c->count, c->type,
                                                                     c->op, c->root, c->comm, c->req);
@@ -167,6 +190,11 @@ static int logp_shim_alltoall_execute(const logp_call_t *c, const logp_comm_stat
 
 static int logp_shim_alltoall_library(const logp_call_t *c)
 {
+#ifdef LOGP_HAVE_PERSISTENT
+    if (c->entry == LOGP_ENTRY_PERSISTENT)
+        return LOGP_NEXT_AS(logp_native_alltoall_init_t, c->next->alltoall_init)(
+            c->sendbuf, (int)c->sendcount, c->sendtype, c->recvbuf, (int)c->count, c->type, c->comm, c->info, c->req);
+#endif
     if (c->entry == LOGP_ENTRY_NONBLOCKING)
         return LOGP_NEXT_AS(logp_native_ialltoall_t, c->next->ialltoall)(c->sendbuf, (int)c->sendcount, c->sendtype,
                                                                         c->recvbuf, (int)c->count, c->type, c->comm,
@@ -208,6 +236,11 @@ static int logp_shim_allreduce_admit(logp_call_t *c, const logp_comm_state_t *st
 
 static int logp_shim_allreduce_library(const logp_call_t *c)
 {
+#ifdef LOGP_HAVE_PERSISTENT
+    if (c->entry == LOGP_ENTRY_PERSISTENT)
+        return LOGP_NEXT_AS(logp_native_allreduce_init_t, c->next->allreduce_init)(
+            c->sendbuf, c->recvbuf, (int)c->count, c->type, c->op, c->comm, c->info, c->req);
+#endif
     if (c->entry == LOGP_ENTRY_NONBLOCKING)
         return LOGP_NEXT_AS(logp_native_iallreduce_t, c->next->iallreduce)(c->sendbuf, c->recvbuf, (int)c->count,
                                                                           c->type, c->op, c->comm, c->req);
@@ -265,6 +298,12 @@ static int logp_shim_alltoallv_execute(const logp_call_t *c, const logp_comm_sta
 static int logp_shim_alltoallv_library(const logp_call_t *c)
 {
     const logp_alltoallv_t *a = &c->v;
+#ifdef LOGP_HAVE_PERSISTENT
+    if (c->entry == LOGP_ENTRY_PERSISTENT)
+        return LOGP_NEXT_AS(logp_native_alltoallv_init_t, c->next->alltoallv_init)(
+            c->sendbuf, a->sendcounts, a->sdispls, c->sendtype, c->recvbuf, a->recvcounts, a->rdispls, c->recvtype,
+            c->comm, c->info, c->req);
+#endif
     if (c->entry == LOGP_ENTRY_NONBLOCKING)
         return LOGP_NEXT_AS(logp_native_ialltoallv_t, c->next->ialltoallv)(c->sendbuf, a->sendcounts, a->sdispls,
                                                                           c->sendtype, c->recvbuf, a->recvcounts,
@@ -286,18 +325,18 @@ static const logp_coll_ops_t logp_shim_alltoallv_ops = {NULL, logp_shim_alltoall
 /* ---- the entry points */
 
 int logp_shim_bcast_words(const logp_next_t *next, logp_entry_t entry, void *buffer, logp_word_t count,
-                          logp_word_t datatype, logp_word_t root, logp_word_t comm, void *request)
+                          logp_word_t datatype, logp_word_t root, logp_word_t comm, logp_word_t info, void *request)
 {
-    logp_call_t c = {.coll = LOGP_COLL_BCAST, .req = request, .entry = entry, .recvbuf = buffer, .count = logp_shim_count(entry, count),
+    logp_call_t c = {.coll = LOGP_COLL_BCAST, .req = request, .info = (MPI_Info)info, .entry = entry, .recvbuf = buffer, .count = logp_shim_count(entry, count),
                      .type = (MPI_Datatype)datatype, .root = (int)root, .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_bcast_ops, &c);
 }
 
 int logp_shim_reduce_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, void *recvbuf,
                            logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm,
-                           void *request)
+                           logp_word_t info, void *request)
 {
-    logp_call_t c = {.coll = LOGP_COLL_REDUCE, .req = request, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
+    logp_call_t c = {.coll = LOGP_COLL_REDUCE, .req = request, .info = (MPI_Info)info, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
                      .count = logp_shim_count(entry, count), .type = (MPI_Datatype)datatype, .op = (MPI_Op)op,
                      .root = (int)root, .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_reduce_ops, &c);
@@ -305,9 +344,9 @@ int logp_shim_reduce_words(const logp_next_t *next, logp_entry_t entry, const vo
 
 int logp_shim_alltoall_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, logp_word_t sendcount,
                              logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
-                             logp_word_t comm, void *request)
+                             logp_word_t comm, logp_word_t info, void *request)
 {
-    logp_call_t c = {.coll = LOGP_COLL_ALLTOALL, .req = request, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
+    logp_call_t c = {.coll = LOGP_COLL_ALLTOALL, .req = request, .info = (MPI_Info)info, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
                      .count = logp_shim_count(entry, recvcount), .type = (MPI_Datatype)recvtype,
                      .sendcount = logp_shim_count(entry, sendcount), .sendtype = (MPI_Datatype)sendtype,
                      .comm = (MPI_Comm)comm, .next = next};
@@ -316,9 +355,9 @@ int logp_shim_alltoall_words(const logp_next_t *next, logp_entry_t entry, const 
 
 int logp_shim_allreduce_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, void *recvbuf,
                               logp_word_t count, logp_word_t datatype, logp_word_t op, logp_word_t comm,
-                              void *request)
+                              logp_word_t info, void *request)
 {
-    logp_call_t c = {.coll = LOGP_COLL_ALLREDUCE, .req = request, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
+    logp_call_t c = {.coll = LOGP_COLL_ALLREDUCE, .req = request, .info = (MPI_Info)info, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf,
                      .count = logp_shim_count(entry, count), .type = (MPI_Datatype)datatype, .op = (MPI_Op)op,
                      .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_allreduce_ops, &c);
@@ -327,9 +366,9 @@ int logp_shim_allreduce_words(const logp_next_t *next, logp_entry_t entry, const
 int logp_shim_alltoallv_words(const logp_next_t *next, logp_entry_t entry, const void *sendbuf, const void *sendcounts,
                               const void *sdispls, logp_word_t sendtype, void *recvbuf, const void *recvcounts,
                               const void *rdispls, logp_word_t recvtype, logp_word_t comm,
-                              void *request)
+                              logp_word_t info, void *request)
 {
-    logp_call_t c = {.coll = LOGP_COLL_ALLTOALLV, .req = request, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = 1,
+    logp_call_t c = {.coll = LOGP_COLL_ALLTOALLV, .req = request, .info = (MPI_Info)info, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = 1,
                      .type = MPI_BYTE, .sendtype = (MPI_Datatype)sendtype, .recvtype = (MPI_Datatype)recvtype,
                      .v = {sendcounts, sdispls, recvcounts, rdispls, entry == LOGP_ENTRY_LARGE_COUNT},
                      .comm = (MPI_Comm)comm, .next = next};
@@ -356,28 +395,28 @@ int logp_shim_session_finalize_words(const logp_next_t *next, void *session)
 LOGP_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     return logp_shim_bcast_words(logp_next_get(), LOGP_ENTRY_BLOCKING, buffer, count, (logp_word_t)datatype, root,
-                                 (logp_word_t)comm, NULL);
+                                 (logp_word_t)comm, 0, NULL);
 }
 
 LOGP_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                            MPI_Comm comm)
 {
     return logp_shim_reduce_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, recvbuf, count,
-                                  (logp_word_t)datatype, (logp_word_t)op, root, (logp_word_t)comm, NULL);
+                                  (logp_word_t)datatype, (logp_word_t)op, root, (logp_word_t)comm, 0, NULL);
 }
 
 LOGP_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
     return logp_shim_alltoall_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, sendcount, (logp_word_t)sendtype,
-                                    recvbuf, recvcount, (logp_word_t)recvtype, (logp_word_t)comm, NULL);
+                                    recvbuf, recvcount, (logp_word_t)recvtype, (logp_word_t)comm, 0, NULL);
 }
 
 LOGP_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm)
 {
     return logp_shim_allreduce_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, recvbuf, count,
-                                     (logp_word_t)datatype, (logp_word_t)op, (logp_word_t)comm, NULL);
+                                     (logp_word_t)datatype, (logp_word_t)op, (logp_word_t)comm, 0, NULL);
 }
 
 LOGP_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -386,7 +425,7 @@ LOGP_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const
 {
     return logp_shim_alltoallv_words(logp_next_get(), LOGP_ENTRY_BLOCKING, sendbuf, sendcounts, sdispls,
                                      (logp_word_t)sendtype, recvbuf, recvcounts, rdispls, (logp_word_t)recvtype,
-                                     (logp_word_t)comm, NULL);
+                                     (logp_word_t)comm, 0, NULL);
 }
 
 #if MPI_VERSION >= 4

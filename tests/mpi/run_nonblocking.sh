@@ -7,7 +7,10 @@
 # native (the library's nonblocking collectives run), and the engine off;
 # at the communicator sizes of LOGP_TEST_NS (default "1 2 3 4 5").  From
 # PMPI_LOGP_VERBOSE=2 (every call on rank 0), a forced run must show each
-# forced algorithm run "via MPI_Ibcast" & co, an engine-off run none.
+# forced algorithm run "via MPI_Ibcast" & co and, where the library has the
+# MPI-4 persistent collectives (LOGP_PERSISTENT=yes, from configure),
+# "via MPI_Bcast_init" & co (test_nonblocking starts them then), an
+# engine-off run none of either.
 : "${MPIEXEC:=mpiexec}"
 b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
@@ -19,6 +22,7 @@ list() { "$b/pmpi-logp" algorithms | awk -v c="$1" 'NR > 1 && $1 != "native" && 
     n = split($2, cs, ","); for (i = 1; i <= n; i++) if (cs[i] == c) print $1 }' | tr '\n' ' '; }
 colls="bcast reduce alltoall allreduce alltoallv"
 entries="MPI_Ibcast MPI_Ireduce MPI_Ialltoall MPI_Iallreduce MPI_Ialltoallv"
+inits="MPI_Bcast_init MPI_Reduce_init MPI_Alltoall_init MPI_Allreduce_init MPI_Alltoallv_init"
 most=0
 for c in $colls; do
     k=$(list "$c" | wc -w)
@@ -39,7 +43,7 @@ run() {
     rc=$?
     status=ok
     grep -q '^nonblocking: [0-9]* passed, 0 failed$' "$log" && [ $rc -eq 0 ] || status=FAIL
-    pat=' via MPI_I'; [ "$want" = library ] && pat=' via MPI_I\(bcast\|allreduce\)$'
+    pat=' via MPI_I\| via MPI_[A-Za-z]*_init$'; [ "$want" = library ] && pat=' via MPI_I\(bcast\|allreduce\)$\| via MPI_\(Bcast\|Allreduce\)_init$'
     if { [ "$want" = none ] || [ "$want" = library ]; } && grep -q "$pat" "$err"; then
         status=FAIL; echo "  the shim ran a nonblocking call: $(grep -m1 "$pat" "$err")"
     fi
@@ -48,6 +52,9 @@ run() {
         for x in $label; do
             e=$(echo $entries | cut -d' ' -f$j)
             grep -q -- "-> $x via $e\$" "$err" || { status=FAIL; echo "  no call '-> $x via $e' in the shim's output"; }
+            e=$(echo $inits | cut -d' ' -f$j)
+            [ "${LOGP_PERSISTENT:-no}" != yes ] || grep -q -- "-> $x via $e\$" "$err" ||
+                { status=FAIL; echo "  no call '-> $x via $e' in the shim's output"; }
             j=$((j + 1))
         done
     fi

@@ -123,37 +123,53 @@ tool "relinked with -lpmpi-logp, PMPI tool preloaded" env LD_PRELOAD="$tmp/count
 # calls): nothing under forced algorithms, every call under native, for
 # the blocking entry points and, where the library has them, the MPI-4
 # large-count ones (hello_coll built with -DHELLO_LARGE_COUNT), whose
-# calls reach the library as large-count calls
+# calls reach the library as large-count calls; with the nonblocking
+# engine (PMPI_LOGP_NONBLOCKING=1), the nonblocking forms (-DHELLO_NONBLOCKING)
+# and, where the library has them, the MPI-4 persistent ones
+# (-DHELLO_PERSISTENT): under forced algorithms none reaches the library's
+# MPI_Ibcast & co or MPI_Start (the library's persistent request is made
+# at MPI_Bcast_init & co by design: persist.h)
 $MPICC_ -shared -fPIC -o "$tmp/library_counter.so" "$s/tests/mpi/library_counter.c" -ldl || exit 1
 entries="hello_coll"
 if [ "${LOGP_LARGE_COUNT:-no}" = yes ]; then
     $MPICC_ -DHELLO_LARGE_COUNT -o "$tmp/hello_c" "$s/tests/mpi/hello_coll.c" || exit 1
     entries="$entries hello_c"
 fi
+$MPICC_ -DHELLO_NONBLOCKING -o "$tmp/hello_nb" "$s/tests/mpi/hello_coll.c" || exit 1
+entries="$entries hello_nb"
+if [ "${LOGP_PERSISTENT:-no}" = yes ]; then
+    $MPICC_ -DHELLO_PERSISTENT -o "$tmp/hello_p" "$s/tests/mpi/hello_coll.c" || exit 1
+    entries="$entries hello_p"
+fi
+nonenb="ibcast=0 ireduce=0 ialltoall=0 ialltoallv=0 start=0"
 none="bcast=0 reduce=0 alltoall=0 allreduce=0 alltoallv=0"
 nonec="bcast_c=0 reduce_c=0 alltoall_c=0 allreduce_c=0 alltoallv_c=0"
 for prog in $entries; do
     for set in logp-tree:chain:butterfly:ring native:native:native:native; do
         # every count: native's (MPICH's reduce and all-to-all calls that
         # MPICH is known to fail on run the shim's instead: README)
+        wantnb=$nonenb engine=0
         case $prog:$set in
+        hello_nb:logp-tree* | hello_p:logp-tree*) want="$none $nonec" engine=1 ;;
+        hello_nb:native*) want="$none $nonec" engine=1 wantnb="ibcast=10 ireduce=[0-9]* ialltoall=[0-9]* ialltoallv=10 start=0" ;;
+        hello_p:native*) want="$none $nonec" engine=1 wantnb="ibcast=0 ireduce=0 ialltoall=0 ialltoallv=0 start=[1-9][0-9]*" ;;
         *:logp-tree*) want="$none $nonec" ;;
         hello_coll:native*) want="bcast=10 reduce=[0-9]* alltoall=[0-9]* allreduce=10 alltoallv=10 $nonec" ;;
         hello_c:native*) want="$none bcast_c=10 reduce_c=[0-9]* alltoall_c=[0-9]* allreduce_c=10 alltoallv_c=10" ;;
         esac
         rd=${set#*:}; rd=${rd%%:*}; aa=${set#*:*:}; aa=${aa%%:*}
         av=linear; [ "${set%%:*}" = native ] && av=native
-        env LD_PRELOAD="$lib:$tmp/library_counter.so" PMPI_LOGP_BCAST=${set%%:*} PMPI_LOGP_REDUCE=$rd \
+        env LD_PRELOAD="$lib:$tmp/library_counter.so" PMPI_LOGP_NONBLOCKING=$engine PMPI_LOGP_BCAST=${set%%:*} PMPI_LOGP_REDUCE=$rd \
             PMPI_LOGP_ALLTOALL=$aa PMPI_LOGP_ALLREDUCE=${set##*:} PMPI_LOGP_ALLTOALLV=$av PMPI_LOGP_VERBOSE=2 PMPI_LOGP_REPORT="$tmp/report" \
             timeout 300 $MPIEXEC -n 2 "$tmp/$prog" >"$out" 2>"$err"
         # a large-count call's verbose line and the report name its entry point
         via=1; [ "$prog:$set" = hello_c:logp-tree:chain:butterfly:ring ] &&
             via=$(($(grep -c ' via MPI_Bcast_c$' "$err") * $(grep -c 'by MPI_Reduce_c)$' "$tmp/report")))
         if grep -q "all results correct" "$out" && [ "$(grep -c "^library rank [0-9]*: $want\$" "$out")" -eq 2 ] &&
-            [ "$via" -gt 0 ]; then
+            [ "$(grep -c "^library nonblocking rank [0-9]*: $wantnb\$" "$out")" -eq 2 ] && [ "$via" -gt 0 ]; then
             pass=$((pass + 1)); echo "ok: what reaches the library, $prog, $set: $(grep '^library rank 0' "$out")"
         else
-            fail=$((fail + 1)); echo "FAIL: what reaches the library, $prog, $set (want '$want')"; cat "$out"
+            fail=$((fail + 1)); echo "FAIL: what reaches the library, $prog, $set (want '$want', '$wantnb')"; cat "$out"
             grep -v '^pmpi-logp' "$err" | tail -5
         fi
     done

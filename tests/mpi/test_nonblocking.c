@@ -9,7 +9,13 @@
  * mixes the collectives' requests with point-to-point ones (whose
  * statuses must stay intact); several outstanding collectives completed
  * in reverse order; more outstanding at once than a communicator has tag
- * slots (state.h).  Ends with "nonblocking: N passed, M failed". */
+ * slots (state.h).  With MPI-4 (MPI_Bcast_init & co) the persistent
+ * forms as well: each request initialized once and started several
+ * times with new data (100 times for one), completed the same ways,
+ * MPI_Startall with MPI_Waitall over a shuffled array with point-to-point
+ * requests, the progress rule, MPI_Request_free of a request never
+ * started and of one completed.  Ends with "nonblocking: N passed, M
+ * failed". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +90,7 @@ static void test_ibcast(MPI_Comm comm, int n, int root, int how)
 }
 
 /* A strided type: every other int of 2n. */
-static void test_ibcast_vector(MPI_Comm comm, int n, int root)
+static void test_ibcast_vector(MPI_Comm comm, int n, int root, int persistent)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
@@ -95,12 +101,22 @@ static void test_ibcast_vector(MPI_Comm comm, int n, int root)
     for (int i = 0; i < 2 * n; i++)
         b[i] = rank == root ? val(root, i) : -1;
     MPI_Request r;
-    MPI_Ibcast(b, 1, vec, root, comm, &r);
+#if MPI_VERSION >= 4
+    if (persistent) { /* the type freed before the start: the request keeps it */
+        MPI_Bcast_init(b, 1, vec, root, comm, MPI_INFO_NULL, &r);
+        MPI_Type_free(&vec);
+        MPI_Start(&r);
+    } else
+#endif
+        MPI_Ibcast(b, 1, vec, root, comm, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     for (int i = 0; i < 2 * n; i++)
         ok &= b[i] == (i % 2 == 0 || rank == root ? val(root, i) : -1);
-    check(ok, "ibcast vector", n, root);
-    MPI_Type_free(&vec);
+    check(ok, persistent ? "persistent bcast vector" : "ibcast vector", n, root);
+    if (persistent)
+        MPI_Request_free(&r);
+    else
+        MPI_Type_free(&vec);
     free(b);
 }
 
@@ -178,24 +194,32 @@ static void test_ialltoall(MPI_Comm comm, int n, int how)
 }
 
 /* Rank s sends (s + 2 d) % 3 * k elements to d, blocks packed in reverse
- * order of destination. */
+ * order of destination: the counts and displacements (one allocation,
+ * sc first) and the totals sent and received. */
+static int *alltoallv_counts(int rank, int size, int k, int *st, int *rt)
+{
+    int *sc = malloc(sizeof(int) * (size_t)size * 4), *sd = sc + size, *rc = sd + size, *rd = rc + size;
+    *st = *rt = 0;
+    for (int j = size - 1; j >= 0; j--) {
+        sc[j] = (rank + 2 * j) % 3 * k;
+        sd[j] = *st;
+        *st += sc[j];
+    }
+    for (int j = 0; j < size; j++) {
+        rc[j] = (j + 2 * rank) % 3 * k;
+        rd[j] = *rt;
+        *rt += rc[j];
+    }
+    return sc;
+}
+
+/* alltoallv_counts's exchange. */
 static void test_ialltoallv(MPI_Comm comm, int k)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int *sc = malloc(sizeof(int) * (size_t)size * 4), *sd = sc + size, *rc = sd + size, *rd = rc + size;
-    int st = 0, rt = 0;
-    for (int j = size - 1; j >= 0; j--) {
-        sc[j] = (rank + 2 * j) % 3 * k;
-        sd[j] = st;
-        st += sc[j];
-    }
-    for (int j = 0; j < size; j++) {
-        rc[j] = (j + 2 * rank) % 3 * k;
-        rd[j] = rt;
-        rt += rc[j];
-    }
+    int st, rt, *sc = alltoallv_counts(rank, size, k, &st, &rt), *sd = sc + size, *rc = sd + size, *rd = rc + size;
     int *s = malloc(sizeof(int) * (size_t)(st + 1)), *d = malloc(sizeof(int) * (size_t)(rt + 1)), ok = 1;
     for (int j = 0; j < size; j++)
         for (int i = 0; i < sc[j]; i++)
@@ -271,7 +295,7 @@ static void test_mixed_waitall(MPI_Comm comm, int n, unsigned seed)
  * interior rank of the broadcast's tree must forward the data while it
  * sits in MPI_Recv (or MPI_Probe, MPI_Waitall, MPI_Barrier of a
  * communicator of the ranks from r on), else the last rank never gets it. */
-static void test_progress_rule(MPI_Comm comm, int n, int how)
+static void test_progress_rule(MPI_Comm comm, int n, int how, int persistent)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
@@ -282,7 +306,13 @@ static void test_progress_rule(MPI_Comm comm, int n, int how)
     MPI_Request r, p2p;
     if (rank == 0)
         late();
-    MPI_Ibcast(b, n, MPI_INT, 0, comm, &r);
+#if MPI_VERSION >= 4
+    if (persistent) {
+        MPI_Bcast_init(b, n, MPI_INT, 0, comm, MPI_INFO_NULL, &r);
+        MPI_Start(&r);
+    } else
+#endif
+        MPI_Ibcast(b, n, MPI_INT, 0, comm, &r);
     if (rank > 0 && rank + 1 < size) {
         MPI_Status st;
         switch (how) {
@@ -304,7 +334,10 @@ static void test_progress_rule(MPI_Comm comm, int n, int how)
         MPI_Send(&token, 1, MPI_INT, rank - 1, 9, comm);
     for (int i = 0; i < n; i++)
         ok &= b[i] == val(3, i);
-    check(ok, "progress rule (interior ranks blocked on their successors)", n, how);
+    if (persistent)
+        MPI_Request_free(&r);
+    check(ok, persistent ? "progress rule, persistent" : "progress rule (interior ranks blocked on their successors)",
+          n, how);
     free(b);
 }
 
@@ -383,6 +416,223 @@ static void test_outstanding(MPI_Comm comm, int m, int n)
     free(r);
 }
 
+#if MPI_VERSION >= 4
+/* Persistent collectives: initialized once, started `reps` times with new
+ * data (start k's values are val(q + k, i)), each completed as `how`
+ * says, then freed. */
+static void test_pbcast(MPI_Comm comm, int n, int root, int how, int reps)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    int *b = malloc(sizeof(int) * (size_t)(n + 1)), ok = 1;
+    MPI_Request r;
+    MPI_Bcast_init(b, n, MPI_INT, root, comm, MPI_INFO_NULL, &r);
+    for (int k = 0; k < reps; k++) {
+        for (int i = 0; i < n; i++)
+            b[i] = rank == root ? val(root + k, i) : -1;
+        b[n] = -7;
+        MPI_Start(&r);
+        complete(&r, (how + k) % 4);
+        for (int i = 0; i < n; i++)
+            ok &= b[i] == val(root + k, i);
+        ok &= b[n] == -7 && r != MPI_REQUEST_NULL; /* persistent: the request stays */
+    }
+    MPI_Request_free(&r);
+    ok &= r == MPI_REQUEST_NULL;
+    check(ok, "persistent bcast", n, root);
+    free(b);
+}
+
+static void test_preduce(MPI_Comm comm, int n, int root, int in_place, int how, int reps)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *s = malloc(sizeof(int) * (size_t)(n + 1)), *d = malloc(sizeof(int) * (size_t)(n + 1)), ok = 1;
+    MPI_Request r;
+    MPI_Reduce_init(in_place && rank == root ? MPI_IN_PLACE : s, d, n, MPI_INT, MPI_SUM, root, comm, MPI_INFO_NULL,
+                    &r);
+    for (int k = 0; k < reps; k++) {
+        for (int i = 0; i < n; i++) {
+            s[i] = val(rank + k, i);
+            d[i] = rank == root && in_place ? s[i] : -1;
+        }
+        MPI_Start(&r);
+        complete(&r, (how + k) % 4);
+        if (rank == root)
+            for (int i = 0; i < n; i++) {
+                int want = 0;
+                for (int q = 0; q < size; q++)
+                    want += val(q + k, i);
+                ok &= d[i] == want;
+            }
+    }
+    MPI_Request_free(&r);
+    check(ok, in_place ? "persistent reduce in place" : "persistent reduce", n, root);
+    free(s);
+    free(d);
+}
+
+static void test_pallreduce(MPI_Comm comm, int n, int in_place, int how, int reps)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    double *s = malloc(sizeof(double) * (size_t)(n + 1)), *d = malloc(sizeof(double) * (size_t)(n + 1));
+    int ok = 1;
+    MPI_Request r;
+    MPI_Allreduce_init(in_place ? MPI_IN_PLACE : s, d, n, MPI_DOUBLE, MPI_MAX, comm, MPI_INFO_NULL, &r);
+    for (int k = 0; k < reps; k++) {
+        for (int i = 0; i < n; i++) {
+            s[i] = val(rank + k, i);
+            d[i] = in_place ? s[i] : -1;
+        }
+        MPI_Start(&r);
+        complete(&r, (how + k) % 4);
+        for (int i = 0; i < n; i++) {
+            int want = 0;
+            for (int q = 0; q < size; q++)
+                want = val(q + k, i) > want ? val(q + k, i) : want;
+            ok &= d[i] == (double)want;
+        }
+    }
+    MPI_Request_free(&r);
+    check(ok, in_place ? "persistent allreduce in place" : "persistent allreduce", n, reps);
+    free(s);
+    free(d);
+}
+
+static void test_palltoall(MPI_Comm comm, int n, int how, int reps)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    size_t all = (size_t)n * (size_t)size + 1;
+    int *s = malloc(sizeof(int) * all), *d = malloc(sizeof(int) * all), ok = 1;
+    MPI_Request r;
+    MPI_Alltoall_init(s, n, MPI_INT, d, n, MPI_INT, comm, MPI_INFO_NULL, &r);
+    for (int k = 0; k < reps; k++) {
+        for (int j = 0; j < size; j++)
+            for (int i = 0; i < n; i++) {
+                s[(size_t)j * n + i] = val(rank * size + j + k, i);
+                d[(size_t)j * n + i] = -1;
+            }
+        MPI_Start(&r);
+        complete(&r, (how + k) % 4);
+        for (int j = 0; j < size; j++)
+            for (int i = 0; i < n; i++)
+                ok &= d[(size_t)j * n + i] == val(j * size + rank + k, i);
+    }
+    MPI_Request_free(&r);
+    check(ok, "persistent alltoall", n, -1);
+    free(s);
+    free(d);
+}
+
+/* alltoallv_counts's exchange, started reps times. */
+static void test_palltoallv(MPI_Comm comm, int k, int reps)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int st, rt, *sc = alltoallv_counts(rank, size, k, &st, &rt), *sd = sc + size, *rc = sd + size, *rd = rc + size;
+    int *s = malloc(sizeof(int) * (size_t)(st + 1)), *d = malloc(sizeof(int) * (size_t)(rt + 1)), ok = 1;
+    MPI_Request r;
+    MPI_Alltoallv_init(s, sc, sd, MPI_INT, d, rc, rd, MPI_INT, comm, MPI_INFO_NULL, &r);
+    for (int x = 0; x < reps; x++) {
+        for (int j = 0; j < size; j++)
+            for (int i = 0; i < sc[j]; i++)
+                s[sd[j] + i] = val(rank * size + j + x, i);
+        for (int i = 0; i < rt; i++)
+            d[i] = -1;
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        for (int j = 0; j < size; j++)
+            for (int i = 0; i < rc[j]; i++)
+                ok &= d[rd[j] + i] == val(j * size + rank + x, i);
+    }
+    MPI_Request_free(&r);
+    check(ok, "persistent alltoallv", k, -1);
+    free(s);
+    free(d);
+    free(sc);
+}
+
+/* MPI_Startall of three persistent collectives, then MPI_Waitall over a
+ * shuffled array with a ring's Irecv and Isend (the receive's status
+ * intact), three times; MPI_Request_free of a request never started. */
+static void test_pstartall(MPI_Comm comm, int n, unsigned seed)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int left = (rank + size - 1) % size, right = (rank + 1) % size, ok = 1;
+    double *s = malloc(sizeof(double) * (size_t)(n + 1)), *d = malloc(sizeof(double) * (size_t)(n + 1));
+    int *b = malloc(sizeof(int) * (size_t)(n + 1));
+    int *as = malloc(sizeof(int) * (size_t)size), *ad = malloc(sizeof(int) * (size_t)size);
+    MPI_Request coll[3], never;
+    MPI_Allreduce_init(s, d, n, MPI_DOUBLE, MPI_SUM, comm, MPI_INFO_NULL, &coll[0]);
+    MPI_Bcast_init(b, n, MPI_INT, size - 1, comm, MPI_INFO_NULL, &coll[1]);
+    MPI_Alltoall_init(as, 1, MPI_INT, ad, 1, MPI_INT, comm, MPI_INFO_NULL, &coll[2]);
+    MPI_Bcast_init(b, n, MPI_INT, 0, comm, MPI_INFO_NULL, &never);
+    for (int k = 0; k < 3; k++) {
+        int msg = rank + k, got = -1;
+        for (int i = 0; i < n; i++) {
+            s[i] = val(rank + k, i);
+            d[i] = -1;
+            b[i] = rank == size - 1 ? val(7 + k, i) : -1;
+        }
+        for (int j = 0; j < size; j++)
+            as[j] = rank * 100 + j + k;
+        MPI_Request r[5];
+        MPI_Startall(3, coll);
+        r[0] = coll[0];
+        r[1] = coll[1];
+        r[2] = coll[2];
+        MPI_Irecv(&got, 1, MPI_INT, left, 5, comm, &r[3]);
+        MPI_Isend(&msg, 1, MPI_INT, right, 5, comm, &r[4]);
+        int order[5] = {0, 1, 2, 3, 4};
+        unsigned x = seed + (unsigned)k;
+        for (int i = 4; i > 0; i--) {
+            x = x * 1103515245u + 12345u;
+            int j = (int)((x >> 16) % (unsigned)(i + 1)), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        MPI_Request shuffled[5];
+        MPI_Status st[5];
+        int recv_at = 0;
+        for (int i = 0; i < 5; i++) {
+            shuffled[i] = r[order[i]];
+            if (order[i] == 3)
+                recv_at = i;
+        }
+        MPI_Waitall(5, shuffled, st);
+        ok &= got == left + k && st[recv_at].MPI_SOURCE == left && st[recv_at].MPI_TAG == 5;
+        for (int i = 0; i < 5; i++) /* the persistent ones stay, the others are done */
+            ok &= order[i] < 3 ? shuffled[i] == coll[order[i]] : shuffled[i] == MPI_REQUEST_NULL;
+        for (int i = 0; i < n; i++) {
+            double want = 0;
+            for (int q = 0; q < size; q++)
+                want += val(q + k, i);
+            ok &= d[i] == want && b[i] == val(7 + k, i);
+        }
+        for (int j = 0; j < size; j++)
+            ok &= ad[j] == j * 100 + rank + k;
+    }
+    for (int i = 0; i < 3; i++)
+        MPI_Request_free(&coll[i]);
+    MPI_Request_free(&never);
+    ok &= never == MPI_REQUEST_NULL;
+    check(ok, "persistent startall, waitall with point-to-point", n, -1);
+    free(s);
+    free(d);
+    free(b);
+    free(as);
+    free(ad);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -409,7 +659,7 @@ int main(int argc, char **argv)
                 test_ireduce(comm, n, root, 0, (root + k + 1) % 4);
                 test_ireduce(comm, n, root, 1, (root + k + 2) % 4);
             }
-            test_ibcast_vector(comm, n, size - 1);
+            test_ibcast_vector(comm, n, size - 1, 0);
             test_iallreduce(comm, n, 0, k % 4);
             test_iallreduce(comm, n, 1, (k + 1) % 4);
             test_ialltoall(comm, n > 1000 ? n / 10 : n, (k + 2) % 4);
@@ -417,7 +667,26 @@ int main(int argc, char **argv)
             test_mixed_waitall(comm, n, 17u + k);
         }
         for (int how = 0; how < 3; how++)
-            test_progress_rule(comm, how == 1 ? 20000 : 10, how);
+            test_progress_rule(comm, how == 1 ? 20000 : 10, how, 0);
+#if MPI_VERSION >= 4
+        for (unsigned k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            int n = counts[k], reps = n > 1000 ? 2 : 3;
+            if (c == 1 && n == 70000)
+                continue;
+            for (int root = 0; root < size; root++) {
+                test_pbcast(comm, n, root, (root + k) % 4, reps);
+                test_preduce(comm, n, root, root % 2, (root + k + 1) % 4, reps);
+            }
+            test_ibcast_vector(comm, n, size - 1, 1);
+            test_pallreduce(comm, n, k % 2, k % 4, reps);
+            test_palltoall(comm, n > 1000 ? n / 10 : n, (k + 2) % 4, reps);
+            test_palltoallv(comm, n > 1000 ? n / 10 : n, reps);
+            test_pstartall(comm, n, 29u + k);
+        }
+        test_pallreduce(comm, 5, 0, 0, 100); /* started 100 times */
+        for (int how = 0; how < 3; how++)
+            test_progress_rule(comm, how == 1 ? 20000 : 10, how, 1);
+#endif
         test_progress_rule_collective(comm, 10);
         test_outstanding(comm, 40, 5);
         test_outstanding(comm, 5, 3000);
