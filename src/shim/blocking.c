@@ -117,7 +117,8 @@ static MPI_Status *logp_blocking_status_at(void *statuses, int i)
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : (MPI_Status *)statuses + i;
 }
 
-/* Tests p's start (inactive: done, an empty status); done: p inactive. */
+/* Tests p's start (inactive: done, an empty status); done: p inactive
+ * again. */
 static int logp_blocking_test_entry(logp_persist_t *p, int *flag, MPI_Status *status)
 {
     if (p->active == MPI_REQUEST_NULL) {
@@ -126,7 +127,7 @@ static int logp_blocking_test_entry(logp_persist_t *p, int *flag, MPI_Status *st
         return MPI_SUCCESS;
     }
     int rc = PMPI_Test(&p->active, flag, status);
-    if (rc == MPI_SUCCESS && *flag)
+    if (p->active == MPI_REQUEST_NULL) /* completed (with an error, too): the library freed it */
         logp_persist_done(p);
     return rc;
 }
@@ -191,7 +192,7 @@ int logp_blocking_request_free(void *req)
     logp_persist_t *p = logp_persist_find(*(MPI_Request *)req);
     if (p != NULL) {
         logp_blocking_wait_entry(p, MPI_STATUS_IGNORE); /* freed while started: completed here first */
-        logp_persist_remove(p);
+        logp_driver_persistent_free(p);
     }
     return PMPI_Request_free(req);
 }

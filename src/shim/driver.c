@@ -195,6 +195,47 @@ static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c)
     return rc;
 }
 
+/* The task's derived datatypes, duplicated (keep = 1) so that the
+ * application may free its own before a start (MPI allows it; Open MPI's
+ * persistent request does not keep them alive for the shim's copy), or
+ * those duplicates freed (keep = 0).  Nonzero if all went well. */
+static int logp_driver_task_types(logp_driver_task_t *task, int keep)
+{
+    /* the types the call uses (a send type beside MPI_IN_PLACE is not significant) */
+    logp_call_t *c = &task->call;
+    int sends = c->sendbuf != MPI_IN_PLACE, n = 0;
+    MPI_Datatype *types[2];
+    if (c->coll == LOGP_COLL_ALLTOALLV)
+        types[n++] = &c->recvtype;
+    else
+        types[n++] = &c->type;
+    if ((c->coll == LOGP_COLL_ALLTOALL || c->coll == LOGP_COLL_ALLTOALLV) && sends)
+        types[n++] = &c->sendtype;
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        int ints, addrs, dts, combiner = MPI_COMBINER_NAMED;
+        if (*types[i] == MPI_DATATYPE_NULL ||
+            PMPI_Type_get_envelope(*types[i], &ints, &addrs, &dts, &combiner) != MPI_SUCCESS ||
+            combiner == MPI_COMBINER_NAMED)
+            continue;
+        if (!keep) {
+            PMPI_Type_free(types[i]);
+        } else if (PMPI_Type_dup(*types[i], types[i]) != MPI_SUCCESS) {
+            *types[i] = MPI_DATATYPE_NULL; /* nothing to free for it */
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+void logp_driver_persistent_free(logp_persist_t *p)
+{
+    logp_driver_task_t task;
+    memcpy(&task, p->task, sizeof task);
+    logp_driver_task_types(&task, 0);
+    logp_persist_remove(p);
+}
+
 /* The persistent form of logp_driver_run (driver.h): the application's
  * request is the library's persistent collective; where the shim runs the
  * call, the table keeps what each start replays (persist.h).
@@ -212,12 +253,15 @@ static int logp_driver_init(const logp_coll_ops_t *ops, logp_call_t *c)
     int rc = ops->library(c);
     if (!ours)
         return rc;
-    logp_persist_t *p = rc == MPI_SUCCESS ? logp_persist_add(*c->req, task.st, &task, sizeof task) : NULL;
+    logp_persist_t *p = NULL;
+    if (rc == MPI_SUCCESS && (!logp_driver_task_types(&task, 1) ||
+                              (p = logp_persist_add(*c->req, task.st, &task, sizeof task)) == NULL))
+        logp_driver_task_types(&task, 0); /* what was duplicated */
     int mine[3] = {p != NULL, (int)d->algo, -(int)d->algo}, all[3] = {0, 0, 0};
     if (logp_coll_library_allreduce(mine, all, 3, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS || !all[0] ||
         all[1] != -all[2]) {
         if (p)
-            logp_persist_remove(p);
+            logp_driver_persistent_free(p);
     } else if (logp_process_env()->verbose >= 2 && task.st->rank == 0) {
         fprintf(stderr, "pmpi-logp: %s: %s %zu B: %s planned for its starts\n", task.st->name,
                 logp_next_entry_name(c->coll, c->entry), c->bytes, logp_algo_name(d->algo));

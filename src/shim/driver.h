@@ -108,6 +108,10 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c);
  * Counted in its class's calls.  An MPI error code. */
 int logp_driver_persistent_start(logp_persist_t *p);
 
+/* Frees p (inactive) and what its initialization kept (its copies of the
+ * call's derived datatypes). */
+void logp_driver_persistent_free(logp_persist_t *p);
+
 /* Nonzero if nonblocking collectives run on the engine in this process
  * (PMPI_LOGP_NONBLOCKING=1, a library the engine can progress, below
  * MPI_THREAD_MULTIPLE): alike on every rank.  Then the library's blocking

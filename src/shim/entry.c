@@ -253,9 +253,10 @@ LOGP_EXPORT int MPI_Ialltoallv(LOGP_ALLTOALLV_ARGS, void *request)
 }
 
 #ifdef LOGP_HAVE_PERSISTENT
-/* The persistent forms (MPI-4): MPI_X_init only, handed on as the
- * nonblocking ones (the driver decides at initialization whether MPI_Start
- * runs the shim's schedule or the library's persistent collective). */
+/* The persistent forms (MPI-4 MPI_X_init; Open MPI 4.1's extension
+ * MPIX_X_init: LOGP_INIT_SYMBOL, next.h), handed on as the nonblocking
+ * ones (the driver decides at initialization whether MPI_Start runs the
+ * shim's schedule or the library's persistent collective). */
 typedef int (*logp_bcast_init_fn_t)(void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t, logp_word_t, void *);
 typedef int (*logp_reduce_init_fn_t)(const void *, void *, logp_word_t, logp_word_t, logp_word_t, logp_word_t,
                                      logp_word_t, logp_word_t, void *);
@@ -266,8 +267,8 @@ typedef int (*logp_allreduce_init_fn_t)(const void *, void *, logp_word_t, logp_
 typedef int (*logp_alltoallv_init_fn_t)(const void *, const void *, const void *, logp_word_t, void *, const void *,
                                         const void *, logp_word_t, logp_word_t, logp_word_t, void *);
 
-LOGP_EXPORT int MPI_Bcast_init(LOGP_BCAST_ARGS, logp_word_t info, void *request);
-LOGP_EXPORT int MPI_Bcast_init(LOGP_BCAST_ARGS, logp_word_t info, void *request)
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Bcast)(LOGP_BCAST_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Bcast)(LOGP_BCAST_ARGS, logp_word_t info, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_bcast_init, bcast_init, logp_bcast_init_fn_t,
                       logp_shim_bcast_words(next, LOGP_ENTRY_PERSISTENT, buffer, count, datatype, root, comm, info,
@@ -275,8 +276,8 @@ LOGP_EXPORT int MPI_Bcast_init(LOGP_BCAST_ARGS, logp_word_t info, void *request)
                       buffer, count, datatype, root, comm, info, request);
 }
 
-LOGP_EXPORT int MPI_Reduce_init(LOGP_REDUCE_ARGS, logp_word_t info, void *request);
-LOGP_EXPORT int MPI_Reduce_init(LOGP_REDUCE_ARGS, logp_word_t info, void *request)
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Reduce)(LOGP_REDUCE_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Reduce)(LOGP_REDUCE_ARGS, logp_word_t info, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_reduce_init, reduce_init, logp_reduce_init_fn_t,
                       logp_shim_reduce_words(next, LOGP_ENTRY_PERSISTENT, sendbuf, recvbuf, count, datatype, op, root,
@@ -284,8 +285,8 @@ LOGP_EXPORT int MPI_Reduce_init(LOGP_REDUCE_ARGS, logp_word_t info, void *reques
                       sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
 
-LOGP_EXPORT int MPI_Alltoall_init(LOGP_ALLTOALL_ARGS, logp_word_t info, void *request);
-LOGP_EXPORT int MPI_Alltoall_init(LOGP_ALLTOALL_ARGS, logp_word_t info, void *request)
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Alltoall)(LOGP_ALLTOALL_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Alltoall)(LOGP_ALLTOALL_ARGS, logp_word_t info, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_alltoall_init, alltoall_init, logp_alltoall_init_fn_t,
                       logp_shim_alltoall_words(next, LOGP_ENTRY_PERSISTENT, sendbuf, sendcount, sendtype, recvbuf,
@@ -293,8 +294,8 @@ LOGP_EXPORT int MPI_Alltoall_init(LOGP_ALLTOALL_ARGS, logp_word_t info, void *re
                       sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
 
-LOGP_EXPORT int MPI_Allreduce_init(LOGP_ALLREDUCE_ARGS, logp_word_t info, void *request);
-LOGP_EXPORT int MPI_Allreduce_init(LOGP_ALLREDUCE_ARGS, logp_word_t info, void *request)
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Allreduce)(LOGP_ALLREDUCE_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Allreduce)(LOGP_ALLREDUCE_ARGS, logp_word_t info, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_allreduce_init, allreduce_init, logp_allreduce_init_fn_t,
                       logp_shim_allreduce_words(next, LOGP_ENTRY_PERSISTENT, sendbuf, recvbuf, count, datatype, op,
@@ -302,8 +303,8 @@ LOGP_EXPORT int MPI_Allreduce_init(LOGP_ALLREDUCE_ARGS, logp_word_t info, void *
                       sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
-LOGP_EXPORT int MPI_Alltoallv_init(LOGP_ALLTOALLV_ARGS, logp_word_t info, void *request);
-LOGP_EXPORT int MPI_Alltoallv_init(LOGP_ALLTOALLV_ARGS, logp_word_t info, void *request)
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Alltoallv)(LOGP_ALLTOALLV_ARGS, logp_word_t info, void *request);
+LOGP_EXPORT int LOGP_INIT_SYMBOL(Alltoallv)(LOGP_ALLTOALLV_ARGS, logp_word_t info, void *request)
 {
     LOGP_NEXT_OR_SHIM(tool_alltoallv_init, alltoallv_init, logp_alltoallv_init_fn_t,
                       logp_shim_alltoallv_words(next, LOGP_ENTRY_PERSISTENT, sendbuf, sendcounts, sdispls, sendtype,

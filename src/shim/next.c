@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include <mpi.h>
+#ifdef LOGP_PERSISTENT_MPIX
+#include <mpi-ext.h> /* PMPIX_Bcast_init & co */
+#endif
 
 #ifdef LOGP_SHIM_CHAIN
 #include <dlfcn.h>
@@ -167,11 +170,11 @@ static void logp_next_init(void)
     LOGP_FN_PTR(logp_next.iallreduce, PMPI_Iallreduce);
     LOGP_FN_PTR(logp_next.ialltoallv, PMPI_Ialltoallv);
 #ifdef LOGP_HAVE_PERSISTENT /* the shim answers MPI_Bcast_init & co only */
-    LOGP_FN_PTR(logp_next.bcast_init, PMPI_Bcast_init);
-    LOGP_FN_PTR(logp_next.reduce_init, PMPI_Reduce_init);
-    LOGP_FN_PTR(logp_next.alltoall_init, PMPI_Alltoall_init);
-    LOGP_FN_PTR(logp_next.allreduce_init, PMPI_Allreduce_init);
-    LOGP_FN_PTR(logp_next.alltoallv_init, PMPI_Alltoallv_init);
+    LOGP_FN_PTR(logp_next.bcast_init, LOGP_PINIT_SYMBOL(Bcast));
+    LOGP_FN_PTR(logp_next.reduce_init, LOGP_PINIT_SYMBOL(Reduce));
+    LOGP_FN_PTR(logp_next.alltoall_init, LOGP_PINIT_SYMBOL(Alltoall));
+    LOGP_FN_PTR(logp_next.allreduce_init, LOGP_PINIT_SYMBOL(Allreduce));
+    LOGP_FN_PTR(logp_next.alltoallv_init, LOGP_PINIT_SYMBOL(Alltoallv));
 #endif
 #ifdef LOGP_HAVE_LARGE_COUNT
     LOGP_FN_PTR(logp_next.alltoallv_c, logp_next_ialltoallv_c);
@@ -216,15 +219,15 @@ static void logp_next_init(void)
     if ((f = logp_next_find("MPI_Ialltoallv", "PMPI_Ialltoallv", &logp_next.tool_ialltoallv)) != NULL)
         logp_next.ialltoallv = f;
 #ifdef LOGP_HAVE_PERSISTENT
-    if ((f = logp_next_find("MPI_Bcast_init", "PMPI_Bcast_init", &logp_next.tool_bcast_init)) != NULL)
+    if ((f = logp_next_find(LOGP_INIT_NAME(Bcast), "P" LOGP_INIT_NAME(Bcast), &logp_next.tool_bcast_init)) != NULL)
         logp_next.bcast_init = f;
-    if ((f = logp_next_find("MPI_Reduce_init", "PMPI_Reduce_init", &logp_next.tool_reduce_init)) != NULL)
+    if ((f = logp_next_find(LOGP_INIT_NAME(Reduce), "P" LOGP_INIT_NAME(Reduce), &logp_next.tool_reduce_init)) != NULL)
         logp_next.reduce_init = f;
-    if ((f = logp_next_find("MPI_Alltoall_init", "PMPI_Alltoall_init", &logp_next.tool_alltoall_init)) != NULL)
+    if ((f = logp_next_find(LOGP_INIT_NAME(Alltoall), "P" LOGP_INIT_NAME(Alltoall), &logp_next.tool_alltoall_init)) != NULL)
         logp_next.alltoall_init = f;
-    if ((f = logp_next_find("MPI_Allreduce_init", "PMPI_Allreduce_init", &logp_next.tool_allreduce_init)) != NULL)
+    if ((f = logp_next_find(LOGP_INIT_NAME(Allreduce), "P" LOGP_INIT_NAME(Allreduce), &logp_next.tool_allreduce_init)) != NULL)
         logp_next.allreduce_init = f;
-    if ((f = logp_next_find("MPI_Alltoallv_init", "PMPI_Alltoallv_init", &logp_next.tool_alltoallv_init)) != NULL)
+    if ((f = logp_next_find(LOGP_INIT_NAME(Alltoallv), "P" LOGP_INIT_NAME(Alltoallv), &logp_next.tool_alltoallv_init)) != NULL)
         logp_next.alltoallv_init = f;
 #endif
     logp_next.session_finalize =
@@ -254,7 +257,8 @@ const char *logp_next_entry_name(logp_coll_t coll, logp_entry_t entry)
         {"MPI_Bcast", "MPI_Reduce", "MPI_Alltoall", "MPI_Allreduce", "MPI_Alltoallv"},
         {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c", "MPI_Allreduce_c", "MPI_Alltoallv_c"},
         {"MPI_Ibcast", "MPI_Ireduce", "MPI_Ialltoall", "MPI_Iallreduce", "MPI_Ialltoallv"},
-        {"MPI_Bcast_init", "MPI_Reduce_init", "MPI_Alltoall_init", "MPI_Allreduce_init", "MPI_Alltoallv_init"}};
+        {LOGP_INIT_NAME(Bcast), LOGP_INIT_NAME(Reduce), LOGP_INIT_NAME(Alltoall), LOGP_INIT_NAME(Allreduce),
+         LOGP_INIT_NAME(Alltoallv)}};
     return coll < LOGP_COLL_COUNT && entry < LOGP_ENTRY_COUNT ? name[entry][coll] : "?";
 }
 

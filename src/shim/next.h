@@ -33,6 +33,19 @@ typedef enum logp_entry {
     LOGP_ENTRY_COUNT
 } logp_entry_t;
 
+/* The persistent forms' names: MPI_X_init (MPI-4), or MPIX_X_init where
+ * the library has them as an extension only (Open MPI 4.1, mpi-ext.h;
+ * configure.ac).  LOGP_INIT_SYMBOL(Bcast) is the exported name. */
+#ifdef LOGP_PERSISTENT_MPIX
+#define LOGP_INIT_SYMBOL(c) MPIX_##c##_init
+#define LOGP_PINIT_SYMBOL(c) PMPIX_##c##_init
+#define LOGP_INIT_NAME(c) "MPIX_" #c "_init"
+#else
+#define LOGP_INIT_SYMBOL(c) MPI_##c##_init
+#define LOGP_PINIT_SYMBOL(c) PMPI_##c##_init
+#define LOGP_INIT_NAME(c) "MPI_" #c "_init"
+#endif
+
 /* The MPI name of collective `coll`'s entry point `entry` ("MPI_Bcast",
  * "MPI_Reduce_c", ...), for the verbose line and the report. */
 const char *logp_next_entry_name(logp_coll_t coll, logp_entry_t entry);

@@ -8,6 +8,9 @@
 #include <mpi.h>
 
 #include "tally.h"
+#ifdef HELLO_PERSISTENT
+#include "persistent.h" /* Open MPI 4.1: the MPIX_ extension under the MPI-4 names */
+#endif
 
 /* -DHELLO_LARGE_COUNT: the same program through the MPI-4 large-count
  * entry points (tests/mpi/run_preload.sh) */

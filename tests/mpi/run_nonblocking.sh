@@ -8,7 +8,7 @@
 # at the communicator sizes of LOGP_TEST_NS (default "1 2 3 4 5").  From
 # PMPI_LOGP_VERBOSE=2 (every call on rank 0), a forced run must show each
 # forced algorithm run "via MPI_Ibcast" & co and, where the library has the
-# MPI-4 persistent collectives (LOGP_PERSISTENT=yes, from configure),
+# MPI-4 persistent collectives (LOGP_PERSISTENT=yes from configure; mpix: Open MPI 4.1's MPIX_ forms),
 # "via MPI_Bcast_init" & co (test_nonblocking starts them then), an
 # engine-off run none of either.
 : "${MPIEXEC:=mpiexec}"
@@ -23,6 +23,7 @@ list() { "$b/pmpi-logp" algorithms | awk -v c="$1" 'NR > 1 && $1 != "native" && 
 colls="bcast reduce alltoall allreduce alltoallv"
 entries="MPI_Ibcast MPI_Ireduce MPI_Ialltoall MPI_Iallreduce MPI_Ialltoallv"
 inits="MPI_Bcast_init MPI_Reduce_init MPI_Alltoall_init MPI_Allreduce_init MPI_Alltoallv_init"
+[ "${LOGP_PERSISTENT:-no}" = mpix ] && inits=$(echo "$inits" | sed 's/MPI_/MPIX_/g') # Open MPI 4.1's extension
 most=0
 for c in $colls; do
     k=$(list "$c" | wc -w)
@@ -43,7 +44,8 @@ run() {
     rc=$?
     status=ok
     grep -q '^nonblocking: [0-9]* passed, 0 failed$' "$log" && [ $rc -eq 0 ] || status=FAIL
-    pat=' via MPI_I\| via MPI_[A-Za-z]*_init$'; [ "$want" = library ] && pat=' via MPI_I\(bcast\|allreduce\)$\| via MPI_\(Bcast\|Allreduce\)_init$'
+    pat=' via MPI_I\| via MPIX\?_[A-Za-z]*_init$'
+    [ "$want" = library ] && pat=' via MPI_I\(bcast\|allreduce\)$\| via MPIX\?_\(Bcast\|Allreduce\)_init$'
     if { [ "$want" = none ] || [ "$want" = library ]; } && grep -q "$pat" "$err"; then
         status=FAIL; echo "  the shim ran a nonblocking call: $(grep -m1 "$pat" "$err")"
     fi
@@ -53,7 +55,7 @@ run() {
             e=$(echo $entries | cut -d' ' -f$j)
             grep -q -- "-> $x via $e\$" "$err" || { status=FAIL; echo "  no call '-> $x via $e' in the shim's output"; }
             e=$(echo $inits | cut -d' ' -f$j)
-            [ "${LOGP_PERSISTENT:-no}" != yes ] || grep -q -- "-> $x via $e\$" "$err" ||
+            [ "${LOGP_PERSISTENT:-no}" = no ] || grep -q -- "-> $x via $e\$" "$err" ||
                 { status=FAIL; echo "  no call '-> $x via $e' in the shim's output"; }
             j=$((j + 1))
         done

@@ -137,7 +137,7 @@ if [ "${LOGP_LARGE_COUNT:-no}" = yes ]; then
 fi
 $MPICC_ -DHELLO_NONBLOCKING -o "$tmp/hello_nb" "$s/tests/mpi/hello_coll.c" || exit 1
 entries="$entries hello_nb"
-if [ "${LOGP_PERSISTENT:-no}" = yes ]; then
+if [ "${LOGP_PERSISTENT:-no}" != no ]; then
     $MPICC_ -DHELLO_PERSISTENT -o "$tmp/hello_p" "$s/tests/mpi/hello_coll.c" || exit 1
     entries="$entries hello_p"
 fi
