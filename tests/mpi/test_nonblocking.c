@@ -242,6 +242,20 @@ static void test_ialltoallv(MPI_Comm comm, int k)
     free(sc);
 }
 
+/* 0 .. 4 in an order that `seed` sets, alike on every rank (the places of
+ * five requests in a shuffled array). */
+static void shuffle5(int order[5], unsigned seed)
+{
+    for (int i = 0; i < 5; i++)
+        order[i] = i;
+    for (int i = 4; i > 0; i--) {
+        seed = seed * 1103515245u + 12345u;
+        int j = (int)((seed >> 16) % (unsigned)(i + 1)), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}
+
 /* MPI_Waitall over a shuffled array: a ring's Irecv and Isend, an
  * Iallreduce, an Ibcast, an Ialltoall; the receive's status intact. */
 static void test_mixed_waitall(MPI_Comm comm, int n, unsigned seed)
@@ -262,12 +276,8 @@ static void test_mixed_waitall(MPI_Comm comm, int n, unsigned seed)
         as[j] = rank * 100 + j;
     MPI_Request r[5];
     MPI_Status stat[5];
-    int slot[5] = {0, 1, 2, 3, 4};
-    for (int i = 4; i > 0; i--) { /* the order of the array, shuffled alike on every rank */
-        int j = (int)((seed = seed * 1103515245u + 12345u) >> 16) % (i + 1), x = slot[i];
-        slot[i] = slot[j];
-        slot[j] = x;
-    }
+    int slot[5];
+    shuffle5(slot, seed);
     MPI_Irecv(got, 3, MPI_INT, left, 5, comm, &r[slot[0]]);
     MPI_Iallreduce(s, d, n, MPI_DOUBLE, MPI_SUM, comm, &r[slot[1]]);
     MPI_Isend(msg, 3, MPI_INT, right, 5, comm, &r[slot[2]]);
@@ -595,14 +605,8 @@ static void test_pstartall(MPI_Comm comm, int n, unsigned seed)
         r[2] = coll[2];
         MPI_Irecv(&got, 1, MPI_INT, left, 5, comm, &r[3]);
         MPI_Isend(&msg, 1, MPI_INT, right, 5, comm, &r[4]);
-        int order[5] = {0, 1, 2, 3, 4};
-        unsigned x = seed + (unsigned)k;
-        for (int i = 4; i > 0; i--) {
-            x = x * 1103515245u + 12345u;
-            int j = (int)((x >> 16) % (unsigned)(i + 1)), t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
+        int order[5];
+        shuffle5(order, seed + (unsigned)k);
         MPI_Request shuffled[5];
         MPI_Status st[5];
         int recv_at = 0;
