@@ -19,6 +19,7 @@ want="$want MPI_Start MPI_Startall MPI_Request_free MPI_Request_get_status"
 # the large-count forms where the MPI library has them (configure.ac)
 if [ "${LOGP_LARGE_COUNT:-}" = yes ]; then
     for c in Allreduce Alltoall Alltoallv Bcast Reduce; do want="$want MPI_${c}_c PMPI_${c}_c"; done
+    for c in Iallreduce Ialltoall Ialltoallv Ibcast Ireduce; do want="$want MPI_${c}_c"; done
 elif [ -z "${LOGP_LARGE_COUNT:-}" ]; then
     echo "FAIL: LOGP_LARGE_COUNT (yes or no, from configure) not set: run through make check"; exit 1
 fi
@@ -29,6 +30,12 @@ elif [ "${LOGP_PERSISTENT:-}" = mpix ]; then # Open MPI 4.1's extension (mpi-ext
     for c in Allreduce Alltoall Alltoallv Bcast Reduce; do want="$want MPIX_${c}_init"; done
 elif [ -z "${LOGP_PERSISTENT:-}" ]; then
     echo "FAIL: LOGP_PERSISTENT (yes, mpix or no, from configure) not set: run through make check"; exit 1
+fi
+# and their large-count forms where the library has both
+if [ "${LOGP_PERSISTENT_LARGE_COUNT:-}" = yes ]; then
+    for c in Allreduce Alltoall Alltoallv Bcast Reduce; do want="$want MPI_${c}_init_c"; done
+elif [ -z "${LOGP_PERSISTENT_LARGE_COUNT:-}" ]; then
+    echo "FAIL: LOGP_PERSISTENT_LARGE_COUNT (yes or no, from configure) not set: run through make check"; exit 1
 fi
 want=$(echo $want | tr ' ' '\n' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 got=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TtWDB]$/ {print $3}' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')

@@ -36,7 +36,7 @@ static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, log
 {
     logp_stat_t *s = &d->stat;
     s->calls++;
-    s->large_count += c->entry == LOGP_ENTRY_LARGE_COUNT;
+    s->large_count += logp_next_large(c->entry);
     s->bytes += (double)c->bytes;
     if (st->timed)
         s->time += PMPI_Wtime() - t0;
@@ -293,11 +293,11 @@ int logp_driver_persistent_start(logp_persist_t *p)
  * nonblocking one, and the peers' engines are not this rank's. */
 static int logp_driver_library(const logp_coll_ops_t *ops, const logp_call_t *c)
 {
-    if (c->entry != LOGP_ENTRY_BLOCKING || !logp_driver_engine())
+    if (logp_next_form(c->entry) != LOGP_ENTRY_BLOCKING || !logp_driver_engine())
         return ops->library(c);
     MPI_Request req = MPI_REQUEST_NULL;
     logp_call_t nb = *c;
-    nb.entry = LOGP_ENTRY_NONBLOCKING;
+    nb.entry = logp_next_entry(LOGP_ENTRY_NONBLOCKING, c->entry);
     nb.req = &req;
     int rc = ops->library(&nb);
     return rc == MPI_SUCCESS ? logp_engine_wait(&req, MPI_STATUS_IGNORE) : rc;
@@ -310,9 +310,9 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
     c->commutative = 1;
     c->unsafe = 0;
     c->origin = 1;
-    if (c->entry == LOGP_ENTRY_NONBLOCKING)
+    if (logp_next_form(c->entry) == LOGP_ENTRY_NONBLOCKING)
         return logp_driver_start(ops, c);
-    if (c->entry == LOGP_ENTRY_PERSISTENT)
+    if (logp_next_form(c->entry) == LOGP_ENTRY_PERSISTENT)
         return logp_driver_init(ops, c);
     if (!logp_driver_screen(ops, c) || (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))
         return logp_driver_library(ops, c);

@@ -157,97 +157,68 @@ static int logp_next_foreign(void)
 }
 #endif
 
+/* Sets the next definitions of entry point `e` of the five collectives. */
+#define LOGP_NEXT_ROW(e, bcast, reduce, alltoall, allreduce, alltoallv)                                                \
+    do {                                                                                                               \
+        LOGP_FN_PTR(logp_next.lib[e][LOGP_COLL_BCAST], bcast);                                                         \
+        LOGP_FN_PTR(logp_next.lib[e][LOGP_COLL_REDUCE], reduce);                                                       \
+        LOGP_FN_PTR(logp_next.lib[e][LOGP_COLL_ALLTOALL], alltoall);                                                   \
+        LOGP_FN_PTR(logp_next.lib[e][LOGP_COLL_ALLREDUCE], allreduce);                                                 \
+        LOGP_FN_PTR(logp_next.lib[e][LOGP_COLL_ALLTOALLV], alltoallv);                                                 \
+    } while (0)
+
 static void logp_next_init(void)
 {
-    LOGP_FN_PTR(logp_next.bcast, logp_next_ibcast);
-    LOGP_FN_PTR(logp_next.reduce, logp_next_ireduce);
-    LOGP_FN_PTR(logp_next.alltoall, logp_next_ialltoall);
-    LOGP_FN_PTR(logp_next.allreduce, logp_next_iallreduce);
-    LOGP_FN_PTR(logp_next.alltoallv, logp_next_ialltoallv);
-    LOGP_FN_PTR(logp_next.ibcast, PMPI_Ibcast); /* the shim does not answer PMPI_Ibcast & co */
-    LOGP_FN_PTR(logp_next.ireduce, PMPI_Ireduce);
-    LOGP_FN_PTR(logp_next.ialltoall, PMPI_Ialltoall);
-    LOGP_FN_PTR(logp_next.iallreduce, PMPI_Iallreduce);
-    LOGP_FN_PTR(logp_next.ialltoallv, PMPI_Ialltoallv);
-#ifdef LOGP_HAVE_PERSISTENT /* the shim answers MPI_Bcast_init & co only */
-    LOGP_FN_PTR(logp_next.bcast_init, LOGP_PINIT_SYMBOL(Bcast));
-    LOGP_FN_PTR(logp_next.reduce_init, LOGP_PINIT_SYMBOL(Reduce));
-    LOGP_FN_PTR(logp_next.alltoall_init, LOGP_PINIT_SYMBOL(Alltoall));
-    LOGP_FN_PTR(logp_next.allreduce_init, LOGP_PINIT_SYMBOL(Allreduce));
-    LOGP_FN_PTR(logp_next.alltoallv_init, LOGP_PINIT_SYMBOL(Alltoallv));
-#endif
-#ifdef LOGP_HAVE_LARGE_COUNT
-    LOGP_FN_PTR(logp_next.alltoallv_c, logp_next_ialltoallv_c);
-    LOGP_FN_PTR(logp_next.bcast_c, logp_next_ibcast_c);
-    LOGP_FN_PTR(logp_next.reduce_c, logp_next_ireduce_c);
-    LOGP_FN_PTR(logp_next.alltoall_c, logp_next_ialltoall_c);
-    LOGP_FN_PTR(logp_next.allreduce_c, logp_next_iallreduce_c);
-#endif
+    /* what the program was linked with: the library's own nonblocking and
+     * persistent PMPI_X (the shim answers their MPI_X only) and, for the
+     * blocking ones, which the shim answers, the stand-ins (the library's
+     * PMPI_X where the shim is compiled into the program) */
 #ifdef LOGP_SHIM_CHAIN
-    void *f;
-    logp_next.foreign = logp_next_foreign();
-    if ((f = logp_next_find("MPI_Bcast", "PMPI_Bcast", &logp_next.tool_bcast)) != NULL)
-        logp_next.bcast = f;
-    if ((f = logp_next_find("MPI_Reduce", "PMPI_Reduce", &logp_next.tool_reduce)) != NULL)
-        logp_next.reduce = f;
-    if ((f = logp_next_find("MPI_Alltoall", "PMPI_Alltoall", &logp_next.tool_alltoall)) != NULL)
-        logp_next.alltoall = f;
-    if ((f = logp_next_find("MPI_Allreduce", "PMPI_Allreduce", &logp_next.tool_allreduce)) != NULL)
-        logp_next.allreduce = f;
-    if ((f = logp_next_find("MPI_Alltoallv", "PMPI_Alltoallv", &logp_next.tool_alltoallv)) != NULL)
-        logp_next.alltoallv = f;
+    LOGP_NEXT_ROW(LOGP_ENTRY_BLOCKING, logp_next_ibcast, logp_next_ireduce, logp_next_ialltoall, logp_next_iallreduce,
+                  logp_next_ialltoallv);
 #ifdef LOGP_HAVE_LARGE_COUNT
-    if ((f = logp_next_find("MPI_Bcast_c", "PMPI_Bcast_c", &logp_next.tool_bcast_c)) != NULL)
-        logp_next.bcast_c = f;
-    if ((f = logp_next_find("MPI_Reduce_c", "PMPI_Reduce_c", &logp_next.tool_reduce_c)) != NULL)
-        logp_next.reduce_c = f;
-    if ((f = logp_next_find("MPI_Alltoall_c", "PMPI_Alltoall_c", &logp_next.tool_alltoall_c)) != NULL)
-        logp_next.alltoall_c = f;
-    if ((f = logp_next_find("MPI_Allreduce_c", "PMPI_Allreduce_c", &logp_next.tool_allreduce_c)) != NULL)
-        logp_next.allreduce_c = f;
-    if ((f = logp_next_find("MPI_Alltoallv_c", "PMPI_Alltoallv_c", &logp_next.tool_alltoallv_c)) != NULL)
-        logp_next.alltoallv_c = f;
+    LOGP_NEXT_ROW(LOGP_ENTRY_LARGE_COUNT, logp_next_ibcast_c, logp_next_ireduce_c, logp_next_ialltoall_c,
+                  logp_next_iallreduce_c, logp_next_ialltoallv_c);
 #endif
-    if ((f = logp_next_find("MPI_Ibcast", "PMPI_Ibcast", &logp_next.tool_ibcast)) != NULL)
-        logp_next.ibcast = f;
-    if ((f = logp_next_find("MPI_Ireduce", "PMPI_Ireduce", &logp_next.tool_ireduce)) != NULL)
-        logp_next.ireduce = f;
-    if ((f = logp_next_find("MPI_Ialltoall", "PMPI_Ialltoall", &logp_next.tool_ialltoall)) != NULL)
-        logp_next.ialltoall = f;
-    if ((f = logp_next_find("MPI_Iallreduce", "PMPI_Iallreduce", &logp_next.tool_iallreduce)) != NULL)
-        logp_next.iallreduce = f;
-    if ((f = logp_next_find("MPI_Ialltoallv", "PMPI_Ialltoallv", &logp_next.tool_ialltoallv)) != NULL)
-        logp_next.ialltoallv = f;
-#ifdef LOGP_HAVE_PERSISTENT
-    if ((f = logp_next_find(LOGP_INIT_NAME(Bcast), "P" LOGP_INIT_NAME(Bcast), &logp_next.tool_bcast_init)) != NULL)
-        logp_next.bcast_init = f;
-    if ((f = logp_next_find(LOGP_INIT_NAME(Reduce), "P" LOGP_INIT_NAME(Reduce), &logp_next.tool_reduce_init)) != NULL)
-        logp_next.reduce_init = f;
-    if ((f = logp_next_find(LOGP_INIT_NAME(Alltoall), "P" LOGP_INIT_NAME(Alltoall), &logp_next.tool_alltoall_init)) != NULL)
-        logp_next.alltoall_init = f;
-    if ((f = logp_next_find(LOGP_INIT_NAME(Allreduce), "P" LOGP_INIT_NAME(Allreduce), &logp_next.tool_allreduce_init)) != NULL)
-        logp_next.allreduce_init = f;
-    if ((f = logp_next_find(LOGP_INIT_NAME(Alltoallv), "P" LOGP_INIT_NAME(Alltoallv), &logp_next.tool_alltoallv_init)) != NULL)
-        logp_next.alltoallv_init = f;
-#endif
-    logp_next.session_finalize =
-        logp_next_find("MPI_Session_finalize", "PMPI_Session_finalize", &logp_next.tool_session_finalize);
 #else
-    LOGP_FN_PTR(logp_next.bcast, PMPI_Bcast);
-    LOGP_FN_PTR(logp_next.reduce, PMPI_Reduce);
-    LOGP_FN_PTR(logp_next.alltoall, PMPI_Alltoall);
-    LOGP_FN_PTR(logp_next.allreduce, PMPI_Allreduce);
-    LOGP_FN_PTR(logp_next.alltoallv, PMPI_Alltoallv);
+    LOGP_NEXT_ROW(LOGP_ENTRY_BLOCKING, PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall, PMPI_Allreduce, PMPI_Alltoallv);
 #ifdef LOGP_HAVE_LARGE_COUNT
-    LOGP_FN_PTR(logp_next.alltoallv_c, PMPI_Alltoallv_c);
-    LOGP_FN_PTR(logp_next.bcast_c, PMPI_Bcast_c);
-    LOGP_FN_PTR(logp_next.reduce_c, PMPI_Reduce_c);
-    LOGP_FN_PTR(logp_next.alltoall_c, PMPI_Alltoall_c);
-    LOGP_FN_PTR(logp_next.allreduce_c, PMPI_Allreduce_c);
+    LOGP_NEXT_ROW(LOGP_ENTRY_LARGE_COUNT, PMPI_Bcast_c, PMPI_Reduce_c, PMPI_Alltoall_c, PMPI_Allreduce_c,
+                  PMPI_Alltoallv_c);
 #endif
 #if MPI_VERSION >= 4
     LOGP_FN_PTR(logp_next.session_finalize, PMPI_Session_finalize);
 #endif
+#endif
+    LOGP_NEXT_ROW(LOGP_ENTRY_NONBLOCKING, PMPI_Ibcast, PMPI_Ireduce, PMPI_Ialltoall, PMPI_Iallreduce, PMPI_Ialltoallv);
+#ifdef LOGP_HAVE_LARGE_COUNT
+    LOGP_NEXT_ROW(LOGP_ENTRY_NONBLOCKING_LARGE_COUNT, PMPI_Ibcast_c, PMPI_Ireduce_c, PMPI_Ialltoall_c, PMPI_Iallreduce_c,
+                  PMPI_Ialltoallv_c);
+#endif
+#ifdef LOGP_HAVE_PERSISTENT
+    LOGP_NEXT_ROW(LOGP_ENTRY_PERSISTENT, LOGP_PINIT_SYMBOL(Bcast), LOGP_PINIT_SYMBOL(Reduce),
+                  LOGP_PINIT_SYMBOL(Alltoall), LOGP_PINIT_SYMBOL(Allreduce), LOGP_PINIT_SYMBOL(Alltoallv));
+#endif
+#ifdef LOGP_HAVE_PERSISTENT_LARGE_COUNT
+    LOGP_NEXT_ROW(LOGP_ENTRY_PERSISTENT_LARGE_COUNT, PMPI_Bcast_init_c, PMPI_Reduce_init_c, PMPI_Alltoall_init_c,
+                  PMPI_Allreduce_init_c, PMPI_Alltoallv_init_c);
+#endif
+#ifdef LOGP_SHIM_CHAIN
+    /* then what the dynamic linker finds next: a tool's, or another shim's */
+    logp_next.foreign = logp_next_foreign();
+    for (int e = 0; e < LOGP_ENTRY_COUNT; e++)
+        for (int c = 0; c < LOGP_COLL_COUNT; c++) {
+            if (logp_next.lib[e][c] == NULL) /* not in this library */
+                continue;
+            const char *name = logp_next_entry_name((logp_coll_t)c, (logp_entry_t)e);
+            char pname[64];
+            snprintf(pname, sizeof pname, "P%s", name);
+            void *f = logp_next_find(name, pname, &logp_next.tool[e][c]);
+            if (f != NULL)
+                logp_next.lib[e][c] = f;
+        }
+    logp_next.session_finalize =
+        logp_next_find("MPI_Session_finalize", "PMPI_Session_finalize", &logp_next.tool_session_finalize);
 #endif
 }
 
@@ -257,8 +228,11 @@ const char *logp_next_entry_name(logp_coll_t coll, logp_entry_t entry)
         {"MPI_Bcast", "MPI_Reduce", "MPI_Alltoall", "MPI_Allreduce", "MPI_Alltoallv"},
         {"MPI_Bcast_c", "MPI_Reduce_c", "MPI_Alltoall_c", "MPI_Allreduce_c", "MPI_Alltoallv_c"},
         {"MPI_Ibcast", "MPI_Ireduce", "MPI_Ialltoall", "MPI_Iallreduce", "MPI_Ialltoallv"},
+        {"MPI_Ibcast_c", "MPI_Ireduce_c", "MPI_Ialltoall_c", "MPI_Iallreduce_c", "MPI_Ialltoallv_c"},
         {LOGP_INIT_NAME(Bcast), LOGP_INIT_NAME(Reduce), LOGP_INIT_NAME(Alltoall), LOGP_INIT_NAME(Allreduce),
-         LOGP_INIT_NAME(Alltoallv)}};
+         LOGP_INIT_NAME(Alltoallv)},
+        {"MPI_Bcast_init_c", "MPI_Reduce_init_c", "MPI_Alltoall_init_c", "MPI_Allreduce_init_c",
+         "MPI_Alltoallv_init_c"}};
     return coll < LOGP_COLL_COUNT && entry < LOGP_ENTRY_COUNT ? name[entry][coll] : "?";
 }
 

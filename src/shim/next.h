@@ -24,14 +24,37 @@
 
 /* How the application reached the shim: which entry point of the
  * collective (the verbose line names it; the library's call for a call
- * the shim does not run is the same entry point's). */
+ * the shim does not run is the same entry point's).  An entry point is a
+ * form (blocking, nonblocking, persistent) and a count width: the low bit
+ * says MPI_Count counts (the MPI-4 MPI_X_c names), so that every form has
+ * its large-count twin without a second set of cases. */
 typedef enum logp_entry {
-    LOGP_ENTRY_BLOCKING = 0, /* MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce: int counts */
-    LOGP_ENTRY_LARGE_COUNT,  /* MPI_Bcast_c, ... (MPI-4): MPI_Count counts */
-    LOGP_ENTRY_NONBLOCKING,  /* MPI_Ibcast, ... (MPI-3): int counts and a request */
-    LOGP_ENTRY_PERSISTENT,   /* MPI_Bcast_init, ... (MPI-4): int counts, an info and a request to start */
+    LOGP_ENTRY_BLOCKING = 0,    /* MPI_Bcast, MPI_Reduce, MPI_Alltoall, MPI_Allreduce, MPI_Alltoallv: int counts */
+    LOGP_ENTRY_LARGE_COUNT = 1, /* MPI_Bcast_c, ... (MPI-4): MPI_Count counts */
+    LOGP_ENTRY_NONBLOCKING = 2, /* MPI_Ibcast, ... (MPI-3): a request */
+    LOGP_ENTRY_NONBLOCKING_LARGE_COUNT = 3, /* MPI_Ibcast_c, ... (MPI-4) */
+    LOGP_ENTRY_PERSISTENT = 4,  /* MPI_Bcast_init, ... (MPI-4): an info and a request to start */
+    LOGP_ENTRY_PERSISTENT_LARGE_COUNT = 5, /* MPI_Bcast_init_c, ... (MPI-4) */
     LOGP_ENTRY_COUNT
 } logp_entry_t;
+
+/* The form of `entry`: LOGP_ENTRY_BLOCKING, _NONBLOCKING or _PERSISTENT. */
+static inline logp_entry_t logp_next_form(logp_entry_t entry)
+{
+    return (logp_entry_t)(entry & ~1);
+}
+
+/* Nonzero if `entry` takes MPI_Count counts (and MPI_Aint displacements). */
+static inline int logp_next_large(logp_entry_t entry)
+{
+    return entry & 1;
+}
+
+/* `form`'s entry point with the count width of `like`. */
+static inline logp_entry_t logp_next_entry(logp_entry_t form, logp_entry_t like)
+{
+    return (logp_entry_t)(form | (like & 1));
+}
 
 /* The persistent forms' names: MPI_X_init (MPI-4), or MPIX_X_init where
  * the library has them as an extension only (Open MPI 4.1, mpi-ext.h;
@@ -56,27 +79,16 @@ typedef struct logp_next {
      * reverse): the shim only forwards calls, untouched, to the next
      * definitions (its handles and constants would mean nothing there). */
     int foreign;
-    /* PMPI_Bcast, PMPI_Reduce, PMPI_Alltoall, PMPI_Allreduce, PMPI_Alltoallv of the MPI
-     * library (with two shims, of the next one); never NULL */
-    void *bcast, *reduce, *alltoall, *allreduce, *alltoallv;
-    /* a tool's MPI_X loaded after the shim, or NULL: the shim's MPI_X
-     * hands the call to it (it calls PMPI_X, which is the shim's) */
-    void *tool_bcast, *tool_reduce, *tool_alltoall, *tool_allreduce, *tool_alltoallv;
-    /* MPI-4 large counts: PMPI_Bcast_c, ... PMPI_Allreduce_c and a tool's
-     * MPI_X_c after the shim (all NULL in a build for a library without
-     * them: the shim does not export them there) */
-    void *bcast_c, *reduce_c, *alltoall_c, *allreduce_c, *alltoallv_c;
-    void *tool_bcast_c, *tool_reduce_c, *tool_alltoall_c, *tool_allreduce_c, *tool_alltoallv_c;
-    /* nonblocking: PMPI_Ibcast, ... PMPI_Ialltoallv of the library and a
-     * tool's MPI_Ibcast, ... after the shim (the shim answers MPI_Ibcast &
-     * co only: its own agreements call the library's PMPI_Iallreduce) */
-    void *ibcast, *ireduce, *ialltoall, *iallreduce, *ialltoallv;
-    void *tool_ibcast, *tool_ireduce, *tool_ialltoall, *tool_iallreduce, *tool_ialltoallv;
-    /* persistent (MPI-4): PMPI_Bcast_init, ... PMPI_Alltoallv_init of the
-     * library and a tool's MPI_Bcast_init, ... after the shim (NULL in a
-     * build for a library without them) */
-    void *bcast_init, *reduce_init, *alltoall_init, *allreduce_init, *alltoallv_init;
-    void *tool_bcast_init, *tool_reduce_init, *tool_alltoall_init, *tool_allreduce_init, *tool_alltoallv_init;
+    /* By entry point and collective: the next PMPI_X (the MPI library's;
+     * with two shims, the next one's), and a tool's MPI_X loaded after the
+     * shim or NULL (the shim's MPI_X hands the call to it; it calls PMPI_X,
+     * which is the shim's).  The blocking ones are never NULL; the others
+     * are NULL where the library has no such entry point (the shim does not
+     * export it there).  The shim answers the nonblocking and persistent
+     * forms' MPI_X only (its own agreements call the library's
+     * PMPI_Iallreduce). */
+    void *lib[LOGP_ENTRY_COUNT][LOGP_COLL_COUNT];
+    void *tool[LOGP_ENTRY_COUNT][LOGP_COLL_COUNT];
     /* MPI-4: PMPI_Session_finalize (NULL if the library has none) and a
      * tool's MPI_Session_finalize after the shim */
     void *session_finalize, *tool_session_finalize;

@@ -22,50 +22,17 @@
 
 #define LOGP_EXPORT __attribute__((visibility("default")))
 
-/* The MPI library's collectives (next.h keeps them as data pointers). */
-typedef int (*logp_native_bcast_t)(void *, int, MPI_Datatype, int, MPI_Comm);
-typedef int (*logp_native_reduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm);
-typedef int (*logp_native_alltoall_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-/* and their large-count forms (MPI-4) */
-typedef int (*logp_native_bcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_Comm);
-typedef int (*logp_native_reduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm);
-typedef int (*logp_native_alltoall_c_t)(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype,
-                                        MPI_Comm);
-typedef int (*logp_native_alltoallv_t)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
-                                       const int *, MPI_Datatype, MPI_Comm);
-#ifdef LOGP_HAVE_LARGE_COUNT
-typedef int (*logp_native_alltoallv_c_t)(const void *, const MPI_Count *, const MPI_Aint *, MPI_Datatype, void *,
-                                         const MPI_Count *, const MPI_Aint *, MPI_Datatype, MPI_Comm);
-#endif
-typedef int (*logp_native_allreduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
-typedef int (*logp_native_allreduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm);
-/* and their nonblocking forms */
-typedef int (*logp_native_ibcast_t)(void *, int, MPI_Datatype, int, MPI_Comm, MPI_Request *);
-typedef int (*logp_native_ireduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Request *);
-typedef int (*logp_native_ialltoall_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm,
-                                       MPI_Request *);
-typedef int (*logp_native_iallreduce_t)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request *);
-typedef int (*logp_native_ialltoallv_t)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
-                                        const int *, MPI_Datatype, MPI_Comm, MPI_Request *);
+/* A handle, count or info as the word the next definitions take (shim.h). */
+#define LOGP_W(x) ((logp_word_t)(x))
 
-#ifdef LOGP_HAVE_PERSISTENT
-/* and their persistent forms (MPI-4) */
-typedef int (*logp_native_bcast_init_t)(void *, int, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request *);
-typedef int (*logp_native_reduce_init_t)(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Info,
-                                         MPI_Request *);
-typedef int (*logp_native_alltoall_init_t)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm,
-                                           MPI_Info, MPI_Request *);
-typedef int (*logp_native_allreduce_init_t)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info,
-                                            MPI_Request *);
-typedef int (*logp_native_alltoallv_init_t)(const void *, const int *, const int *, MPI_Datatype, void *, const int *,
-                                            const int *, MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request *);
-#endif
+/* The library's call for `c`: its entry point's next definition. */
+#define LOGP_SHIM_NEXT(c) ((c)->next->lib[(c)->entry][(c)->coll])
 
 /* A count word as the entry point passed it: an int's word has an
  * undefined upper half (shim.h). */
 static MPI_Count logp_shim_count(logp_entry_t entry, logp_word_t w)
 {
-    return entry == LOGP_ENTRY_LARGE_COUNT ? (MPI_Count)w : (MPI_Count)(int)w;
+    return logp_next_large(entry) ? (MPI_Count)w : (MPI_Count)(int)w;
 }
 
 /* ---- MPI_Bcast */
@@ -85,17 +52,18 @@ static int logp_shim_bcast_execute(const logp_call_t *c, const logp_comm_state_t
  * shim leaves to the library may not fit an int). */
 static int logp_shim_bcast_library(const logp_call_t *c)
 {
-#ifdef LOGP_HAVE_PERSISTENT
-    if (c->entry == LOGP_ENTRY_PERSISTENT)
-        return LOGP_NEXT_AS(logp_native_bcast_init_t, c->next->bcast_init)(c->recvbuf, (int)c->count, c->type, c->root,
-                                                                          c->comm, c->info, c->req);
-#endif
-    if (c->entry == LOGP_ENTRY_NONBLOCKING)
-        return LOGP_NEXT_AS(logp_native_ibcast_t, c->next->ibcast)(c->recvbuf, (int)c->count, c->type, c->root, c->comm,
-                                                                  c->req);
-    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
-        return LOGP_NEXT_AS(logp_native_bcast_c_t, c->next->bcast_c)(c->recvbuf, c->count, c->type, c->root, c->comm);
-    return LOGP_NEXT_AS(logp_native_bcast_t, c->next->bcast)(c->recvbuf, (int)c->count, c->type, c->root, c->comm);
+    void *f = LOGP_SHIM_NEXT(c);
+    switch (logp_next_form(c->entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_bcast_init_fn_t, f)(c->recvbuf, LOGP_W(c->count), LOGP_W(c->type), c->root,
+                                                     LOGP_W(c->comm), LOGP_W(c->info), c->req);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_ibcast_fn_t, f)(c->recvbuf, LOGP_W(c->count), LOGP_W(c->type), c->root,
+                                                 LOGP_W(c->comm), c->req);
+    default:
+        return LOGP_NEXT_AS(logp_bcast_fn_t, f)(c->recvbuf, LOGP_W(c->count), LOGP_W(c->type), c->root,
+                                                LOGP_W(c->comm));
+    }
 }
 
 static const logp_coll_ops_t logp_shim_bcast_ops = {NULL, logp_shim_bcast_admit, logp_shim_bcast_execute,
@@ -140,19 +108,19 @@ static int logp_shim_reduce_execute(const logp_call_t *c, const logp_comm_state_
 
 static int logp_shim_reduce_library(const logp_call_t *c)
 {
-#ifdef LOGP_HAVE_PERSISTENT
-    if (c->entry == LOGP_ENTRY_PERSISTENT)
-        return LOGP_NEXT_AS(logp_native_reduce_init_t, c->next->reduce_init)(
-            c->sendbuf, c->recvbuf, (int)c->count, c->type, c->op, c->root, c->comm, c->info, c->req);
-#endif
-    if (c->entry == LOGP_ENTRY_NONBLOCKING)
-        return LOGP_NEXT_AS(logp_native_ireduce_t, c->next->ireduce)(c->sendbuf, c->recvbuf, (int)c->count, c->type,
-                                                                    c->op, c->root, c->comm, c->req);
-    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
-        return LOGP_NEXT_AS(logp_native_reduce_c_t, c->next->reduce_c)(c->sendbuf, c->recvbuf, c->count, c->type,
-                                                                      c->op, c->root, c->comm);
-    return LOGP_NEXT_AS(logp_native_reduce_t, c->next->reduce)(c->sendbuf, c->recvbuf, (int)c->count, c->type, c->op,
-                                                              c->root, c->comm);
+    void *f = LOGP_SHIM_NEXT(c);
+    switch (logp_next_form(c->entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_reduce_init_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                                      LOGP_W(c->op), c->root, LOGP_W(c->comm), LOGP_W(c->info),
+                                                      c->req);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_ireduce_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                                  LOGP_W(c->op), c->root, LOGP_W(c->comm), c->req);
+    default:
+        return LOGP_NEXT_AS(logp_reduce_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                                 LOGP_W(c->op), c->root, LOGP_W(c->comm));
+    }
 }
 
 static const logp_coll_ops_t logp_shim_reduce_ops = {logp_shim_reduce_screen, logp_shim_reduce_admit,
@@ -190,20 +158,19 @@ static int logp_shim_alltoall_execute(const logp_call_t *c, const logp_comm_stat
 
 static int logp_shim_alltoall_library(const logp_call_t *c)
 {
-#ifdef LOGP_HAVE_PERSISTENT
-    if (c->entry == LOGP_ENTRY_PERSISTENT)
-        return LOGP_NEXT_AS(logp_native_alltoall_init_t, c->next->alltoall_init)(
-            c->sendbuf, (int)c->sendcount, c->sendtype, c->recvbuf, (int)c->count, c->type, c->comm, c->info, c->req);
-#endif
-    if (c->entry == LOGP_ENTRY_NONBLOCKING)
-        return LOGP_NEXT_AS(logp_native_ialltoall_t, c->next->ialltoall)(c->sendbuf, (int)c->sendcount, c->sendtype,
-                                                                        c->recvbuf, (int)c->count, c->type, c->comm,
-                                                                        c->req);
-    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
-        return LOGP_NEXT_AS(logp_native_alltoall_c_t, c->next->alltoall_c)(c->sendbuf, c->sendcount, c->sendtype,
-                                                                          c->recvbuf, c->count, c->type, c->comm);
-    return LOGP_NEXT_AS(logp_native_alltoall_t, c->next->alltoall)(c->sendbuf, (int)c->sendcount, c->sendtype,
-                                                                  c->recvbuf, (int)c->count, c->type, c->comm);
+    void *f = LOGP_SHIM_NEXT(c);
+    switch (logp_next_form(c->entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_alltoall_init_fn_t, f)(c->sendbuf, LOGP_W(c->sendcount), LOGP_W(c->sendtype),
+                                                        c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                                        LOGP_W(c->comm), LOGP_W(c->info), c->req);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_ialltoall_fn_t, f)(c->sendbuf, LOGP_W(c->sendcount), LOGP_W(c->sendtype), c->recvbuf,
+                                                    LOGP_W(c->count), LOGP_W(c->type), LOGP_W(c->comm), c->req);
+    default:
+        return LOGP_NEXT_AS(logp_alltoall_fn_t, f)(c->sendbuf, LOGP_W(c->sendcount), LOGP_W(c->sendtype), c->recvbuf,
+                                                   LOGP_W(c->count), LOGP_W(c->type), LOGP_W(c->comm));
+    }
 }
 
 static const logp_coll_ops_t logp_shim_alltoall_ops = {NULL, logp_shim_alltoall_admit, logp_shim_alltoall_execute,
@@ -236,19 +203,18 @@ static int logp_shim_allreduce_admit(logp_call_t *c, const logp_comm_state_t *st
 
 static int logp_shim_allreduce_library(const logp_call_t *c)
 {
-#ifdef LOGP_HAVE_PERSISTENT
-    if (c->entry == LOGP_ENTRY_PERSISTENT)
-        return LOGP_NEXT_AS(logp_native_allreduce_init_t, c->next->allreduce_init)(
-            c->sendbuf, c->recvbuf, (int)c->count, c->type, c->op, c->comm, c->info, c->req);
-#endif
-    if (c->entry == LOGP_ENTRY_NONBLOCKING)
-        return LOGP_NEXT_AS(logp_native_iallreduce_t, c->next->iallreduce)(c->sendbuf, c->recvbuf, (int)c->count,
-                                                                          c->type, c->op, c->comm, c->req);
-    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
-        return LOGP_NEXT_AS(logp_native_allreduce_c_t, c->next->allreduce_c)(c->sendbuf, c->recvbuf, c->count, c->type,
-                                                                            c->op, c->comm);
-    return LOGP_NEXT_AS(logp_native_allreduce_t, c->next->allreduce)(c->sendbuf, c->recvbuf, (int)c->count, c->type,
-                                                                    c->op, c->comm);
+    void *f = LOGP_SHIM_NEXT(c);
+    switch (logp_next_form(c->entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_allreduce_init_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                                         LOGP_W(c->op), LOGP_W(c->comm), LOGP_W(c->info), c->req);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_iallreduce_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                                     LOGP_W(c->op), LOGP_W(c->comm), c->req);
+    default:
+        return LOGP_NEXT_AS(logp_allreduce_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                                    LOGP_W(c->op), LOGP_W(c->comm));
+    }
 }
 
 /* The executor is the reduce's: it reads the schedule's collective. */
@@ -298,25 +264,21 @@ static int logp_shim_alltoallv_execute(const logp_call_t *c, const logp_comm_sta
 static int logp_shim_alltoallv_library(const logp_call_t *c)
 {
     const logp_alltoallv_t *a = &c->v;
-#ifdef LOGP_HAVE_PERSISTENT
-    if (c->entry == LOGP_ENTRY_PERSISTENT)
-        return LOGP_NEXT_AS(logp_native_alltoallv_init_t, c->next->alltoallv_init)(
-            c->sendbuf, a->sendcounts, a->sdispls, c->sendtype, c->recvbuf, a->recvcounts, a->rdispls, c->recvtype,
-            c->comm, c->info, c->req);
-#endif
-    if (c->entry == LOGP_ENTRY_NONBLOCKING)
-        return LOGP_NEXT_AS(logp_native_ialltoallv_t, c->next->ialltoallv)(c->sendbuf, a->sendcounts, a->sdispls,
-                                                                          c->sendtype, c->recvbuf, a->recvcounts,
-                                                                          a->rdispls, c->recvtype, c->comm, c->req);
-#ifdef LOGP_HAVE_LARGE_COUNT
-    if (c->entry == LOGP_ENTRY_LARGE_COUNT)
-        return LOGP_NEXT_AS(logp_native_alltoallv_c_t, c->next->alltoallv_c)(c->sendbuf, a->sendcounts, a->sdispls,
-                                                                            c->sendtype, c->recvbuf, a->recvcounts,
-                                                                            a->rdispls, c->recvtype, c->comm);
-#endif
-    return LOGP_NEXT_AS(logp_native_alltoallv_t, c->next->alltoallv)(c->sendbuf, a->sendcounts, a->sdispls, c->sendtype,
-                                                                    c->recvbuf, a->recvcounts, a->rdispls, c->recvtype,
-                                                                    c->comm);
+    void *f = LOGP_SHIM_NEXT(c);
+    switch (logp_next_form(c->entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_alltoallv_init_fn_t, f)(c->sendbuf, a->sendcounts, a->sdispls, LOGP_W(c->sendtype),
+                                                         c->recvbuf, a->recvcounts, a->rdispls, LOGP_W(c->recvtype),
+                                                         LOGP_W(c->comm), LOGP_W(c->info), c->req);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_ialltoallv_fn_t, f)(c->sendbuf, a->sendcounts, a->sdispls, LOGP_W(c->sendtype),
+                                                     c->recvbuf, a->recvcounts, a->rdispls, LOGP_W(c->recvtype),
+                                                     LOGP_W(c->comm), c->req);
+    default:
+        return LOGP_NEXT_AS(logp_alltoallv_fn_t, f)(c->sendbuf, a->sendcounts, a->sdispls, LOGP_W(c->sendtype),
+                                                    c->recvbuf, a->recvcounts, a->rdispls, LOGP_W(c->recvtype),
+                                                    LOGP_W(c->comm));
+    }
 }
 
 static const logp_coll_ops_t logp_shim_alltoallv_ops = {NULL, logp_shim_alltoallv_admit, logp_shim_alltoallv_execute,
@@ -370,7 +332,7 @@ int logp_shim_alltoallv_words(const logp_next_t *next, logp_entry_t entry, const
 {
     logp_call_t c = {.coll = LOGP_COLL_ALLTOALLV, .req = request, .info = (MPI_Info)info, .entry = entry, .sendbuf = sendbuf, .recvbuf = recvbuf, .count = 1,
                      .type = MPI_BYTE, .sendtype = (MPI_Datatype)sendtype, .recvtype = (MPI_Datatype)recvtype,
-                     .v = {sendcounts, sdispls, recvcounts, rdispls, entry == LOGP_ENTRY_LARGE_COUNT},
+                     .v = {sendcounts, sdispls, recvcounts, rdispls, logp_next_large(entry)},
                      .comm = (MPI_Comm)comm, .next = next};
     return logp_driver_run(&logp_shim_alltoallv_ops, &c);
 }

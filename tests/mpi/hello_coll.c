@@ -13,13 +13,19 @@
 #endif
 
 /* -DHELLO_LARGE_COUNT: the same program through the MPI-4 large-count
- * entry points (tests/mpi/run_preload.sh) */
+ * entry points (tests/mpi/run_preload.sh): MPI_Bcast_c & co, or with
+ * -DHELLO_NONBLOCKING / -DHELLO_PERSISTENT below MPI_Ibcast_c & co and
+ * MPI_Bcast_init_c & co */
 #ifdef HELLO_LARGE_COUNT
+#if defined(HELLO_NONBLOCKING) || defined(HELLO_PERSISTENT)
+#include "large_count.h"
+#else
 #define MPI_Bcast MPI_Bcast_c
 #define MPI_Reduce MPI_Reduce_c
 #define MPI_Alltoall MPI_Alltoall_c
 #define MPI_Allreduce MPI_Allreduce_c
 #define MPI_Alltoallv MPI_Alltoallv_c
+#endif
 typedef MPI_Count hello_count_t;
 typedef MPI_Aint hello_displ_t;
 #else
@@ -62,8 +68,8 @@ static int hello_allreduce(const void *s, void *d, int n, MPI_Datatype t, MPI_Op
 {
     HELLO_RUN(MPI_Iallreduce(s, d, n, t, op, c, &r_), MPI_Allreduce_init(s, d, n, t, op, c, MPI_INFO_NULL, &r_));
 }
-static int hello_alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *d, const int *rc,
-                           const int *rd, MPI_Datatype rt, MPI_Comm c)
+static int hello_alltoallv(const void *s, const hello_count_t *sc, const hello_displ_t *sd, MPI_Datatype st, void *d,
+                           const hello_count_t *rc, const hello_displ_t *rd, MPI_Datatype rt, MPI_Comm c)
 {
     HELLO_RUN(MPI_Ialltoallv(s, sc, sd, st, d, rc, rd, rt, c, &r_),
               MPI_Alltoallv_init(s, sc, sd, st, d, rc, rd, rt, c, MPI_INFO_NULL, &r_));

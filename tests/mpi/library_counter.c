@@ -184,7 +184,7 @@ int MPI_Allreduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype 
 #endif
 
 /* The nonblocking forms (but MPI_Iallreduce, which the shim's own
- * agreements call) and the starts of persistent requests: a collective
+ * agreements call; with MPI-4, their large-count forms too) and the starts of persistent requests: a collective
  * the shim runs on its engine reaches none of them. */
 static long lib_ibcast, lib_ireduce, lib_ialltoall, lib_ialltoallv, lib_start;
 typedef int (*ibcast_t)(void *, int, MPI_Datatype, int, MPI_Comm, MPI_Request *);
@@ -221,6 +221,43 @@ int PMPI_Ialltoallv(const void *sbuf, const int *sc, const int *sd, MPI_Datatype
     lib_ialltoallv++;
     return LIB_NEXT(ialltoallv_t, "PMPI_Ialltoallv")(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm, req);
 }
+
+#if MPI_VERSION >= 4
+/* and their large-count forms, counted with them */
+typedef int (*ibcast_c_t)(void *, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Request *);
+typedef int (*ireduce_c_t)(const void *, void *, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Request *);
+typedef int (*ialltoall_c_t)(const void *, MPI_Count, MPI_Datatype, void *, MPI_Count, MPI_Datatype, MPI_Comm,
+                             MPI_Request *);
+typedef int (*ialltoallv_c_t)(const void *, const MPI_Count *, const MPI_Aint *, MPI_Datatype, void *,
+                              const MPI_Count *, const MPI_Aint *, MPI_Datatype, MPI_Comm, MPI_Request *);
+
+int PMPI_Ibcast_c(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *req)
+{
+    lib_ibcast++;
+    return LIB_NEXT(ibcast_c_t, "PMPI_Ibcast_c")(buf, count, dt, root, comm, req);
+}
+
+int PMPI_Ireduce_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+                   MPI_Request *req)
+{
+    lib_ireduce++;
+    return LIB_NEXT(ireduce_c_t, "PMPI_Ireduce_c")(sbuf, rbuf, count, dt, op, root, comm, req);
+}
+
+int PMPI_Ialltoall_c(const void *sbuf, MPI_Count scount, MPI_Datatype stype, void *rbuf, MPI_Count rcount,
+                     MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
+{
+    lib_ialltoall++;
+    return LIB_NEXT(ialltoall_c_t, "PMPI_Ialltoall_c")(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
+}
+
+int PMPI_Ialltoallv_c(const void *sbuf, const MPI_Count *sc, const MPI_Aint *sd, MPI_Datatype st, void *rbuf,
+                      const MPI_Count *rc, const MPI_Aint *rd, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
+{
+    lib_ialltoallv++;
+    return LIB_NEXT(ialltoallv_c_t, "PMPI_Ialltoallv_c")(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm, req);
+}
+#endif
 
 int PMPI_Start(MPI_Request *req)
 {

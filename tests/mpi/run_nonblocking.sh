@@ -10,7 +10,10 @@
 # forced algorithm run "via MPI_Ibcast" & co and, where the library has the
 # MPI-4 persistent collectives (LOGP_PERSISTENT=yes from configure; mpix: Open MPI 4.1's MPIX_ forms),
 # "via MPI_Bcast_init" & co (test_nonblocking starts them then), an
-# engine-off run none of either.
+# engine-off run none of either.  Where the library has the MPI-4
+# large-count forms (LOGP_LARGE_COUNT=yes), the same test built with
+# -DTEST_LARGE_COUNT runs two forced sets, auto and native through
+# MPI_Ibcast_c & co and (LOGP_PERSISTENT_LARGE_COUNT=yes) MPI_Bcast_init_c & co.
 : "${MPIEXEC:=mpiexec}"
 b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
@@ -24,14 +27,15 @@ colls="bcast reduce alltoall allreduce alltoallv"
 entries="MPI_Ibcast MPI_Ireduce MPI_Ialltoall MPI_Iallreduce MPI_Ialltoallv"
 inits="MPI_Bcast_init MPI_Reduce_init MPI_Alltoall_init MPI_Allreduce_init MPI_Alltoallv_init"
 [ "${LOGP_PERSISTENT:-no}" = mpix ] && inits=$(echo "$inits" | sed 's/MPI_/MPIX_/g') # Open MPI 4.1's extension
+persistent=${LOGP_PERSISTENT:-no}
 most=0
 for c in $colls; do
     k=$(list "$c" | wc -w)
     [ "$k" -gt 0 ] || { echo "FAIL: the registry lists no $c algorithm"; exit 1; }
     [ "$k" -gt "$most" ] && most=$k
 done
-log=$(mktemp); err=$(mktemp)
-trap 'rm -f "$log" "$err"' EXIT
+log=$(mktemp); err=$(mktemp); tmp=$(mktemp -d)
+trap 'rm -rf "$log" "$err" "$tmp"' EXIT
 bad=0; good=0
 # run LABEL N CHECK VAR=VALUE...: one job; CHECK "forced" wants every forced
 # algorithm's calls via the nonblocking entry points, "none" wants no such
@@ -44,8 +48,9 @@ run() {
     rc=$?
     status=ok
     grep -q '^nonblocking: [0-9]* passed, 0 failed$' "$log" && [ $rc -eq 0 ] || status=FAIL
-    pat=' via MPI_I\| via MPIX\?_[A-Za-z]*_init$'
-    [ "$want" = library ] && pat=' via MPI_I\(bcast\|allreduce\)$\| via MPIX\?_\(Bcast\|Allreduce\)_init$'
+    pat=' via MPI_I\| via MPIX\?_[A-Za-z]*_init\(_c\)\?$'
+    [ "$want" = library ] &&
+        pat=' via MPI_I\(bcast\|allreduce\)\(_c\)\?$\| via MPIX\?_\(Bcast\|Allreduce\)_init\(_c\)\?$'
     if { [ "$want" = none ] || [ "$want" = library ]; } && grep -q "$pat" "$err"; then
         status=FAIL; echo "  the shim ran a nonblocking call: $(grep -m1 "$pat" "$err")"
     fi
@@ -55,7 +60,7 @@ run() {
             e=$(echo $entries | cut -d' ' -f$j)
             grep -q -- "-> $x via $e\$" "$err" || { status=FAIL; echo "  no call '-> $x via $e' in the shim's output"; }
             e=$(echo $inits | cut -d' ' -f$j)
-            [ "${LOGP_PERSISTENT:-no}" = no ] || grep -q -- "-> $x via $e\$" "$err" ||
+            [ "$persistent" = no ] || grep -q -- "-> $x via $e\$" "$err" ||
                 { status=FAIL; echo "  no call '-> $x via $e' in the shim's output"; }
             j=$((j + 1))
         done
@@ -63,22 +68,27 @@ run() {
     echo "$status: $label n=$n: $(grep '^nonblocking:' "$log")"
     if [ $status = ok ]; then good=$((good + 1)); else bad=$((bad + 1)); grep -v '^pmpi-logp' "$err" | tail -5; fi
 }
-# forced sets: set i takes each collective's algorithm i (cycling), at one
-# of the sizes in turn
-i=0
-while [ $i -lt "$most" ]; do
+# forced_set I N: set I takes each collective's algorithm I (cycling), at
+# N ranks
+forced_set() {
+    set_i=$1 set_n=$2
     set --
     label=""
     for c in $colls; do
         l=$(list "$c"); k=$(echo $l | wc -w)
-        a=$(echo $l | cut -d' ' -f$((i % k + 1)))
+        a=$(echo $l | cut -d' ' -f$((set_i % k + 1)))
         label="$label $a"
         set -- "$@" "PMPI_LOGP_$(echo "$c" | tr a-z A-Z)=$a"
     done
+    run "${label# }" "$set_n" forced PMPI_LOGP_NONBLOCKING=1 "$@"
+}
+# every set, at the sizes in turn (the first at the largest too)
+i=0
+while [ $i -lt "$most" ]; do
     ns=$(echo $NS | wc -w)
     n=$(echo $NS | cut -d' ' -f$((i % ns + 1)))
-    [ $i -eq 0 ] && n=$(echo $NS | tr ' ' '\n' | sort -n | tail -1) # the first set at the largest size too
-    run "${label# }" "$n" forced PMPI_LOGP_NONBLOCKING=1 "$@"
+    [ $i -eq 0 ] && n=$(echo $NS | tr ' ' '\n' | sort -n | tail -1)
+    forced_set $i "$n"
     i=$((i + 1))
 done
 for n in $NS; do
@@ -90,5 +100,17 @@ run "native" 2 library PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_BCAST=native PMPI_LOGP_
 run "bcast binomial, allreduce native (blocked in the library's)" 4 - PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_BCAST=binomial \
     PMPI_LOGP_ALLREDUCE=native
 run "engine off" 3 none PMPI_LOGP_BCAST=binomial PMPI_LOGP_ALLREDUCE=ring
+if [ "${LOGP_LARGE_COUNT:-no}" = yes ]; then
+    prog="$tmp/test_nonblocking_c"
+    ${MPICC:-mpicc} -DTEST_LARGE_COUNT -o "$prog" "${top_srcdir:-.}/tests/mpi/test_nonblocking.c" || exit 1
+    entries=$(echo "$entries " | sed 's/ /_c /g')
+    inits=$(echo "$inits " | sed 's/ /_c /g')
+    persistent=${LOGP_PERSISTENT_LARGE_COUNT:-no}
+    forced_set 0 3
+    forced_set 1 2
+    run "auto (no trials), large counts" 2 - PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_CONFIRM=0
+    run "native, large counts" 2 library PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_BCAST=native PMPI_LOGP_REDUCE=native \
+        PMPI_LOGP_ALLTOALL=native PMPI_LOGP_ALLREDUCE=native PMPI_LOGP_ALLTOALLV=native
+fi
 echo "nonblocking: $good passed, $bad failed"
 [ $bad -eq 0 ]

@@ -141,6 +141,15 @@ if [ "${LOGP_PERSISTENT:-no}" != no ]; then
     $MPICC_ -DHELLO_PERSISTENT -o "$tmp/hello_p" "$s/tests/mpi/hello_coll.c" || exit 1
     entries="$entries hello_p"
 fi
+# and their large-count forms (MPI_Ibcast_c & co, MPI_Bcast_init_c & co)
+if [ "${LOGP_LARGE_COUNT:-no}" = yes ]; then
+    $MPICC_ -DHELLO_LARGE_COUNT -DHELLO_NONBLOCKING -o "$tmp/hello_nb_c" "$s/tests/mpi/hello_coll.c" || exit 1
+    entries="$entries hello_nb_c"
+fi
+if [ "${LOGP_PERSISTENT_LARGE_COUNT:-no}" = yes ]; then
+    $MPICC_ -DHELLO_LARGE_COUNT -DHELLO_PERSISTENT -o "$tmp/hello_p_c" "$s/tests/mpi/hello_coll.c" || exit 1
+    entries="$entries hello_p_c"
+fi
 nonenb="ibcast=0 ireduce=0 ialltoall=0 ialltoallv=0 start=0"
 none="bcast=0 reduce=0 alltoall=0 allreduce=0 alltoallv=0"
 nonec="bcast_c=0 reduce_c=0 alltoall_c=0 allreduce_c=0 alltoallv_c=0"
@@ -150,9 +159,9 @@ for prog in $entries; do
         # MPICH is known to fail on run the shim's instead: README)
         wantnb=$nonenb engine=0
         case $prog:$set in
-        hello_nb:logp-tree* | hello_p:logp-tree*) want="$none $nonec" engine=1 ;;
-        hello_nb:native*) want="$none $nonec" engine=1 wantnb="ibcast=10 ireduce=[0-9]* ialltoall=[0-9]* ialltoallv=10 start=0" ;;
-        hello_p:native*) want="$none $nonec" engine=1 wantnb="ibcast=0 ireduce=0 ialltoall=0 ialltoallv=0 start=[1-9][0-9]*" ;;
+        hello_nb*:logp-tree* | hello_p*:logp-tree*) want="$none $nonec" engine=1 ;;
+        hello_nb*:native*) want="$none $nonec" engine=1 wantnb="ibcast=10 ireduce=[0-9]* ialltoall=[0-9]* ialltoallv=10 start=0" ;;
+        hello_p*:native*) want="$none $nonec" engine=1 wantnb="ibcast=0 ireduce=0 ialltoall=0 ialltoallv=0 start=[1-9][0-9]*" ;;
         *:logp-tree*) want="$none $nonec" ;;
         hello_coll:native*) want="bcast=10 reduce=[0-9]* alltoall=[0-9]* allreduce=10 alltoallv=10 $nonec" ;;
         hello_c:native*) want="$none bcast_c=10 reduce_c=[0-9]* alltoall_c=[0-9]* allreduce_c=10 alltoallv_c=10" ;;
@@ -163,8 +172,12 @@ for prog in $entries; do
             PMPI_LOGP_ALLTOALL=$aa PMPI_LOGP_ALLREDUCE=${set##*:} PMPI_LOGP_ALLTOALLV=$av PMPI_LOGP_VERBOSE=2 PMPI_LOGP_REPORT="$tmp/report" \
             timeout 300 $MPIEXEC -n 2 "$tmp/$prog" >"$out" 2>"$err"
         # a large-count call's verbose line and the report name its entry point
-        via=1; [ "$prog:$set" = hello_c:logp-tree:chain:butterfly:ring ] &&
-            via=$(($(grep -c ' via MPI_Bcast_c$' "$err") * $(grep -c 'by MPI_Reduce_c)$' "$tmp/report")))
+        via=1
+        case $prog:$set in
+        hello_c:logp-tree*) via=$(($(grep -c ' via MPI_Bcast_c$' "$err") * $(grep -c 'by MPI_Reduce_c)$' "$tmp/report"))) ;;
+        hello_nb_c:logp-tree*) via=$(($(grep -c ' via MPI_Ibcast_c$' "$err") * $(grep -c ' via MPI_Ialltoallv_c$' "$err"))) ;;
+        hello_p_c:logp-tree*) via=$(($(grep -c ' via MPI_Bcast_init_c$' "$err") * $(grep -c ' via MPI_Alltoallv_init_c$' "$err"))) ;;
+        esac
         if grep -q "all results correct" "$out" && [ "$(grep -c "^library rank [0-9]*: $want\$" "$out")" -eq 2 ] &&
             [ "$(grep -c "^library nonblocking rank [0-9]*: $wantnb\$" "$out")" -eq 2 ] && [ "$via" -gt 0 ]; then
             pass=$((pass + 1)); echo "ok: what reaches the library, $prog, $set: $(grep '^library rank 0' "$out")"

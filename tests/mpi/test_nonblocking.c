@@ -14,8 +14,10 @@
  * times with new data (100 times for one), completed the same ways,
  * MPI_Startall with MPI_Waitall over a shuffled array with point-to-point
  * requests, the progress rule, MPI_Request_free of a request never
- * started and of one completed.  Ends with "nonblocking: N passed, M
- * failed". */
+ * started and of one completed.  Built with -DTEST_LARGE_COUNT, every
+ * one of those calls is its MPI-4 large-count form (MPI_Ibcast_c & co,
+ * MPI_Bcast_init_c & co where the library has them: TEST_PERSISTENT_C).
+ * Ends with "nonblocking: N passed, M failed". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,19 @@
 #include <time.h>
 
 #include "persistent.h" /* TEST_PERSISTENT: MPI-4's or Open MPI's MPIX_ persistent collectives */
+
+/* the alltoallv's counts and displacements as the calls take them */
+#ifdef TEST_LARGE_COUNT
+typedef MPI_Count test_count_t;
+typedef MPI_Aint test_displ_t;
+#include "large_count.h"
+#ifndef TEST_PERSISTENT_C
+#undef TEST_PERSISTENT /* its persistent calls would not be large-count ones */
+#endif
+#else
+typedef int test_count_t;
+typedef int test_displ_t;
+#endif
 
 static int passed, failed, world_rank;
 
@@ -198,23 +213,37 @@ static void test_ialltoall(MPI_Comm comm, int n, int how)
 }
 
 /* Rank s sends (s + 2 d) % 3 * k elements to d, blocks packed in reverse
- * order of destination: the counts and displacements (one allocation,
- * sc first) and the totals sent and received. */
-static int *alltoallv_counts(int rank, int size, int k, int *st, int *rt)
+ * order of destination: the counts and displacements and the totals sent
+ * and received. */
+typedef struct vcounts {
+    test_count_t *sc, *rc;
+    test_displ_t *sd, *rd;
+    int st, rt;
+} vcounts_t;
+
+static vcounts_t alltoallv_counts(int rank, int size, int k)
 {
-    int *sc = malloc(sizeof(int) * (size_t)size * 4), *sd = sc + size, *rc = sd + size, *rd = rc + size;
-    *st = *rt = 0;
+    vcounts_t v = {malloc(sizeof(test_count_t) * (size_t)size), malloc(sizeof(test_count_t) * (size_t)size),
+                   malloc(sizeof(test_displ_t) * (size_t)size), malloc(sizeof(test_displ_t) * (size_t)size), 0, 0};
     for (int j = size - 1; j >= 0; j--) {
-        sc[j] = (rank + 2 * j) % 3 * k;
-        sd[j] = *st;
-        *st += sc[j];
+        v.sc[j] = (rank + 2 * j) % 3 * k;
+        v.sd[j] = v.st;
+        v.st += (int)v.sc[j];
     }
     for (int j = 0; j < size; j++) {
-        rc[j] = (j + 2 * rank) % 3 * k;
-        rd[j] = *rt;
-        *rt += rc[j];
+        v.rc[j] = (j + 2 * rank) % 3 * k;
+        v.rd[j] = v.rt;
+        v.rt += (int)v.rc[j];
     }
-    return sc;
+    return v;
+}
+
+static void alltoallv_free(vcounts_t *v)
+{
+    free(v->sc);
+    free(v->rc);
+    free(v->sd);
+    free(v->rd);
 }
 
 /* alltoallv_counts's exchange. */
@@ -223,23 +252,23 @@ static void test_ialltoallv(MPI_Comm comm, int k)
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int st, rt, *sc = alltoallv_counts(rank, size, k, &st, &rt), *sd = sc + size, *rc = sd + size, *rd = rc + size;
-    int *s = malloc(sizeof(int) * (size_t)(st + 1)), *d = malloc(sizeof(int) * (size_t)(rt + 1)), ok = 1;
+    vcounts_t v = alltoallv_counts(rank, size, k);
+    int *s = malloc(sizeof(int) * (size_t)(v.st + 1)), *d = malloc(sizeof(int) * (size_t)(v.rt + 1)), ok = 1;
     for (int j = 0; j < size; j++)
-        for (int i = 0; i < sc[j]; i++)
-            s[sd[j] + i] = val(rank * size + j, i);
-    for (int i = 0; i < rt; i++)
+        for (int i = 0; i < v.sc[j]; i++)
+            s[v.sd[j] + i] = val(rank * size + j, i);
+    for (int i = 0; i < v.rt; i++)
         d[i] = -1;
     MPI_Request r;
-    MPI_Ialltoallv(s, sc, sd, MPI_INT, d, rc, rd, MPI_INT, comm, &r);
+    MPI_Ialltoallv(s, v.sc, v.sd, MPI_INT, d, v.rc, v.rd, MPI_INT, comm, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     for (int j = 0; j < size; j++)
-        for (int i = 0; i < rc[j]; i++)
-            ok &= d[rd[j] + i] == val(j * size + rank, i);
+        for (int i = 0; i < v.rc[j]; i++)
+            ok &= d[v.rd[j] + i] == val(j * size + rank, i);
     check(ok, "ialltoallv", k, -1);
     free(s);
     free(d);
-    free(sc);
+    alltoallv_free(&v);
 }
 
 /* 0 .. 4 in an order that `seed` sets, alike on every rank (the places of
@@ -549,27 +578,27 @@ static void test_palltoallv(MPI_Comm comm, int k, int reps)
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int st, rt, *sc = alltoallv_counts(rank, size, k, &st, &rt), *sd = sc + size, *rc = sd + size, *rd = rc + size;
-    int *s = malloc(sizeof(int) * (size_t)(st + 1)), *d = malloc(sizeof(int) * (size_t)(rt + 1)), ok = 1;
+    vcounts_t v = alltoallv_counts(rank, size, k);
+    int *s = malloc(sizeof(int) * (size_t)(v.st + 1)), *d = malloc(sizeof(int) * (size_t)(v.rt + 1)), ok = 1;
     MPI_Request r;
-    MPI_Alltoallv_init(s, sc, sd, MPI_INT, d, rc, rd, MPI_INT, comm, MPI_INFO_NULL, &r);
+    MPI_Alltoallv_init(s, v.sc, v.sd, MPI_INT, d, v.rc, v.rd, MPI_INT, comm, MPI_INFO_NULL, &r);
     for (int x = 0; x < reps; x++) {
         for (int j = 0; j < size; j++)
-            for (int i = 0; i < sc[j]; i++)
-                s[sd[j] + i] = val(rank * size + j + x, i);
-        for (int i = 0; i < rt; i++)
+            for (int i = 0; i < v.sc[j]; i++)
+                s[v.sd[j] + i] = val(rank * size + j + x, i);
+        for (int i = 0; i < v.rt; i++)
             d[i] = -1;
         MPI_Start(&r);
         MPI_Wait(&r, MPI_STATUS_IGNORE);
         for (int j = 0; j < size; j++)
-            for (int i = 0; i < rc[j]; i++)
-                ok &= d[rd[j] + i] == val(j * size + rank + x, i);
+            for (int i = 0; i < v.rc[j]; i++)
+                ok &= d[v.rd[j] + i] == val(j * size + rank + x, i);
     }
     MPI_Request_free(&r);
     check(ok, "persistent alltoallv", k, -1);
     free(s);
     free(d);
-    free(sc);
+    alltoallv_free(&v);
 }
 
 /* MPI_Startall of three persistent collectives, then MPI_Waitall over a
