@@ -180,8 +180,8 @@ static int logp_driver_prepare(const logp_coll_ops_t *ops, logp_call_t *c, logp_
            logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &task->v);
 }
 
-/* The nonblocking form of logp_driver_run (driver.h). */
-static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c)
+/* The nonblocking form of logp_driver_run (driver.h); `entry` as there. */
+static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c, double entry)
 {
     logp_comm_state_t *st = NULL;
     logp_driver_task_t task;
@@ -190,6 +190,8 @@ static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c)
         !logp_driver_prepare(ops, c, st = logp_state_find(c->comm), &task, &d, 0))
         return ops->library(c);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
+    if (entry > 0.0) /* the shim's work until the engine takes the task */
+        logp_driver_dispatch(c, entry);
     int rc = logp_driver_launch(&task, c->req);
     logp_driver_account(st, c, d, d->algo, t0, "");
     return rc;
@@ -271,16 +273,21 @@ static int logp_driver_init(const logp_coll_ops_t *ops, logp_call_t *c)
 
 int logp_driver_persistent_start(logp_persist_t *p)
 {
-    logp_driver_task_t task;
-    memcpy(&task, p->task, sizeof task);
-    logp_comm_state_t *st = task.st;
+    double entry = logp_dispatch_on() ? logp_dispatch_now() : 0.0;
+    /* the table's task itself (aligned; inactive, so no start uses it):
+     * the launch sets its slot and tag, the engine takes a copy */
+    logp_driver_task_t *task = (logp_driver_task_t *)(void *)p->task;
+    logp_comm_state_t *st = task->st;
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
-    logp_decision_t *d = logp_decide_get(st, task.call.coll, task.call.bytes, task.call.commutative, task.call.unsafe);
+    const logp_call_t *c = &task->call;
+    logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
+    if (entry > 0.0)
+        logp_driver_dispatch(c, entry);
     MPI_Request req = MPI_REQUEST_NULL;
-    int rc = logp_driver_launch(&task, &req);
+    int rc = logp_driver_launch(task, &req);
     if (rc == MPI_SUCCESS)
         logp_persist_started(p, req);
-    logp_driver_account(st, &task.call, d, d->algo, t0, "");
+    logp_driver_account(st, c, d, d->algo, t0, "");
     return rc;
 }
 
@@ -311,7 +318,7 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
     c->unsafe = 0;
     c->origin = 1;
     if (logp_next_form(c->entry) == LOGP_ENTRY_NONBLOCKING)
-        return logp_driver_start(ops, c);
+        return logp_driver_start(ops, c, entry);
     if (logp_next_form(c->entry) == LOGP_ENTRY_PERSISTENT)
         return logp_driver_init(ops, c);
     if (!logp_driver_screen(ops, c) || (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))

@@ -3,7 +3,8 @@
  *
  *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|allreduce|alltoallv|all] [--skew K]
  *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
- *       [--rpn R] [--algos a,b,..] [--network loggp|shared] [--dispatch [--large-count]]
+ *       [--rpn R] [--algos a,b,..] [--network loggp|shared]
+ *       [--dispatch [--large-count] [--nonblocking | --persistent]]
  *
  * A time is the mean over iterations of the slowest rank's time for one
  * call (ranks start together after a barrier).  Native is PMPI_*; ours are
@@ -47,6 +48,8 @@ static const char logp_bench_usage[] =
     "                                     bandwidth (model/net.h); predictions and auto's pick follow it\n"
     "  --native-only | --transpose | --pingpong | --csv | --dispatch\n"
     "  --large-count                      --dispatch: call the MPI-4 large-count forms (MPI_Bcast_c ...)\n"
+    "  --nonblocking | --persistent       --dispatch: call MPI_Ibcast ... and MPI_Wait, or MPI_Bcast_init ...\n"
+    "                                     once per size and MPI_Start + MPI_Wait (PMPI_LOGP_NONBLOCKING=1 set)\n"
     "  --entry                            also time the MPI_* entry point after warm-up calls at every size\n"
     "                                     (2 x 32 each, round robin) and 128 at the size: under the\n"
     "                                     shim, auto's steady state (trials done); median / fastest row\n"
@@ -330,12 +333,90 @@ static double bench_pingpong(int m, int iters, int peer)
  * the calls below are MPI_*, which the shim answers; it prints the
  * `dispatch ...` lines at the end, see src/shim/dispatch.h).  Each
  * collective is called with 256 distinct sizes, 8 B to 64 KiB (all-to-all
- * blocks: up to 64 KiB / P), the root rotating, `rounds` times. */
-static void bench_dispatch(int rounds, const char *which, int large_count)
+ * blocks: up to 64 KiB / P), the root rotating, `rounds` times, through
+ * entry point `form` (0 blocking, 1 nonblocking + MPI_Wait, 2 persistent:
+ * each size's request made once, then MPI_Start + MPI_Wait), with int
+ * counts or (`large_count`) MPI_Count ones.  Persistent roots stay those
+ * of the first round. */
+#if MPI_VERSION >= 4
+#define BENCH_LARGE(name) name##_c
+typedef MPI_Count bench_count_t;
+#else
+#define BENCH_LARGE(name) name /* no large-count calls: the int ones (a note says so) */
+typedef int bench_count_t;
+#endif
+#define BENCH_CALL(large, name, ...) ((large) ? BENCH_LARGE(name)(__VA_ARGS__) : name(__VA_ARGS__))
+
+/* One call of collective c at one size through `form`; *req: the size's
+ * persistent request (made at its first call). */
+static void bench_dispatch_call(int c, int form, int large, double *a, double *b, bench_count_t count,
+                                bench_count_t block, int root, MPI_Request *req)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (form == 2 && *req != MPI_REQUEST_NULL) {
+        MPI_Start(req);
+        MPI_Wait(req, MPI_STATUS_IGNORE);
+        return;
+    }
+    MPI_Request *to = form == 2 ? req : &r;
+    switch (c) {
+    case LOGP_COLL_BCAST:
+        if (form == 0)
+            BENCH_CALL(large, MPI_Bcast, a, count, MPI_DOUBLE, root, MPI_COMM_WORLD);
+        else if (form == 1)
+            BENCH_CALL(large, MPI_Ibcast, a, count, MPI_DOUBLE, root, MPI_COMM_WORLD, to);
+#if MPI_VERSION >= 4
+        else
+            BENCH_CALL(large, MPI_Bcast_init, a, count, MPI_DOUBLE, root, MPI_COMM_WORLD, MPI_INFO_NULL, to);
+#endif
+        break;
+    case LOGP_COLL_REDUCE:
+        if (form == 0)
+            BENCH_CALL(large, MPI_Reduce, a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+        else if (form == 1)
+            BENCH_CALL(large, MPI_Ireduce, a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD, to);
+#if MPI_VERSION >= 4
+        else
+            BENCH_CALL(large, MPI_Reduce_init, a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD, MPI_INFO_NULL,
+                       to);
+#endif
+        break;
+    case LOGP_COLL_ALLTOALL:
+        if (form == 0)
+            BENCH_CALL(large, MPI_Alltoall, a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD);
+        else if (form == 1)
+            BENCH_CALL(large, MPI_Ialltoall, a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD, to);
+#if MPI_VERSION >= 4
+        else
+            BENCH_CALL(large, MPI_Alltoall_init, a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD,
+                       MPI_INFO_NULL, to);
+#endif
+        break;
+    case LOGP_COLL_ALLREDUCE:
+        if (form == 0)
+            BENCH_CALL(large, MPI_Allreduce, a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        else if (form == 1)
+            BENCH_CALL(large, MPI_Iallreduce, a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, to);
+#if MPI_VERSION >= 4
+        else
+            BENCH_CALL(large, MPI_Allreduce_init, a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, to);
+#endif
+        break;
+    default:
+        return;
+    }
+    if (form == 1)
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    else if (form == 2 && *req != MPI_REQUEST_NULL) /* made: its first start */
+        bench_dispatch_call(c, form, large, a, b, count, block, root, req);
+}
+
+static void bench_dispatch(int rounds, const char *which, int large_count, int form)
 {
 #if MPI_VERSION < 4
-    if (large_count && g_rank == 0)
-        fprintf(stderr, "pmpi-logp-bench: --large-count: this MPI has no large-count calls; blocking ones used\n");
+    if ((large_count || form == 2) && g_rank == 0)
+        fprintf(stderr, "pmpi-logp-bench: --large-count, --persistent: this MPI has neither; blocking int calls used\n");
+    form = form == 2 ? 0 : form;
 #endif
     int on[LOGP_COLL_COUNT];
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
@@ -348,33 +429,25 @@ static void bench_dispatch(int rounds, const char *which, int large_count)
     size_t a2a_max = (size_t)65536 / (size_t)g_size;
     double *a = calloc((size_t)65536 / 8 + (size_t)g_size, sizeof(double));
     double *b = calloc((size_t)65536 / 8 + (size_t)g_size, sizeof(double));
+    MPI_Request *reqs = malloc(sizeof(MPI_Request) * 256 * LOGP_COLL_COUNT);
+    for (int i = 0; i < 256 * LOGP_COLL_COUNT; i++)
+        reqs[i] = MPI_REQUEST_NULL;
+    /* a blocking collective sets the communicator up for the shim's engine
+     * (a nonblocking call never does: it may not synchronize) */
+    MPI_Barrier(MPI_COMM_WORLD);
     for (int round = 0; round < rounds; round++)
         for (int i = 0; i < 256; i++) {
             int count = (int)(sizes[i] / 8), root = (round * 256 + i) % g_size;
             int block = (int)((sizes[i] < a2a_max ? sizes[i] : a2a_max) / 8);
             block = block > 0 ? block : 1;
-#if MPI_VERSION >= 4
-            if (large_count) {
-                if (on[LOGP_COLL_BCAST])
-                    MPI_Bcast_c(a, count, MPI_DOUBLE, root, MPI_COMM_WORLD);
-                if (on[LOGP_COLL_REDUCE])
-                    MPI_Reduce_c(a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
-                if (on[LOGP_COLL_ALLTOALL])
-                    MPI_Alltoall_c(a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD);
-                if (on[LOGP_COLL_ALLREDUCE])
-                    MPI_Allreduce_c(a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-                continue;
-            }
-#endif
-            if (on[LOGP_COLL_BCAST])
-                MPI_Bcast(a, count, MPI_DOUBLE, root, MPI_COMM_WORLD);
-            if (on[LOGP_COLL_REDUCE])
-                MPI_Reduce(a, b, count, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
-            if (on[LOGP_COLL_ALLTOALL])
-                MPI_Alltoall(a, block, MPI_DOUBLE, b, block, MPI_DOUBLE, MPI_COMM_WORLD);
-            if (on[LOGP_COLL_ALLREDUCE])
-                MPI_Allreduce(a, b, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            for (int c = 0; c < LOGP_COLL_COUNT; c++)
+                if (on[c] && c != LOGP_COLL_ALLTOALLV)
+                    bench_dispatch_call(c, form, large_count, a, b, count, block, root, &reqs[i * LOGP_COLL_COUNT + c]);
         }
+    for (int i = 0; i < 256 * LOGP_COLL_COUNT; i++)
+        if (reqs[i] != MPI_REQUEST_NULL)
+            MPI_Request_free(&reqs[i]);
+    free(reqs);
     free(a);
     free(b);
     if (g_rank == 0)
@@ -386,6 +459,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) /* the shim reads it at MPI_Init */
         if (strcmp(argv[i], "--dispatch") == 0)
             setenv("PMPI_LOGP_DISPATCH", "1", 1);
+        else if (strcmp(argv[i], "--nonblocking") == 0 || strcmp(argv[i], "--persistent") == 0)
+            setenv("PMPI_LOGP_NONBLOCKING", "1", 0); /* the shim's engine, unless the user says otherwise */
     MPI_Init(&argc, &argv);
     /* the schedules wait as the shim's would (PMPI_LOGP_WAIT, state.c) */
     int wait = logp_engine_wait_setting(getenv("PMPI_LOGP_WAIT"));
@@ -394,7 +469,8 @@ int main(int argc, char **argv)
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
     const char *which = "all", *tuning = NULL;
     char sizes[512] = "8,1024,65536,1048576";
-    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0, shared = 0, large_count = 0;
+    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0, shared = 0, large_count = 0,
+        form = 0;
     for (int i = 1; i < argc; i++) {
         const char *bad = NULL;
         long n = 0;
@@ -442,6 +518,10 @@ int main(int argc, char **argv)
             g_entry = 1;
         else if (strcmp(argv[i], "--large-count") == 0)
             large_count = 1;
+        else if (strcmp(argv[i], "--nonblocking") == 0)
+            form = 1;
+        else if (strcmp(argv[i], "--persistent") == 0)
+            form = 2;
         else if (strcmp(argv[i], "--native-only") == 0)
             native_only = 1;
         else if (strcmp(argv[i], "--rpn") == 0 && i + 1 < argc) {
@@ -467,7 +547,7 @@ int main(int argc, char **argv)
     if (tuning == NULL) /* the file the shim would read */
         tuning = getenv("PMPI_LOGP_TUNING") && *getenv("PMPI_LOGP_TUNING") ? getenv("PMPI_LOGP_TUNING") : NULL;
     if (dispatch) {
-        bench_dispatch(iters, which, large_count);
+        bench_dispatch(iters, which, large_count, form);
         MPI_Finalize();
         return 0;
     }
