@@ -36,9 +36,9 @@ static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, log
 {
     logp_stat_t *s = &d->stat;
     s->calls++;
-    s->large_count += logp_next_large(c->entry);
+    s->by_entry[c->entry]++;
     s->bytes += (double)c->bytes;
-    if (st->timed)
+    if (st->timed && logp_next_form(c->entry) == LOGP_ENTRY_BLOCKING) /* else timed when it completes */
         s->time += PMPI_Wtime() - t0;
     s->predicted += d->predicted > 0 ? d->predicted : 0.0;
     /* the entry point said where it is not the blocking call the collective's name says */
@@ -110,12 +110,16 @@ typedef struct logp_driver_task {
     logp_comm_state_t *st; /* outlives the task: a communicator's end waits for its tasks (run.c) */
     logp_view_t v;
     int slot;
+    double t0; /* when it started, where the communicator's calls are timed (st->timed) */
 } logp_driver_task_t;
 
 static int logp_driver_task_run(void *arg)
 {
     logp_driver_task_t *t = arg;
     int rc = t->ops->execute(&t->call, t->st, &t->v);
+    if (t->st->timed) /* the report's time of a nonblocking call: start to completion, overlap included */
+        logp_decide_get(t->st, t->call.coll, t->call.bytes, t->call.commutative, t->call.unsafe)->stat.time +=
+            PMPI_Wtime() - t->t0;
     t->st->nb_busy[t->slot] = 0;
     t->st->nb_outstanding--;
     return rc;
@@ -150,6 +154,7 @@ static int logp_driver_launch(logp_driver_task_t *task, MPI_Request *req)
     while (st->nb_busy[task->slot]) /* its earlier collective still runs here: the same tags */
         logp_engine_progress();
     task->call.tag = st->tag + st->nb_stride * (1 + task->slot);
+    task->t0 = st->timed ? PMPI_Wtime() : 0.0;
     st->nb_busy[task->slot] = 1;
     st->nb_outstanding++;
     int rc = logp_engine_start(logp_driver_task_run, task, sizeof *task, req);

@@ -181,9 +181,16 @@ void logp_report_comm(const logp_comm_state_t *st)
             if (x->gathered)
                 logp_text_printf(&t, "  slowest rank %d total %.1f us, fastest %.1f us", x->max_rank,
                                  x->max_time * 1e6, x->min_time * 1e6);
-            if (x->large_count > 0)
-                logp_text_printf(&t, "  (%lu by %s)", x->large_count,
-                                 logp_next_entry_name(d->coll, LOGP_ENTRY_LARGE_COUNT));
+            /* the entry points other than the blocking int one that reached this class */
+            const char *sep = "  (";
+            for (int e = LOGP_ENTRY_BLOCKING + 1; e < LOGP_ENTRY_COUNT; e++)
+                if (x->by_entry[e] > 0) {
+                    logp_text_printf(&t, "%s%lu by %s", sep, x->by_entry[e],
+                                     logp_next_entry_name(d->coll, (logp_entry_t)e));
+                    sep = ", ";
+                }
+            if (sep[0] == ',')
+                logp_text_printf(&t, ")");
             char trial[512];
             logp_trial_describe(&d->trial, st->warmup, trial, sizeof trial);
             /* the trial on a line of its own that does not start like a row */

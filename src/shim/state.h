@@ -13,6 +13,7 @@
 #include "../model/topo.h"
 #include "../select/confirm.h"
 #include "../select/select.h"
+#include "next.h"
 #include "trial.h"
 
 /* Size classes floor(log2(bytes)): the shim handles bytes <= INT_MAX. */
@@ -26,7 +27,7 @@
 
 typedef struct logp_stat {
     unsigned long calls;
-    unsigned long large_count; /* of them, through the large-count entry points (MPI_X_c) */
+    unsigned long by_entry[LOGP_ENTRY_COUNT]; /* of them, by entry point (next.h: MPI_Ibcast, MPI_Bcast_c, ...) */
     double bytes, time, predicted; /* time: this rank's own total */
     /* over every rank, filled at the end of the run when every rank timed
      * its calls (logp_comm_state_t.all_timed): slowest and fastest total */

@@ -171,12 +171,14 @@ for prog in $entries; do
         env LD_PRELOAD="$lib:$tmp/library_counter.so" PMPI_LOGP_NONBLOCKING=$engine PMPI_LOGP_BCAST=${set%%:*} PMPI_LOGP_REDUCE=$rd \
             PMPI_LOGP_ALLTOALL=$aa PMPI_LOGP_ALLREDUCE=${set##*:} PMPI_LOGP_ALLTOALLV=$av PMPI_LOGP_VERBOSE=2 PMPI_LOGP_REPORT="$tmp/report" \
             timeout 300 $MPIEXEC -n 2 "$tmp/$prog" >"$out" 2>"$err"
-        # a large-count call's verbose line and the report name its entry point
+        # a call's verbose line and the report name its entry point where it is not the blocking int one
         via=1
         case $prog:$set in
         hello_c:logp-tree*) via=$(($(grep -c ' via MPI_Bcast_c$' "$err") * $(grep -c 'by MPI_Reduce_c)$' "$tmp/report"))) ;;
-        hello_nb_c:logp-tree*) via=$(($(grep -c ' via MPI_Ibcast_c$' "$err") * $(grep -c ' via MPI_Ialltoallv_c$' "$err"))) ;;
-        hello_p_c:logp-tree*) via=$(($(grep -c ' via MPI_Bcast_init_c$' "$err") * $(grep -c ' via MPI_Alltoallv_init_c$' "$err"))) ;;
+        hello_nb:logp-tree*) via=$(($(grep -c ' via MPI_Ibcast$' "$err") * $(grep -c 'by MPI_Ireduce)$' "$tmp/report"))) ;;
+        hello_p:logp-tree*) via=$(($(grep -c ' via MPIX\?_Bcast_init$' "$err") * $(grep -c 'by MPIX\?_Reduce_init)$' "$tmp/report"))) ;;
+        hello_nb_c:logp-tree*) via=$(($(grep -c ' via MPI_Ibcast_c$' "$err") * $(grep -c 'by MPI_Ialltoallv_c)$' "$tmp/report"))) ;;
+        hello_p_c:logp-tree*) via=$(($(grep -c ' via MPI_Bcast_init_c$' "$err") * $(grep -c 'by MPI_Alltoallv_init_c)$' "$tmp/report"))) ;;
         esac
         if grep -q "all results correct" "$out" && [ "$(grep -c "^library rank [0-9]*: $want\$" "$out")" -eq 2 ] &&
             [ "$(grep -c "^library nonblocking rank [0-9]*: $wantnb\$" "$out")" -eq 2 ] && [ "$via" -gt 0 ]; then
