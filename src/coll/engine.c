@@ -39,6 +39,7 @@ static logp_task_t *logp_engine_current;                 /* the collective runni
 static int logp_engine_stepping;                         /* inside a step */
 static int logp_engine_yielding;                         /* waits test and sched_yield (oversubscribed) */
 static ucontext_t logp_engine_main;                      /* where a running collective yields to */
+static const logp_task_t *logp_engine_awaited;           /* the one the application waits for, or NULL */
 /* requests of collectives that ran to their end without a stack of their
  * own (their query reports the result) */
 static logp_task_t logp_engine_ran_ok = {.rc = MPI_SUCCESS}, logp_engine_ran_failed = {.rc = MPI_ERR_OTHER};
@@ -113,9 +114,7 @@ static void logp_engine_task_release(logp_task_t *t)
     logp_engine_pool = t;
 }
 
-/* ---- the generalized request's functions (none in SMPI, whose ranks are
- * contexts of the simulator's own: the engine is unavailable there) */
-#ifndef LOGP_BUILD_SMPI
+/* ---- the generalized request's functions */
 
 static int logp_engine_query(void *extra, MPI_Status *status)
 {
@@ -163,7 +162,7 @@ static int logp_engine_waitfn(int count, void **states, double timeout, MPI_Stat
             logp_engine_progress();
     return MPI_SUCCESS;
 }
-#else
+#elif !defined(LOGP_BUILD_SMPI)
 /* Open MPI: a progress callback, run inside every MPI call that progresses
  * (millions of times a second while blocked: nothing to do is one branch) */
 static int logp_engine_opal_progress(void)
@@ -188,25 +187,11 @@ static int logp_engine_complete(MPI_Request req)
 {
     return PMPI_Grequest_complete(req);
 }
-#else
-static int logp_engine_request(logp_task_t *t, MPI_Request *req)
-{
-    (void)t;
-    (void)req;
-    return MPI_ERR_INTERN;
-}
-
-static int logp_engine_complete(MPI_Request req)
-{
-    (void)req;
-    return MPI_ERR_INTERN;
-}
-#endif
 
 int logp_engine_available(void)
 {
 #if defined(LOGP_BUILD_SMPI)
-    return 0;
+    return 1; /* plain generalized requests: the shim's waits and tests step the engine (progress.c) */
 #elif defined(LOGP_HAVE_MPIX_GREQUEST)
     return 1;
 #else
@@ -339,24 +324,83 @@ static void logp_engine_pass(void)
         sched_yield();
 }
 
+/* The collective still running here whose request is `req`, or NULL (a
+ * walk: a few outstanding at most). */
+static logp_task_t *logp_engine_running(MPI_Request req)
+{
+    for (logp_task_t *t = logp_engine_head; t != NULL && req != MPI_REQUEST_NULL; t = t->next)
+        if (t->req == req)
+            return t->state == LOGP_TASK_RUNNING ? t : NULL;
+    return NULL;
+}
+
+/* Nonzero if the running collective may block in the library's own wait:
+ * it is the only one outstanding and the application waits for it alone
+ * (nothing else of this rank's can move meanwhile, and the library
+ * progresses its messages inside the wait), and the processor is not to
+ * be given up.  Its operations then complete without a poll's delay. */
+static int logp_engine_alone(void)
+{
+    return logp_engine_current != NULL && logp_engine_current == logp_engine_awaited && logp_engine_busy == 1 &&
+           !__atomic_load_n(&logp_engine_yielding, __ATOMIC_RELAXED);
+}
+
 int logp_engine_wait(MPI_Request *req, MPI_Status *status)
 {
     if (logp_engine_idle())
         return PMPI_Wait(req, status);
+    /* the application's wait on one of ours: step until it ended, then the
+     * test that completes it (testing before could only say no) */
+    logp_task_t *ours = logp_engine_current == NULL ? logp_engine_running(*req) : NULL;
+    int rc;
     for (;;) {
-        int flag = 0, rc = PMPI_Test(req, &flag, status);
+        if (logp_engine_alone()) /* (checked again after each yield: the application may wait now) */
+            return PMPI_Wait(req, status);
+        int flag = 0;
+        rc = MPI_SUCCESS;
+        if (ours && ours->state == LOGP_TASK_RUNNING)
+            logp_engine_awaited = ours;
+        else
+            rc = PMPI_Test(req, &flag, status);
         if (rc != MPI_SUCCESS || flag)
-            return rc;
+            break;
         logp_engine_pass();
     }
+    if (ours)
+        logp_engine_awaited = NULL;
+    return rc;
+}
+
+int logp_engine_testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status)
+{
+#ifdef LOGP_BUILD_SMPI
+    int active = 0;
+    for (int i = 0; i < n; i++) {
+        if (reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        active = 1;
+        int rc = PMPI_Test(&reqs[i], flag, status);
+        if (rc != MPI_SUCCESS || *flag) {
+            *index = i;
+            return rc;
+        }
+    }
+    *index = MPI_UNDEFINED;
+    *flag = !active;
+    return MPI_SUCCESS;
+#else
+    return PMPI_Testany(n, reqs, index, flag, status);
+#endif
 }
 
 int logp_engine_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status)
 {
-    if (logp_engine_idle())
+    if (logp_engine_idle()) /* the executors': point-to-point requests */
         return PMPI_Waitany(n, reqs, index, status);
     for (;;) {
-        int flag = 0, rc = PMPI_Testany(n, reqs, index, &flag, status);
+        if (logp_engine_alone()) /* a collective's own requests: point-to-point ones */
+            return PMPI_Waitany(n, reqs, index, status);
+        int flag = 0, rc = logp_engine_testany(n, reqs, index, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
         logp_engine_pass();

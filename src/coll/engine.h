@@ -15,8 +15,10 @@
  * poll function inside MPI_Test/Wait/Waitany/Testsome on them and the wait
  * function inside MPI_Waitall; Open MPI's progress callbacks
  * (opal_progress_register, looked up at run time) run inside every MPI
- * call that progresses.  Where neither exists the engine is unavailable
- * and the caller uses the library's own nonblocking collective.
+ * call that progresses; in SMPI (LOGP_BUILD_SMPI) plain generalized
+ * requests, stepped by the shim's own answered waits and tests alone.
+ * Where none of these exists the engine is unavailable and the caller
+ * uses the library's own nonblocking collective.
  *
  * One engine per process, not thread-safe: the caller uses it only below
  * MPI_THREAD_MULTIPLE. */
@@ -73,6 +75,14 @@ int logp_engine_wait_setting(const char *value);
  * and give up the processor if yielding; else the library's call itself. */
 int logp_engine_wait(MPI_Request *req, MPI_Status *status);
 int logp_engine_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status);
+
+/* As PMPI_Testany, also where the library's mishandles generalized
+ * requests (SimGrid 3.32 SMPI: it reports every array with one as having
+ * no active request; there each request is tested in turn, and an
+ * inactive persistent request counts as complete).  logp_engine_waitany
+ * tests with it while collectives are outstanding; idle it is the
+ * library's wait, for the executors' point-to-point requests. */
+int logp_engine_testany(int n, MPI_Request *reqs, int *index, int *flag, MPI_Status *status);
 
 /* As PMPI_Send / PMPI_Recv / PMPI_Sendrecv, through logp_engine_wait. */
 int logp_engine_send(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm);

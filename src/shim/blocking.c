@@ -1,6 +1,7 @@
 /* Blocking calls as nonblocking ones that step the engine (see blocking.h).
- * Only in the libraries (LOGP_SHIM_CHAIN), where progress.c answers them. */
-#ifdef LOGP_SHIM_CHAIN
+ * Where progress.c answers them: in the libraries (LOGP_SHIM_CHAIN) and
+ * in a program built with the shim for SMPI (LOGP_BUILD_SMPI). */
+#if defined(LOGP_SHIM_CHAIN) || defined(LOGP_BUILD_SMPI)
 #include "blocking.h"
 
 #include <stdlib.h>
@@ -15,6 +16,20 @@
 #include "process.h"
 #include "run.h"
 #include "state.h"
+
+#ifdef LOGP_BUILD_SMPI
+/* The application's MPI_Waitany in SMPI, whose own ignores generalized
+ * requests (engine.h): tests in turn, stepping the engine between. */
+static int logp_blocking_smpi_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status)
+{
+    for (;;) {
+        int flag = 0, rc = logp_engine_testany(n, reqs, index, &flag, status);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+        logp_engine_progress();
+    }
+}
+#endif
 
 void *logp_blocking_pmpi(logp_call_id_t id)
 {
@@ -36,11 +51,19 @@ void *logp_blocking_pmpi(logp_call_id_t id)
         LOGP_PMPI_CASE(LOGP_CALL_MRECV, PMPI_Mrecv)
         LOGP_PMPI_CASE(LOGP_CALL_WAIT, PMPI_Wait)
         LOGP_PMPI_CASE(LOGP_CALL_WAITALL, PMPI_Waitall)
+#ifdef LOGP_BUILD_SMPI /* SMPI's own mishandle generalized requests (engine.h) */
+        LOGP_PMPI_CASE(LOGP_CALL_WAITANY, logp_blocking_smpi_waitany)
+#else
         LOGP_PMPI_CASE(LOGP_CALL_WAITANY, PMPI_Waitany)
+#endif
         LOGP_PMPI_CASE(LOGP_CALL_WAITSOME, PMPI_Waitsome)
         LOGP_PMPI_CASE(LOGP_CALL_TEST, PMPI_Test)
         LOGP_PMPI_CASE(LOGP_CALL_TESTALL, PMPI_Testall)
+#ifdef LOGP_BUILD_SMPI
+        LOGP_PMPI_CASE(LOGP_CALL_TESTANY, logp_engine_testany)
+#else
         LOGP_PMPI_CASE(LOGP_CALL_TESTANY, PMPI_Testany)
+#endif
         LOGP_PMPI_CASE(LOGP_CALL_TESTSOME, PMPI_Testsome)
         LOGP_PMPI_CASE(LOGP_CALL_IPROBE, PMPI_Iprobe)
         LOGP_PMPI_CASE(LOGP_CALL_IMPROBE, PMPI_Improbe)
@@ -283,7 +306,7 @@ int logp_blocking_testany(logp_word_t n, void *reqs, void *index, void *flag, vo
     MPI_Request local[LOGP_BLOCKING_LOCAL], *copy = logp_blocking_hide((int)n, reqs, local);
     if (copy == NULL)
         return MPI_ERR_NO_MEM;
-    int rc = PMPI_Testany((int)n, copy, index, flag, status);
+    int rc = logp_engine_testany((int)n, copy, index, flag, status);
     logp_blocking_show((int)n, reqs, copy, local);
     if (rc == MPI_SUCCESS && *(int *)flag && *(int *)index == MPI_UNDEFINED && running)
         *(int *)flag = 0; /* none of the others active, but one of ours runs on */

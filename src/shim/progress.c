@@ -12,8 +12,10 @@
  * a stepping wait whenever the engine is on (blocking.h says why).
  *
  * Compiled without mpi.h, as entry.c (shim.h says why): arguments are
- * words and pointers.  Only in the libraries (LOGP_SHIM_CHAIN). */
-#ifdef LOGP_SHIM_CHAIN
+ * words and pointers.  In the libraries (LOGP_SHIM_CHAIN) and in a program
+ * built with the shim for SMPI (LOGP_BUILD_SMPI: the next definitions are
+ * the simulator's PMPI_, there is no tool to chain to). */
+#if defined(LOGP_SHIM_CHAIN) || defined(LOGP_BUILD_SMPI)
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -37,8 +39,10 @@ static pthread_once_t logp_progress_once = PTHREAD_ONCE_INIT;
 static void logp_progress_init(void)
 {
     for (int i = 0; i < LOGP_CALL_COUNT; i++) {
+#ifdef LOGP_SHIM_CHAIN
         logp_progress_next[i] = dlsym(RTLD_NEXT, logp_progress_names[i]);
-        if (logp_progress_next[i] == NULL) /* a static link: the library's own */
+#endif
+        if (logp_progress_next[i] == NULL) /* a static link or SMPI: the library's own */
             logp_progress_next[i] = logp_blocking_pmpi((logp_call_id_t)i);
     }
 }

@@ -390,6 +390,45 @@ LOGP_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const
                                      (logp_word_t)comm, 0, NULL);
 }
 
+/* and the nonblocking forms (the engine runs them where the driver says:
+ * in SMPI, progress.c's waits and tests step it) */
+LOGP_EXPORT int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                           MPI_Request *request)
+{
+    return logp_shim_bcast_words(logp_next_get(), LOGP_ENTRY_NONBLOCKING, buffer, count, LOGP_W(datatype), root,
+                                 LOGP_W(comm), 0, request);
+}
+
+LOGP_EXPORT int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                            MPI_Comm comm, MPI_Request *request)
+{
+    return logp_shim_reduce_words(logp_next_get(), LOGP_ENTRY_NONBLOCKING, sendbuf, recvbuf, count, LOGP_W(datatype),
+                                  LOGP_W(op), root, LOGP_W(comm), 0, request);
+}
+
+LOGP_EXPORT int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return logp_shim_alltoall_words(logp_next_get(), LOGP_ENTRY_NONBLOCKING, sendbuf, sendcount, LOGP_W(sendtype),
+                                    recvbuf, recvcount, LOGP_W(recvtype), LOGP_W(comm), 0, request);
+}
+
+LOGP_EXPORT int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    return logp_shim_allreduce_words(logp_next_get(), LOGP_ENTRY_NONBLOCKING, sendbuf, recvbuf, count,
+                                     LOGP_W(datatype), LOGP_W(op), LOGP_W(comm), 0, request);
+}
+
+LOGP_EXPORT int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                               void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    return logp_shim_alltoallv_words(logp_next_get(), LOGP_ENTRY_NONBLOCKING, sendbuf, sendcounts, sdispls,
+                                     LOGP_W(sendtype), recvbuf, recvcounts, rdispls, LOGP_W(recvtype), LOGP_W(comm),
+                                     0, request);
+}
+
 #if MPI_VERSION >= 4
 LOGP_EXPORT int MPI_Session_finalize(MPI_Session *session)
 {
