@@ -397,6 +397,11 @@ int logp_engine_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status
 {
     if (logp_engine_idle()) /* the executors': point-to-point requests */
         return PMPI_Waitany(n, reqs, index, status);
+    return logp_engine_waitany_tested(n, reqs, index, status);
+}
+
+int logp_engine_waitany_tested(int n, MPI_Request *reqs, int *index, MPI_Status *status)
+{
     for (;;) {
         if (logp_engine_alone()) /* a collective's own requests: point-to-point ones */
             return PMPI_Waitany(n, reqs, index, status);

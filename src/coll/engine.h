@@ -76,6 +76,12 @@ int logp_engine_wait_setting(const char *value);
 int logp_engine_wait(MPI_Request *req, MPI_Status *status);
 int logp_engine_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status);
 
+/* logp_engine_waitany's loop alone, also when idle: tests with
+ * logp_engine_testany and a pass of the engine between, never the
+ * library's MPI_Waitany (SMPI's ignores generalized requests: the
+ * application's MPI_Waitany there, blocking.c). */
+int logp_engine_waitany_tested(int n, MPI_Request *reqs, int *index, MPI_Status *status);
+
 /* As PMPI_Testany, also where the library's mishandles generalized
  * requests (SimGrid 3.32 SMPI: it reports every array with one as having
  * no active request; there each request is tested in turn, and an

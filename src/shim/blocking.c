@@ -17,20 +17,6 @@
 #include "run.h"
 #include "state.h"
 
-#ifdef LOGP_BUILD_SMPI
-/* The application's MPI_Waitany in SMPI, whose own ignores generalized
- * requests (engine.h): tests in turn, stepping the engine between. */
-static int logp_blocking_smpi_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status)
-{
-    for (;;) {
-        int flag = 0, rc = logp_engine_testany(n, reqs, index, &flag, status);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-        logp_engine_progress();
-    }
-}
-#endif
-
 void *logp_blocking_pmpi(logp_call_id_t id)
 {
     void *f = NULL;
@@ -52,7 +38,7 @@ void *logp_blocking_pmpi(logp_call_id_t id)
         LOGP_PMPI_CASE(LOGP_CALL_WAIT, PMPI_Wait)
         LOGP_PMPI_CASE(LOGP_CALL_WAITALL, PMPI_Waitall)
 #ifdef LOGP_BUILD_SMPI /* SMPI's own mishandle generalized requests (engine.h) */
-        LOGP_PMPI_CASE(LOGP_CALL_WAITANY, logp_blocking_smpi_waitany)
+        LOGP_PMPI_CASE(LOGP_CALL_WAITANY, logp_engine_waitany_tested)
 #else
         LOGP_PMPI_CASE(LOGP_CALL_WAITANY, PMPI_Waitany)
 #endif

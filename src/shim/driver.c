@@ -30,7 +30,9 @@ static int logp_driver_ours(logp_algo_t algo, const logp_sched_t *sched, int roo
     return algo != LOGP_ALGO_NATIVE && logp_view_init(v, sched, root, rank, commutative) == LOGP_OK;
 }
 
-/* Adds one call to the statistics and prints it at verbose level 2. */
+/* Adds one call to the statistics and prints it at verbose level 2; t0:
+ * when a blocking call started (a nonblocking call or persistent start is
+ * timed by its task when it completes). */
 static void logp_driver_account(logp_comm_state_t *st, const logp_call_t *c, logp_decision_t *d, logp_algo_t ran,
                                 double t0, const char *label)
 {
@@ -194,11 +196,10 @@ static int logp_driver_start(const logp_coll_ops_t *ops, logp_call_t *c, double 
     if (!logp_driver_engine() || !logp_driver_screen(ops, c) ||
         !logp_driver_prepare(ops, c, st = logp_state_find(c->comm), &task, &d, 0))
         return ops->library(c);
-    double t0 = st->timed ? PMPI_Wtime() : 0.0;
     if (entry > 0.0) /* the shim's work until the engine takes the task */
         logp_driver_dispatch(c, entry);
     int rc = logp_driver_launch(&task, c->req);
-    logp_driver_account(st, c, d, d->algo, t0, "");
+    logp_driver_account(st, c, d, d->algo, 0.0, ""); /* timed by the task when it completes */
     return rc;
 }
 
@@ -237,9 +238,7 @@ static int logp_driver_task_types(logp_driver_task_t *task, int keep)
 
 void logp_driver_persistent_free(logp_persist_t *p)
 {
-    logp_driver_task_t task;
-    memcpy(&task, p->task, sizeof task);
-    logp_driver_task_types(&task, 0);
+    logp_driver_task_types((logp_driver_task_t *)(void *)p->task, 0); /* the table's task (aligned) */
     logp_persist_remove(p);
 }
 
@@ -283,7 +282,6 @@ int logp_driver_persistent_start(logp_persist_t *p)
      * the launch sets its slot and tag, the engine takes a copy */
     logp_driver_task_t *task = (logp_driver_task_t *)(void *)p->task;
     logp_comm_state_t *st = task->st;
-    double t0 = st->timed ? PMPI_Wtime() : 0.0;
     const logp_call_t *c = &task->call;
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
     if (entry > 0.0)
@@ -292,7 +290,7 @@ int logp_driver_persistent_start(logp_persist_t *p)
     int rc = logp_driver_launch(task, &req);
     if (rc == MPI_SUCCESS)
         logp_persist_started(p, req);
-    logp_driver_account(st, c, d, d->algo, t0, "");
+    logp_driver_account(st, c, d, d->algo, 0.0, ""); /* timed by the task when it completes */
     return rc;
 }
 
