@@ -18,6 +18,15 @@ smpi_build_bench() {
         src/model/*.c src/config/*.c src/select/*.c -lm 2>"$2/cc.log") || { cat "$2/cc.log"; return 1; }
 }
 
+# smpi_build_shim TOP PROGRAM OUT: PROGRAM (relative to TOP) built with
+# smpicc and the shim linked in (no tuning file unless PMPI_LOGP_TUNING
+# says so) as OUT; the compiler's messages in OUT.log, shown if it fails.
+smpi_build_shim() {
+    (cd "$1" && smpicc -O2 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' \
+        -o "$3" "$2" src/shim/*.c src/coll/*.c src/model/*.c src/config/*.c src/select/*.c -lm -lpthread \
+        2>"$3.log") || { cat "$3.log"; return 1; }
+}
+
 # smpi_pingpong_ok FILE LINES: every ping-pong line of the benchmark in FILE
 # within 1% of its model 2o + L + (m-1)G (SMPI adds a 16-byte envelope),
 # and at least LINES of them.

@@ -37,9 +37,7 @@ wrong="$work/wrong.conf"
 awk -v L="$L" -v o="$o" -v g="$g" -v G="$G" -v gm="$gamma" 'BEGIN {
     printf "[default]\nL = %.6gus\no = %.6gus\ng = %.6gus\nG = %.6gns/B\ngamma = %.6gns/B\n", 4 * L, o, g, G / 4, gm }' >"$wrong"
 FLAGS=$(smpi_flags "$osim")
-(cd "$top" && smpicc -O2 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' \
-    -o "$work/bench" src/tools/pmpi-logp-bench.c src/shim/*.c src/coll/*.c src/model/*.c src/config/*.c \
-    src/select/*.c -lm -lpthread 2>"$work/cc.log") || { cat "$work/cc.log"; exit 1; }
+smpi_build_shim "$top" src/tools/pmpi-logp-bench.c "$work/bench" || exit 1
 cd "$work"
 echo "P,coll,bytes,variant,median_us" >"$csv"
 for P in $PS; do

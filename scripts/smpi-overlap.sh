@@ -39,9 +39,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 smpi_platform "$top" "$top/tuning/default.conf" "$work" || exit 1
 FLAGS="$(smpi_flags "$osim") --cfg=smpi/test:1e-8 --cfg=smpi/grow-injected-times:no"
-(cd "$top" && smpicc -O2 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' \
-    -o "$work/overlap" scripts/overlap-bench.c src/shim/*.c src/coll/*.c src/model/*.c src/config/*.c \
-    src/select/*.c -lm -lpthread 2>"$work/cc.log") || { cat "$work/cc.log"; exit 1; }
+smpi_build_shim "$top" scripts/overlap-bench.c "$work/overlap" || exit 1
 cd "$work"
 [ "${APPEND:-0}" = 1 ] && [ -f "$csv" ] ||
     echo "P,coll,algorithm,bytes,blocking_us,nonblocking_us,compute_us,interval_us,overlap_us,bound_us" >"$csv"
