@@ -109,12 +109,10 @@ done
 smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' \
     -o "$work/test_nonblocking" "$top/tests/mpi/test_nonblocking.c" -I"$top/tests/mpi" "$top"/src/shim/*.c \
     "$top"/src/coll/*.c "$top"/src/model/*.c "$top"/src/config/*.c "$top"/src/select/*.c -lm -lpthread
-# Not chunked-rsg: on the engine in SMPI its dataflow executor hangs at
-# P = 4 (a 4-byte MPI_Ireduce) whenever it polls (an MPI_Test loop, or
-# PMPI_LOGP_WAIT=yield), and completes when it waits in MPI_Wait; every
-# other reduce completes either way, and chunked-rsg polls to completion
-# on MPICH (run_nonblocking.sh's MPI_Test loops).  Not understood yet.
-for case in 5:binomial:chain:bruck:recursive-doubling:ring 4:logp-tree:two-tree:linear:ring:linear 3:auto:auto:auto:auto:auto; do
+# (chunked-rsg hung here when it polled, until the engine stopped testing
+# null requests: SimGrid 3.32's MPI_Test leaves the flag unset for one
+# under MPI_STATUS_IGNORE.)
+for case in 5:binomial:chain:bruck:recursive-doubling:ring 4:logp-tree:chunked-rsg:linear:ring:linear 3:scatter-allgather:two-tree:ring:ring:ring 3:auto:auto:auto:auto:auto; do
     np=${case%%:*}; set -- $(echo "${case#*:}" | tr ':' ' ')
     out=$(env PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_CONFIRM=0 PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 \
         PMPI_LOGP_ALLREDUCE=$4 PMPI_LOGP_ALLTOALLV=$5 PMPI_LOGP_VERBOSE=2 timeout 600 smpirun -np "$np" \
