@@ -48,10 +48,11 @@ MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
 units=$(make -s print-unit-tests)
 scripts=$(make -s print-script-tests)
-# LOGP_TEST_STRIDE=3: check_sim's sweep of closed forms against the
-# simulator takes one P in 3 beyond P = 64 (every residue; 150 -> 55 s
-# alone, and it shares the cores with the MPI runs); `make check` without
-# it runs every P
+# LOGP_TEST_STRIDE=3: the unit tests' long sweeps (check_sim's closed
+# forms against the simulator, its estimates and deliveries, check_net's
+# and check_confirm's largest P) take one case in 3 of every residue
+# (check_main.h; they share the cores with the MPI runs); `make check`
+# without it runs every case
 LOGP_TEST_STRIDE=3 make -j"$(nproc)" check >/dev/null 2>&1 || status=1
 for t in $units $scripts; do
     echo "==== $t"
@@ -80,11 +81,11 @@ san_pass=0; san_fail=0
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" LSAN_OPTIONS="suppressions=$top/tests/data/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 san_unit() { # one sanitized unit test; its exit status in $san/<name>.rc
-    # LOGP_TEST_STRIDE: the long random sweeps sampled (check_main.h); the plain pass ran them whole
-    CK_FORK=no LOGP_TEST_STRIDE=8 top_srcdir="$top" "$san/$1" >"$san/${1##*/}.out" 2>&1
+    # LOGP_TEST_STRIDE: the long sweeps sampled further (check_main.h): memory errors need every code path, not every case
+    CK_FORK=no LOGP_TEST_STRIDE=16 top_srcdir="$top" "$san/$1" >"$san/${1##*/}.out" 2>&1
     echo $? >"$san/${1##*/}.rc"
 }
-# check_sim takes about as long as the others together (100 s): beside them
+# check_sim takes about as long as the others together (80 s): beside them
 # (pure tests, no MPI: two at a time on two cores)
 san_unit tests/unit/check_sim &
 slow=$!

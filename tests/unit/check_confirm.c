@@ -394,6 +394,8 @@ START_TEST(test_fit)
     const logp_algo_t algos[] = {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_BINOMIAL, LOGP_ALGO_SCATTER_ALLGATHER,
                                  LOGP_ALGO_PIPELINE};
     for (int i = 0; i < 4; i++) {
+        if (Ps[i] > 256 && logp_check_stride() > 1) /* the same fit, only slower (CI's sampled passes) */
+            continue;
         logp_topo_t tt = logp_topo_uniform(Ps[i], &truth), tw = logp_topo_uniform(Ps[i], &wrong);
         logp_fit_sample_t s[LOGP_FIT_SAMPLES];
         int n = 0;

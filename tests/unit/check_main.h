@@ -16,6 +16,15 @@ static inline int logp_check_stride(void)
     return n >= 1 ? n : 1;
 }
 
+/* Whether case i of a long sweep runs: every case at stride 1, else one in
+ * logp_check_stride() of every residue (i mod s = (i / s) mod s), so a
+ * sample still meets odd and even, small and large cases alike. */
+static inline int logp_check_sampled(int i)
+{
+    int s = logp_check_stride();
+    return s == 1 || i % s == (i / s) % s;
+}
+
 /* An assertion for hot loops: Check records the place of every ck_assert
  * (one write(2) each when it does not fork), which made the rank-by-rank
  * tests spend most of their time in the kernel; this costs nothing until

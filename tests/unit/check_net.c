@@ -188,6 +188,8 @@ START_TEST(test_shared_completes)
     const int Ps[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 33, 64, 100};
     for (size_t pi = 0; pi < sizeof Ps / sizeof Ps[0]; pi++) {
         int P = Ps[pi];
+        if (P > 33 && logp_check_stride() > 1) /* the same paths, only longer (CI's sampled passes) */
+            continue;
         logp_topo_t t = logp_topo_uniform(P, &P0);
         t.shared = 1;
         for (int coll = 0; coll < LOGP_COLL_COUNT; coll++)
