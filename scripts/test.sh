@@ -68,14 +68,15 @@ case $? in
 *) status=1; cat "$top/build/mpich-suite.out" ;;
 esac
 
-# Sanitizers: the pure layers' unit tests and the relinked MPI matrix at n=2, 3.
+# Sanitizers: the pure layers' unit tests, the relinked MPI matrix and the engine at n=2, 3.
 stage "sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
 san="$top/build-sanitize"
 mkdir -p "$san"
 (cd "$san" && { [ -f Makefile ] || "$top/configure" --disable-shared \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && make -j"$(nproc)" >/dev/null 2>&1 &&
-    make -j"$(nproc)" $units tests/mpi/test_coll_linked tests/mpi/test_alltoallv_linked >/dev/null 2>&1) ||
+    make -j"$(nproc)" $units tests/mpi/test_coll_linked tests/mpi/test_alltoallv_linked \
+        tests/mpi/test_nonblocking_linked >/dev/null 2>&1) ||
     { echo "sanitizer build failed"; status=1; }
 san_pass=0; san_fail=0
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" LSAN_OPTIONS="suppressions=$top/tests/data/lsan.supp:print_suppressions=0"
@@ -122,6 +123,9 @@ for n in 2 3; do
     for av in ring linear; do
         san_mpi "alltoallv $av" $n test_alltoallv_linked PMPI_LOGP_ALLTOALLV=$av
     done
+    # the nonblocking and persistent collectives on the engine (its stacks, task pool and request table)
+    san_mpi "nonblocking engine" $n test_nonblocking_linked PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_BCAST=binomial \
+        PMPI_LOGP_REDUCE=chunked-rsg PMPI_LOGP_ALLTOALL=bruck PMPI_LOGP_ALLREDUCE=ring PMPI_LOGP_ALLTOALLV=linear
 done
 # the run report with extreme tuning values (the largest the parser
 # accepts, the smallest positive ones), sanitized: no fixed-size buffer to overrun
