@@ -53,7 +53,7 @@ bad "--root does not apply to an allreduce" tree --allreduce ring --P 4 --root 1
 # tree --alltoall: a Bruck schedule shows its radix (4 for 8-byte blocks at P = 16, default
 # parameters: two rounds of three sends) and its operations
 "$cli" tree --alltoall bruck --P 16 --bytes 8 --rank 5 >"$out" 2>"$err" && grep -q 'bruck, P=16, 8 B per block, radix 4' "$out" &&
-    grep -q 'rank 5: 12 operations' "$out" && grep -q 'send to *9  32 B' "$out" && ! "$cli" tree --alltoall two-tree --P 4 2>/dev/null &&
+    grep -q 'rank 5: 12 operations, 12 messages' "$out" && grep -q 'send to *9  32 B' "$out" && ! "$cli" tree --alltoall two-tree --P 4 2>/dev/null &&
     ok "tree --alltoall bruck: radix and operations" || { ko "tree --alltoall"; cat "$out" "$err"; }
 # predict --allreduce ALGO: the allreduce section alone, that algorithm's line, priced as in the
 # full table
@@ -68,7 +68,7 @@ done
 # tree --allreduce: recursive doubling is no tree, so rank 1's operations (its own value, then three
 # rounds of a combining receive and a send at P = 6, folded); an allreduce names no root
 "$cli" tree --allreduce recursive-doubling --P 6 --rank 1 >"$out" 2>"$err" &&
-    grep -q '^allreduce recursive-doubling, P=6, 8 B, 1 part, L=' "$out" && grep -q '^rank 1: 7 operations' "$out" &&
+    grep -q '^allreduce recursive-doubling, P=6, 8 B, 1 part, L=' "$out" && grep -q '^rank 1: 7 operations, 6 messages' "$out" &&
     [ "$(grep -c '^  recv+combine from  *[0-9]  8 B' "$out")" -eq 3 ] && [ "$(grep -c '^  send to  *[0-9]  8 B' "$out")" -eq 3 ] &&
     grep -q '^  own value ' "$out" && grep -q '^completion: [0-9.]* us' "$out" &&
     ok "tree --allreduce recursive-doubling --rank 1: its operations" || { ko "tree --allreduce recursive-doubling"; cat "$out" "$err"; }
