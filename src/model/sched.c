@@ -183,6 +183,14 @@ logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, in
     return LOGP_OK;
 }
 
+int logp_view_messages(const logp_view_t *v)
+{
+    int n = 0;
+    for (int i = 0; i < v->nops; i++)
+        n += logp_view_op(v, i).kind <= LOGP_OP_RECV_REDUCE;
+    return n;
+}
+
 int logp_view_dep(const logp_view_t *v, int i)
 {
     const logp_family_t *f = v->s->fam;

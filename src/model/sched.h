@@ -331,6 +331,11 @@ logp_status_t logp_view_init(logp_view_t *v, const logp_sched_t *s, int root, in
 /* Operation i (0 <= i < v->nops). */
 logp_op_t logp_view_op(const logp_view_t *v, int i);
 
+/* The rank's messages (its sends and receives): each costs its processor
+ * LogP's o, which computation beside a nonblocking call cannot overlap.
+ * O(nops). */
+int logp_view_messages(const logp_view_t *v);
+
 /* The earlier operation operation i waits for in a dataflow schedule
  * (LOGP_FAMILY_DATAFLOW), -1 if none or not such a schedule. */
 int logp_view_dep(const logp_view_t *v, int i);

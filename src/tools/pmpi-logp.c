@@ -431,10 +431,7 @@ static void print_ops(const logp_sched_t *s, int root, int rank, int max)
     logp_view_t v;
     if (logp_view_init(&v, s, root, rank, 1) != LOGP_OK)
         return;
-    int messages = 0; /* what costs the rank LogP's o each: its processor time beside the network's */
-    for (int i = 0; i < v.nops; i++)
-        messages += logp_view_op(&v, i).kind <= LOGP_OP_RECV_REDUCE;
-    printf("rank %d: %d operations, %d messages\n", rank, v.nops, messages);
+    printf("rank %d: %d operations, %d messages\n", rank, v.nops, logp_view_messages(&v));
     for (int i = 0; i < v.nops && i < max; i++) {
         logp_op_t o = logp_view_op(&v, i);
         printf("  %-18s", kinds[o.kind]);
