@@ -38,14 +38,7 @@ static int logp_entry_bcast(logp_entry_t entry, int mpi, void *buffer, logp_word
     void *tool = LOGP_ENTRY_TOOL(LOGP_COLL_BCAST);
     if (tool || next->foreign) {
         void *to = tool ? tool : next->lib[entry][LOGP_COLL_BCAST];
-        switch (logp_next_form(entry)) {
-        case LOGP_ENTRY_PERSISTENT:
-            return LOGP_NEXT_AS(logp_bcast_init_fn_t, to)(buffer, count, datatype, root, comm, info, request);
-        case LOGP_ENTRY_NONBLOCKING:
-            return LOGP_NEXT_AS(logp_ibcast_fn_t, to)(buffer, count, datatype, root, comm, request);
-        default:
-            return LOGP_NEXT_AS(logp_bcast_fn_t, to)(buffer, count, datatype, root, comm);
-        }
+        return logp_shim_bcast_call(to, entry, buffer, count, datatype, root, comm, info, request);
     }
     return logp_shim_bcast_words(next, entry, buffer, count, datatype, root, comm, info, request);
 }
@@ -58,15 +51,7 @@ static int logp_entry_reduce(logp_entry_t entry, int mpi, const void *sendbuf, v
     void *tool = LOGP_ENTRY_TOOL(LOGP_COLL_REDUCE);
     if (tool || next->foreign) {
         void *to = tool ? tool : next->lib[entry][LOGP_COLL_REDUCE];
-        switch (logp_next_form(entry)) {
-        case LOGP_ENTRY_PERSISTENT:
-            return LOGP_NEXT_AS(logp_reduce_init_fn_t, to)(sendbuf, recvbuf, count, datatype, op, root, comm, info,
-                                                           request);
-        case LOGP_ENTRY_NONBLOCKING:
-            return LOGP_NEXT_AS(logp_ireduce_fn_t, to)(sendbuf, recvbuf, count, datatype, op, root, comm, request);
-        default:
-            return LOGP_NEXT_AS(logp_reduce_fn_t, to)(sendbuf, recvbuf, count, datatype, op, root, comm);
-        }
+        return logp_shim_reduce_call(to, entry, sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
     }
     return logp_shim_reduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
 }
@@ -79,17 +64,8 @@ static int logp_entry_alltoall(logp_entry_t entry, int mpi, const void *sendbuf,
     void *tool = LOGP_ENTRY_TOOL(LOGP_COLL_ALLTOALL);
     if (tool || next->foreign) {
         void *to = tool ? tool : next->lib[entry][LOGP_COLL_ALLTOALL];
-        switch (logp_next_form(entry)) {
-        case LOGP_ENTRY_PERSISTENT:
-            return LOGP_NEXT_AS(logp_alltoall_init_fn_t, to)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                                             recvtype, comm, info, request);
-        case LOGP_ENTRY_NONBLOCKING:
-            return LOGP_NEXT_AS(logp_ialltoall_fn_t, to)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                                         comm, request);
-        default:
-            return LOGP_NEXT_AS(logp_alltoall_fn_t, to)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                                        comm);
-        }
+        return logp_shim_alltoall_call(to, entry, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                       info, request);
     }
     return logp_shim_alltoall_words(next, entry, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                                     info, request);
@@ -103,15 +79,7 @@ static int logp_entry_allreduce(logp_entry_t entry, int mpi, const void *sendbuf
     void *tool = LOGP_ENTRY_TOOL(LOGP_COLL_ALLREDUCE);
     if (tool || next->foreign) {
         void *to = tool ? tool : next->lib[entry][LOGP_COLL_ALLREDUCE];
-        switch (logp_next_form(entry)) {
-        case LOGP_ENTRY_PERSISTENT:
-            return LOGP_NEXT_AS(logp_allreduce_init_fn_t, to)(sendbuf, recvbuf, count, datatype, op, comm, info,
-                                                              request);
-        case LOGP_ENTRY_NONBLOCKING:
-            return LOGP_NEXT_AS(logp_iallreduce_fn_t, to)(sendbuf, recvbuf, count, datatype, op, comm, request);
-        default:
-            return LOGP_NEXT_AS(logp_allreduce_fn_t, to)(sendbuf, recvbuf, count, datatype, op, comm);
-        }
+        return logp_shim_allreduce_call(to, entry, sendbuf, recvbuf, count, datatype, op, comm, info, request);
     }
     return logp_shim_allreduce_words(next, entry, sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
@@ -125,17 +93,8 @@ static int logp_entry_alltoallv(logp_entry_t entry, int mpi, const void *sendbuf
     void *tool = LOGP_ENTRY_TOOL(LOGP_COLL_ALLTOALLV);
     if (tool || next->foreign) {
         void *to = tool ? tool : next->lib[entry][LOGP_COLL_ALLTOALLV];
-        switch (logp_next_form(entry)) {
-        case LOGP_ENTRY_PERSISTENT:
-            return LOGP_NEXT_AS(logp_alltoallv_init_fn_t, to)(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                                              recvcounts, rdispls, recvtype, comm, info, request);
-        case LOGP_ENTRY_NONBLOCKING:
-            return LOGP_NEXT_AS(logp_ialltoallv_fn_t, to)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                                          rdispls, recvtype, comm, request);
-        default:
-            return LOGP_NEXT_AS(logp_alltoallv_fn_t, to)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                                         rdispls, recvtype, comm);
-        }
+        return logp_shim_alltoallv_call(to, entry, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                        rdispls, recvtype, comm, info, request);
     }
     return logp_shim_alltoallv_words(next, entry, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                      recvtype, comm, info, request);

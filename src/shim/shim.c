@@ -52,18 +52,8 @@ static int logp_shim_bcast_execute(const logp_call_t *c, const logp_comm_state_t
  * shim leaves to the library may not fit an int). */
 static int logp_shim_bcast_library(const logp_call_t *c)
 {
-    void *f = LOGP_SHIM_NEXT(c);
-    switch (logp_next_form(c->entry)) {
-    case LOGP_ENTRY_PERSISTENT:
-        return LOGP_NEXT_AS(logp_bcast_init_fn_t, f)(c->recvbuf, LOGP_W(c->count), LOGP_W(c->type), c->root,
-                                                     LOGP_W(c->comm), LOGP_W(c->info), c->req);
-    case LOGP_ENTRY_NONBLOCKING:
-        return LOGP_NEXT_AS(logp_ibcast_fn_t, f)(c->recvbuf, LOGP_W(c->count), LOGP_W(c->type), c->root,
-                                                 LOGP_W(c->comm), c->req);
-    default:
-        return LOGP_NEXT_AS(logp_bcast_fn_t, f)(c->recvbuf, LOGP_W(c->count), LOGP_W(c->type), c->root,
-                                                LOGP_W(c->comm));
-    }
+    return logp_shim_bcast_call(LOGP_SHIM_NEXT(c), c->entry, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                LOGP_W(c->root), LOGP_W(c->comm), LOGP_W(c->info), c->req);
 }
 
 static const logp_coll_ops_t logp_shim_bcast_ops = {NULL, logp_shim_bcast_admit, logp_shim_bcast_execute,
@@ -108,19 +98,9 @@ static int logp_shim_reduce_execute(const logp_call_t *c, const logp_comm_state_
 
 static int logp_shim_reduce_library(const logp_call_t *c)
 {
-    void *f = LOGP_SHIM_NEXT(c);
-    switch (logp_next_form(c->entry)) {
-    case LOGP_ENTRY_PERSISTENT:
-        return LOGP_NEXT_AS(logp_reduce_init_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
-                                                      LOGP_W(c->op), c->root, LOGP_W(c->comm), LOGP_W(c->info),
-                                                      c->req);
-    case LOGP_ENTRY_NONBLOCKING:
-        return LOGP_NEXT_AS(logp_ireduce_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
-                                                  LOGP_W(c->op), c->root, LOGP_W(c->comm), c->req);
-    default:
-        return LOGP_NEXT_AS(logp_reduce_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
-                                                 LOGP_W(c->op), c->root, LOGP_W(c->comm));
-    }
+    return logp_shim_reduce_call(LOGP_SHIM_NEXT(c), c->entry, c->sendbuf, c->recvbuf, LOGP_W(c->count),
+                                 LOGP_W(c->type), LOGP_W(c->op), LOGP_W(c->root), LOGP_W(c->comm), LOGP_W(c->info),
+                                 c->req);
 }
 
 static const logp_coll_ops_t logp_shim_reduce_ops = {logp_shim_reduce_screen, logp_shim_reduce_admit,
@@ -158,19 +138,9 @@ static int logp_shim_alltoall_execute(const logp_call_t *c, const logp_comm_stat
 
 static int logp_shim_alltoall_library(const logp_call_t *c)
 {
-    void *f = LOGP_SHIM_NEXT(c);
-    switch (logp_next_form(c->entry)) {
-    case LOGP_ENTRY_PERSISTENT:
-        return LOGP_NEXT_AS(logp_alltoall_init_fn_t, f)(c->sendbuf, LOGP_W(c->sendcount), LOGP_W(c->sendtype),
-                                                        c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
-                                                        LOGP_W(c->comm), LOGP_W(c->info), c->req);
-    case LOGP_ENTRY_NONBLOCKING:
-        return LOGP_NEXT_AS(logp_ialltoall_fn_t, f)(c->sendbuf, LOGP_W(c->sendcount), LOGP_W(c->sendtype), c->recvbuf,
-                                                    LOGP_W(c->count), LOGP_W(c->type), LOGP_W(c->comm), c->req);
-    default:
-        return LOGP_NEXT_AS(logp_alltoall_fn_t, f)(c->sendbuf, LOGP_W(c->sendcount), LOGP_W(c->sendtype), c->recvbuf,
-                                                   LOGP_W(c->count), LOGP_W(c->type), LOGP_W(c->comm));
-    }
+    return logp_shim_alltoall_call(LOGP_SHIM_NEXT(c), c->entry, c->sendbuf, LOGP_W(c->sendcount),
+                                   LOGP_W(c->sendtype), c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
+                                   LOGP_W(c->comm), LOGP_W(c->info), c->req);
 }
 
 static const logp_coll_ops_t logp_shim_alltoall_ops = {NULL, logp_shim_alltoall_admit, logp_shim_alltoall_execute,
@@ -203,18 +173,8 @@ static int logp_shim_allreduce_admit(logp_call_t *c, const logp_comm_state_t *st
 
 static int logp_shim_allreduce_library(const logp_call_t *c)
 {
-    void *f = LOGP_SHIM_NEXT(c);
-    switch (logp_next_form(c->entry)) {
-    case LOGP_ENTRY_PERSISTENT:
-        return LOGP_NEXT_AS(logp_allreduce_init_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
-                                                         LOGP_W(c->op), LOGP_W(c->comm), LOGP_W(c->info), c->req);
-    case LOGP_ENTRY_NONBLOCKING:
-        return LOGP_NEXT_AS(logp_iallreduce_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
-                                                     LOGP_W(c->op), LOGP_W(c->comm), c->req);
-    default:
-        return LOGP_NEXT_AS(logp_allreduce_fn_t, f)(c->sendbuf, c->recvbuf, LOGP_W(c->count), LOGP_W(c->type),
-                                                    LOGP_W(c->op), LOGP_W(c->comm));
-    }
+    return logp_shim_allreduce_call(LOGP_SHIM_NEXT(c), c->entry, c->sendbuf, c->recvbuf, LOGP_W(c->count),
+                                    LOGP_W(c->type), LOGP_W(c->op), LOGP_W(c->comm), LOGP_W(c->info), c->req);
 }
 
 /* The executor is the reduce's: it reads the schedule's collective. */
@@ -264,25 +224,89 @@ static int logp_shim_alltoallv_execute(const logp_call_t *c, const logp_comm_sta
 static int logp_shim_alltoallv_library(const logp_call_t *c)
 {
     const logp_alltoallv_t *a = &c->v;
-    void *f = LOGP_SHIM_NEXT(c);
-    switch (logp_next_form(c->entry)) {
-    case LOGP_ENTRY_PERSISTENT:
-        return LOGP_NEXT_AS(logp_alltoallv_init_fn_t, f)(c->sendbuf, a->sendcounts, a->sdispls, LOGP_W(c->sendtype),
-                                                         c->recvbuf, a->recvcounts, a->rdispls, LOGP_W(c->recvtype),
-                                                         LOGP_W(c->comm), LOGP_W(c->info), c->req);
-    case LOGP_ENTRY_NONBLOCKING:
-        return LOGP_NEXT_AS(logp_ialltoallv_fn_t, f)(c->sendbuf, a->sendcounts, a->sdispls, LOGP_W(c->sendtype),
-                                                     c->recvbuf, a->recvcounts, a->rdispls, LOGP_W(c->recvtype),
-                                                     LOGP_W(c->comm), c->req);
-    default:
-        return LOGP_NEXT_AS(logp_alltoallv_fn_t, f)(c->sendbuf, a->sendcounts, a->sdispls, LOGP_W(c->sendtype),
-                                                    c->recvbuf, a->recvcounts, a->rdispls, LOGP_W(c->recvtype),
-                                                    LOGP_W(c->comm));
-    }
+    return logp_shim_alltoallv_call(LOGP_SHIM_NEXT(c), c->entry, c->sendbuf, a->sendcounts, a->sdispls,
+                                    LOGP_W(c->sendtype), c->recvbuf, a->recvcounts, a->rdispls, LOGP_W(c->recvtype),
+                                    LOGP_W(c->comm), LOGP_W(c->info), c->req);
 }
 
 static const logp_coll_ops_t logp_shim_alltoallv_ops = {NULL, logp_shim_alltoallv_admit, logp_shim_alltoallv_execute,
                                                         logp_shim_alltoallv_library};
+
+/* ---- the next definitions, called with words */
+
+int logp_shim_bcast_call(void *f, logp_entry_t entry, void *buffer, logp_word_t count, logp_word_t datatype,
+                         logp_word_t root, logp_word_t comm, logp_word_t info, void *request)
+{
+    switch (logp_next_form(entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_bcast_init_fn_t, f)(buffer, count, datatype, root, comm, info, request);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_ibcast_fn_t, f)(buffer, count, datatype, root, comm, request);
+    default:
+        return LOGP_NEXT_AS(logp_bcast_fn_t, f)(buffer, count, datatype, root, comm);
+    }
+}
+
+int logp_shim_reduce_call(void *f, logp_entry_t entry, const void *sendbuf, void *recvbuf, logp_word_t count,
+                          logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm, logp_word_t info,
+                          void *request)
+{
+    switch (logp_next_form(entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_reduce_init_fn_t, f)(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_ireduce_fn_t, f)(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    default:
+        return LOGP_NEXT_AS(logp_reduce_fn_t, f)(sendbuf, recvbuf, count, datatype, op, root, comm);
+    }
+}
+
+int logp_shim_alltoall_call(void *f, logp_entry_t entry, const void *sendbuf, logp_word_t sendcount,
+                            logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
+                            logp_word_t comm, logp_word_t info, void *request)
+{
+    switch (logp_next_form(entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_alltoall_init_fn_t, f)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                                        comm, info, request);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_ialltoall_fn_t, f)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                                    request);
+    default:
+        return LOGP_NEXT_AS(logp_alltoall_fn_t, f)(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    }
+}
+
+int logp_shim_allreduce_call(void *f, logp_entry_t entry, const void *sendbuf, void *recvbuf, logp_word_t count,
+                             logp_word_t datatype, logp_word_t op, logp_word_t comm, logp_word_t info, void *request)
+{
+    switch (logp_next_form(entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_allreduce_init_fn_t, f)(sendbuf, recvbuf, count, datatype, op, comm, info, request);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_iallreduce_fn_t, f)(sendbuf, recvbuf, count, datatype, op, comm, request);
+    default:
+        return LOGP_NEXT_AS(logp_allreduce_fn_t, f)(sendbuf, recvbuf, count, datatype, op, comm);
+    }
+}
+
+int logp_shim_alltoallv_call(void *f, logp_entry_t entry, const void *sendbuf, const void *sendcounts,
+                             const void *sdispls, logp_word_t sendtype, void *recvbuf, const void *recvcounts,
+                             const void *rdispls, logp_word_t recvtype, logp_word_t comm, logp_word_t info,
+                             void *request)
+{
+    switch (logp_next_form(entry)) {
+    case LOGP_ENTRY_PERSISTENT:
+        return LOGP_NEXT_AS(logp_alltoallv_init_fn_t, f)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                         rdispls, recvtype, comm, info, request);
+    case LOGP_ENTRY_NONBLOCKING:
+        return LOGP_NEXT_AS(logp_ialltoallv_fn_t, f)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                     rdispls, recvtype, comm, request);
+    default:
+        return LOGP_NEXT_AS(logp_alltoallv_fn_t, f)(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                    rdispls, recvtype, comm);
+    }
+}
 
 /* ---- the entry points */
 

@@ -77,6 +77,26 @@ int logp_shim_alltoallv_words(const logp_next_t *next, logp_entry_t entry, const
                               const void *rdispls, logp_word_t recvtype, logp_word_t comm, logp_word_t info,
                               void *request);
 
+/* The same calls handed to `f`, a next definition of the collective at
+ * that entry point (the library's, or a tool's): its blocking,
+ * nonblocking or persistent form by logp_next_form(entry), the words as
+ * they are (one place for what entry.c forwards and the library
+ * callbacks of shim.c call). */
+int logp_shim_bcast_call(void *f, logp_entry_t entry, void *buffer, logp_word_t count, logp_word_t datatype,
+                         logp_word_t root, logp_word_t comm, logp_word_t info, void *request);
+int logp_shim_reduce_call(void *f, logp_entry_t entry, const void *sendbuf, void *recvbuf, logp_word_t count,
+                          logp_word_t datatype, logp_word_t op, logp_word_t root, logp_word_t comm, logp_word_t info,
+                          void *request);
+int logp_shim_alltoall_call(void *f, logp_entry_t entry, const void *sendbuf, logp_word_t sendcount,
+                            logp_word_t sendtype, void *recvbuf, logp_word_t recvcount, logp_word_t recvtype,
+                            logp_word_t comm, logp_word_t info, void *request);
+int logp_shim_allreduce_call(void *f, logp_entry_t entry, const void *sendbuf, void *recvbuf, logp_word_t count,
+                             logp_word_t datatype, logp_word_t op, logp_word_t comm, logp_word_t info, void *request);
+int logp_shim_alltoallv_call(void *f, logp_entry_t entry, const void *sendbuf, const void *sendcounts,
+                             const void *sdispls, logp_word_t sendtype, void *recvbuf, const void *recvcounts,
+                             const void *rdispls, logp_word_t recvtype, logp_word_t comm, logp_word_t info,
+                             void *request);
+
 /* The shim's end of run for MPI_Session_finalize, then the next
  * definition's (`session` is an MPI_Session *). */
 int logp_shim_session_finalize_words(const logp_next_t *next, void *session);
