@@ -361,7 +361,6 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
          * when ranks of an erroneous call pass different sizes. */
         MPI_Group group = MPI_GROUP_NULL;
         PMPI_Comm_group(comm, &group);
-        st->pcomm = logp_state_find_private(group);
         /* An id reserved here, the largest of the ranks' agreed, then every
          * rank's counter moved past it: distinct from the ids of this
          * process's other communicators of the group, as long as no two
@@ -371,8 +370,16 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
          * rank says so the communicator takes a private communicator of its
          * own.  Two creations that overlap on no rank run in one order on
          * every rank (each waits in the other's allreduce otherwise), so
-         * their ids differ. */
+         * their ids differ.  A creation lasts from before it looks for the
+         * group's private communicator to after it registered one it made:
+         * else a second creation could look between the first's agreement
+         * and its registration, find none, make a second one for the group,
+         * and the two registrations could land in different orders on
+         * different ranks, so that a third communicator found different
+         * private communicators on different ranks and its first agreement
+         * waited forever (test_threads under auto, n = 2: 1 run in 8 - 45). */
         int concurrent = __atomic_fetch_add(&logp_creating, 1, __ATOMIC_ACQ_REL) > 0;
+        st->pcomm = logp_state_find_private(group);
         long id = __atomic_fetch_add(&logp_comm_ids, 1, __ATOMIC_RELAXED), next;
         int local = logp_topo_size(&st->topo, logp_topo_node(&st->topo, st->rank)); /* this node's ranks */
         int over = logp_layout_oversubscribed(local);
@@ -390,7 +397,6 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         while ((next = __atomic_load_n(&logp_comm_ids, __ATOMIC_RELAXED)) <= id &&
                !__atomic_compare_exchange_n(&logp_comm_ids, &next, id + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             ;
-        __atomic_fetch_sub(&logp_creating, 1, __ATOMIC_ACQ_REL);
         if (concurrent) { /* a shared one (found or not) is not used: every rank makes its own */
             st->pcomm = MPI_COMM_NULL;
             st->no_private = 0;
@@ -402,6 +408,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         }
         if (st->no_private)
             st->pcomm = MPI_COMM_NULL;
+        __atomic_fetch_sub(&logp_creating, 1, __ATOMIC_ACQ_REL); /* (after the registration: above) */
         int any_auto = 0;
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             any_auto |= st->configured[c] == LOGP_ALGO_AUTO;
