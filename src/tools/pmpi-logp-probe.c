@@ -217,12 +217,14 @@ static stat_t measure_copy(void)
 static int write_value(FILE *f, const char *section, const char *key, const stat_t *v, double scale,
                        const char *unit)
 {
-    const char *why = v->median <= 0.0 ? "clamped at 0 (round trip / 2 < 2o: the machine is too noisy or o is "
+    /* a cost is never negative; a difference or a slope of noisy times can be (L: round trip / 2 - 2o; G) */
+    double x = v->median > 0.0 ? v->median : 0.0;
+    const char *why = v->median <= 0.0 ? "clamped at 0 (measured <= 0: the machine is too noisy, or for L o is "
                                          "overestimated); set it by hand"
                       : v->spread > LOGP_PROBE_SPREAD_WARN ? "spread over 50%: re-run on a quiet machine or with "
                                                              "more --reps"
                                                            : NULL;
-    fprintf(f, "%s = %.4g%s  # spread %.0f%%%s%s\n", key, v->median * scale, unit, v->spread * 100,
+    fprintf(f, "%s = %.4g%s  # spread %.0f%%%s%s\n", key, x * scale, unit, v->spread * 100,
             why ? "  WARNING: " : "", why ? why : "");
     if (why)
         fprintf(stderr, "pmpi-logp-probe: warning: [%s] %s = %.4g%s: %s\n", section, key, v->median * scale, unit, why);
