@@ -77,9 +77,11 @@ fi
 # Computation cannot overlap it, so the best a nonblocking call can do is
 # max(C + O, T): the LogP bound max(C + O, T) x 1.10 + INTERVAL; the
 # issue's bound max(C, T) x 1.10 + INTERVAL assumes O = 0.
-pdir=$(mktemp -d)
-smpi_platform "$top" "$top/tuning/default.conf" "$pdir" >/dev/null || exit 1
-rm -rf "$pdir"
+if [ -z "${osim:-}" ]; then # SUMMARY_ONLY: the platform's o without running anything
+    pdir=$(mktemp -d)
+    smpi_platform "$top" "$top/tuning/default.conf" "$pdir" >/dev/null || exit 1
+    rm -rf "$pdir"
+fi
 ops=$(mktemp)
 awk -F, 'NR > 1 { print $1, $2, $3, $4 }' "$csv" | sort -u | while read -r p coll algo bytes; do
     most=0 r=0

@@ -15,7 +15,8 @@
  *   g     time per message of a long train of small sends, each followed
  *         by nothing (saturation: the sender's steady-state gap);
  *   L     round trip / 2 - 2o (small messages; clamped at 0);
- *   G     slope of the round trip between 64 KiB and 1 MiB, / 2;
+ *   G     slope of the round trip between 64 KiB and 1 MiB, / 2 (written
+ *         clamped at 0, as every value);
  *   gamma MPI_Reduce_local(MPI_SUM) on 1 MiB of doubles, per byte;
  *   copy  memcpy of 16 MiB, per byte (local copies of packing schedules).
  * Each quantity is the median of --reps repetitions (default 7), each the
