@@ -77,6 +77,18 @@ EOT
 EOT
 }
 
+# smpi_draw SEED K [PS]: the K-th platform drawn from SEED as a tuning
+# file on stdout: L 0.5 - 20 us, o and g 0.1 - 5 us, G 0.02 - 2 ns/B
+# (log-uniform), gamma 0 - 1 ns/B (uniform), and with PS (a list) a line
+# "# P n", n drawn from it.
+smpi_draw() {
+    awk -v seed="$1" -v k="$2" -v ps="${3:-}" 'function lu(a, b) { return exp(log(a) + rand() * (log(b) - log(a))) }
+        BEGIN { srand(seed * 10007 + k); n = split(ps, p, " ")
+            printf "[default]\nL = %.4gus\no = %.4gus\ng = %.4gus\nG = %.4gns/B\ngamma = %.4gns/B\n",
+                lu(0.5, 20), lu(0.1, 5), lu(0.1, 5), lu(0.02, 2), rand()
+            if (n > 0) printf "# P %d\n", p[1 + int(rand() * n)] }'
+}
+
 # smpi_num LINE NAME UNIT: the value of NAME=<number>UNIT in LINE.
 smpi_num() {
     echo "$1" | sed -n "s/.*$2=\([0-9.e+-]*\)$3.*/\1/p"

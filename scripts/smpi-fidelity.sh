@@ -48,10 +48,7 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
     while [ "$i" -lt "$PLATFORMS" ]; do
         draw=$((draw + 1))
         # one platform: its LogGP parameters and P, from the seed and the draw
-        awk -v seed="$SEED" -v k="$draw" -v ps="$PS" 'function lu(a, b) { return exp(log(a) + rand() * (log(b) - log(a))) }
-            BEGIN { srand(seed * 10007 + k); n = split(ps, p, " ")
-                printf "[default]\nL = %.4gus\no = %.4gus\ng = %.4gus\nG = %.4gns/B\ngamma = %.4gns/B\n# P %d\n",
-                    lu(0.5, 20), lu(0.1, 5), lu(0.1, 5), lu(0.02, 2), rand(), p[1 + int(rand() * n)] }' >"$work/drawn.conf"
+        smpi_draw "$SEED" "$draw" "$PS" >"$work/drawn.conf"
         P=$(sed -n 's/^# P //p' "$work/drawn.conf")
         smpi_platform "$top" "$work/drawn.conf" "$work" 2>/dev/null || continue
         i=$((i + 1))

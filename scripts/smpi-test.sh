@@ -134,5 +134,12 @@ if out=$(PS=16 BARS=ratio CASES="bcast:binomial:8 allreduce:recursive-doubling:8
 else
     fail=$((fail + 1)); echo "FAIL: SMPI P=16 overlap bars"; echo "$out" | tail -8
 fi
+# pmpi-logp-probe on 2 drawn platforms of 3 kinds (scripts/smpi-probe.sh):
+# L, o, g, G within 2% and the network key that matches the kind
+if out=$(PLATFORMS=2 sh "$top/scripts/smpi-probe.sh" "$work/probe" 2>&1); then
+    pass=$((pass + 1)); echo "ok: SMPI probe: $(echo "$out" | tail -1)"
+else
+    fail=$((fail + 1)); echo "FAIL: SMPI probe"; echo "$out" | tail -8
+fi
 echo "smpi-test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -14,11 +14,19 @@
  *   o     (o_s + o_r) / 2;
  *   g     time per message of a long train of small sends, each followed
  *         by nothing (saturation: the sender's steady-state gap);
- *   L     round trip / 2 - 2o (small messages; clamped at 0);
+ *   L     round trip / 2 - 2o - (m - 1) G (small messages of m bytes;
+ *         clamped at 0);
  *   G     slope of the round trip between 64 KiB and 1 MiB, / 2 (written
  *         clamped at 0, as every value);
  *   gamma MPI_Reduce_local(MPI_SUM) on 1 MiB of doubles, per byte;
- *   copy  memcpy of 16 MiB, per byte (local copies of packing schedules).
+ *   copy  memcpy of 16 MiB, per byte (local copies of packing schedules);
+ *   network  with 3 ranks or more: k = 2..4 ranks (on other nodes if any)
+ *         send 4 MiB each to rank 0 at once.  If the transfers slowed each
+ *         other (the last ended after more than half of k - 1 extra
+ *         transfers' time) and ended together (the first after more than
+ *         half of that delay), they share the interface: `shared`
+ *         (model/net.h); if they passed one at a time (the first ended as
+ *         if alone) or did not slow each other, `loggp`.
  * Each quantity is the median of --reps repetitions (default 7), each the
  * median (g: the mean) of many iterations; the spread printed is
  * (max - min) / median over the repetitions.  While L or o spread more than
@@ -28,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SMALL 8
 
@@ -117,9 +126,14 @@ static double recv_overhead(int peer, char *buf, double rtt, int iters)
         if (g_rank == peer)
             MPI_Send(buf, SMALL, MPI_BYTE, 0, 4, MPI_COMM_WORLD);
         else if (g_rank == 0) {
+#ifdef SMPI_H /* a simulated clock moves only when the rank sleeps or communicates */
+            struct timespec wait = {0, (long)((10 * rtt + 5e-6) * 1e9)};
+            nanosleep(&wait, NULL);
+#else
             double until = MPI_Wtime() + 10 * rtt + 5e-6;
             while (MPI_Wtime() < until)
                 ;
+#endif
             double s = MPI_Wtime();
             MPI_Recv(buf, SMALL, MPI_BYTE, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             v[i] = MPI_Wtime() - s;
@@ -147,8 +161,10 @@ static pair_t measure_pair_once(int peer, char *buf)
         double big = pingpong(peer, buf, 1 << 20, 20), mid = pingpong(peer, buf, 1 << 16, 100);
         o[r] = (os + orr) / 2;
         g[r] = gg > o[r] ? gg : o[r];
-        L[r] = rtt / 2 - 2 * o[r] > 0 ? rtt / 2 - 2 * o[r] : 0;
         G[r] = (big - mid) / 2 / (double)((1 << 20) - (1 << 16));
+        /* a message of m bytes: 2o + L + (m - 1) G (model/params.h) */
+        double lat = rtt / 2 - 2 * o[r] - (SMALL - 1) * (G[r] > 0 ? G[r] : 0);
+        L[r] = lat > 0 ? lat : 0;
     }
     pair_t p = {summarize(L, g_reps), summarize(o, g_reps), summarize(g, g_reps), summarize(G, g_reps)};
     return p;
@@ -210,6 +226,107 @@ static stat_t measure_copy(void)
     return summarize(v, g_reps);
 }
 
+/* The sharing test: its message is long enough that its bytes, not the
+ * latency, fix its time on any network the model targets (4 MiB at G =
+ * 0.02 ns/B: 84 us), and at most this many senders. */
+#define LOGP_PROBE_SHARE_BYTES (4 << 20)
+#define LOGP_PROBE_SHARE_MAX 4
+
+/* The ranks that send to rank 0 at once (up to LOGP_PROBE_SHARE_MAX, in
+ * who[]): one per other node first, then other ranks off rank 0's node,
+ * and on a single node the others on it; same[r] is rank r's node
+ * leader.  Every rank computes the same list.  Returns their count. */
+static int sharing_senders(const int *same, int *who)
+{
+    int k = 0, off_any = 0;
+    for (int r = 1; r < g_size; r++)
+        off_any |= same[r] != same[0];
+    for (int pass = 0; pass < 2; pass++)
+        for (int r = 1; r < g_size && k < LOGP_PROBE_SHARE_MAX; r++) {
+            int off = same[r] != same[0], taken = 0;
+            int want = off_any ? off && (pass == 1 || same[r] == r) : pass == 0;
+            for (int i = 0; i < k; i++)
+                taken |= who[i] == r;
+            if (want && !taken)
+                who[k++] = r;
+        }
+    return k;
+}
+
+/* One incast: after a barrier, who[0..k-1] each send `bytes` to rank 0,
+ * which has posted their receives before it; rank 0's completion times
+ * since its barrier, ascending, in t[0..k-1] (rank 0 only). */
+static void incast(const int *who, int k, char **bufs, int bytes, double *t)
+{
+    MPI_Request req[LOGP_PROBE_SHARE_MAX];
+    int sender = 0;
+    for (int i = 0; i < k; i++) {
+        sender |= who[i] == g_rank;
+        if (g_rank == 0)
+            MPI_Irecv(bufs[i], bytes, MPI_BYTE, who[i], 5, MPI_COMM_WORLD, &req[i]);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (sender)
+        MPI_Send(bufs[0], bytes, MPI_BYTE, 0, 5, MPI_COMM_WORLD);
+    for (int n = 0; g_rank == 0 && n < k; n++) {
+        int idx;
+        MPI_Waitany(k, req, &idx, MPI_STATUS_IGNORE);
+        t[n] = MPI_Wtime() - t0;
+    }
+}
+
+typedef struct {
+    int k;               /* senders (0: not measured, fewer than 3 ranks) */
+    int off_node;        /* the senders are on other nodes than rank 0 */
+    stat_t slowed;       /* (last - alone) / ((k - 1) (alone - latency)): 1 if they share or queue, 0 if not */
+    stat_t together;     /* (first - alone) / (last - alone): 1 if they share, 0 if one at a time */
+    int shared;          /* the verdict: transfers in flight share the interface */
+} sharing_t;
+
+/* Whether transfers in flight share rank 0's interface: `latency` is a
+ * small message's one-way time (L + 2o) on the senders' kind of pair. */
+static sharing_t measure_sharing(const int *same, double latency)
+{
+    sharing_t s;
+    memset(&s, 0, sizeof s);
+    int who[LOGP_PROBE_SHARE_MAX], k = sharing_senders(same, who);
+    if (k < 2)
+        return s;
+    int mine = g_rank == 0 ? k : 0;
+    for (int i = 0; i < k; i++)
+        mine += who[i] == g_rank;
+    char *bufs[LOGP_PROBE_SHARE_MAX] = {NULL};
+    int ok = 1;
+    for (int i = 0; i < mine; i++)
+        ok &= (bufs[i] = calloc(1, LOGP_PROBE_SHARE_BYTES)) != NULL;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (ok) {
+        double slowed[64], together[64], alone[LOGP_PROBE_SHARE_MAX], t[LOGP_PROBE_SHARE_MAX];
+        incast(who, k, bufs, LOGP_PROBE_SHARE_BYTES, t); /* warm-up: connections, pages */
+        for (int r = 0; r < g_reps; r++) {
+            incast(who, 1, bufs, LOGP_PROBE_SHARE_BYTES, alone);
+            incast(who, k, bufs, LOGP_PROBE_SHARE_BYTES, t);
+            if (g_rank != 0)
+                continue;
+            double data = alone[0] - latency > 0.1 * alone[0] ? alone[0] - latency : 0.1 * alone[0];
+            double delay = t[k - 1] - alone[0];
+            slowed[r] = delay / ((k - 1) * data);
+            together[r] = delay > 0 ? (t[0] - alone[0]) / delay : 0.0;
+        }
+        s.k = k;
+        s.off_node = same[who[0]] != same[0];
+        if (g_rank == 0) {
+            s.slowed = summarize(slowed, g_reps);
+            s.together = summarize(together, g_reps);
+            s.shared = s.slowed.median > 0.5 && s.together.median > 0.5;
+        }
+    }
+    for (int i = 0; i < mine; i++)
+        free(bufs[i]);
+    return s;
+}
+
 /* Spreads above this are marked: the value is not to be trusted. */
 #define LOGP_PROBE_SPREAD_WARN 0.5
 
@@ -246,6 +363,23 @@ static int write_section(FILE *f, const char *name, const pair_t *p, const stat_
     return warned;
 }
 
+/* The `network` line of [default], or why there is none. */
+static void write_network(FILE *f, const sharing_t *s)
+{
+    if (s->k < 2) {
+        fprintf(f, "# network: not measured (it takes 3 ranks or more: 2 - 4 sending to one at once); "
+                   "the default, loggp, applies\n");
+        return;
+    }
+    fprintf(f, "network = %s  # %d %s ranks sent 4 MiB each to one at once: slowed %.2f, together %.2f "
+               "(1 and 1: they share its interface; together near 0: one at a time; slowed near 0: no limit)\n",
+            s->shared ? "shared" : "loggp", s->k, s->off_node ? "off-node" : "on-node", s->slowed.median,
+            s->together.median);
+    if (s->slowed.spread > LOGP_PROBE_SPREAD_WARN || s->together.spread > LOGP_PROBE_SPREAD_WARN)
+        fprintf(stderr, "pmpi-logp-probe: warning: [default] network = %s: the sharing test spread over 50%%\n",
+                s->shared ? "shared" : "loggp");
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL;
@@ -259,7 +393,9 @@ int main(int argc, char **argv)
             if (g_rank == 0)
                 printf("usage: mpiexec -n 2 pmpi-logp-probe [--out FILE] [--reps N]\n"
                        "  measures L, o, g, G (rank 0 with a rank on its node and, if any, one on another\n"
-                       "  node) and gamma, and writes a tuning file (standard output without --out).\n"
+                       "  node), gamma, copy and, with 3 ranks or more, whether transfers in flight\n"
+                       "  share an interface (network), and writes a tuning file (standard output\n"
+                       "  without --out).\n"
                        "  --reps N   repetitions per quantity, 3..64 (7); doubled while L or o spread > 20%%\n"
                        "  Values whose spread exceeds 50%% or that hit a clamp are marked WARNING.\n");
             MPI_Finalize();
@@ -312,6 +448,8 @@ int main(int argc, char **argv)
         pi = measure_pair(intra, buf);
     if (inter > 0)
         pe = measure_pair(inter, buf);
+    const pair_t *d = inter > 0 ? &pe : &pi;
+    sharing_t sharing = measure_sharing(same, d->L.median + 2 * d->o.median);
     stat_t gamma = measure_gamma(), copy = {0.0, 0.0};
     MPI_Barrier(MPI_COMM_WORLD);
     if (g_rank == 0) /* alone: the other ranks' copies would share the memory bandwidth */
@@ -325,8 +463,8 @@ int main(int argc, char **argv)
         }
         fprintf(f, "# written by pmpi-logp-probe (%d ranks, %d repetitions; spread = (max - min) / median)\n",
                 g_size, g_reps);
-        const pair_t *d = inter > 0 ? &pe : &pi;
         int warned = write_section(f, "default", d, &gamma, &copy);
+        write_network(f, &sharing);
         if (intra > 0 && inter > 0) {
             warned += write_section(f, "intra-node", &pi, NULL, NULL);
             warned += write_section(f, "inter-node", &pe, NULL, NULL);

@@ -142,6 +142,9 @@ rc=$?
 cat "$tmp/probe.conf"
 [ $rc -eq 0 ] && "$b/pmpi-logp" check "$tmp/probe.conf" --P 2 --intra-node >"$tmp/out" 2>&1 &&
     grep -q 'valid' "$tmp/out" && ok "probe writes a valid tuning file" || { ko "probe writes a valid tuning file"; cat "$tmp/out" "$tmp/err"; }
+# with 2 ranks the sharing test cannot run: the file says so (3+ ranks: scripts/smpi-probe.sh)
+grep -q '^# network: not measured' "$tmp/probe.conf" && ok "probe says the network was not measured with 2 ranks" ||
+    ko "probe says the network was not measured with 2 ranks"
 # huge files are refused or accepted quickly (the [size] overlap check
 # sorts; more than LOGP_CONFIG_MAX_SECTIONS sections is an error), and
 # absurd values are errors with file:line
