@@ -12,7 +12,7 @@ logp_status_t logp_plan_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t alg
     if (rc != LOGP_OK)
         return rc;
     /* by family, not by algorithm: a layout family may stand in for another */
-    if (s->fam == logp_sched_family(LOGP_ALGO_TWO_TREE))
+    if (s->fam == logp_sched_family(LOGP_ALGO_TWO_TREE) && !(opts && opts->segments > 0)) /* (forced: kept) */
         rc = logp_plan_two_tree(s);
     else if (s->fam == logp_sched_family(LOGP_ALGO_HETERO_TREE) && s->algo == LOGP_ALGO_HETERO_TREE)
         rc = logp_plan_hetero_tree(s);
@@ -23,6 +23,11 @@ logp_status_t logp_plan_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t alg
 
 double logp_plan_estimate(const logp_sched_t *s, int root, int commutative)
 {
+    if (s->fam == logp_sched_family(LOGP_ALGO_PIPELINE)) {
+        double t = logp_plan_pipeline_estimate(s, commutative);
+        if (t >= 0.0)
+            return t;
+    }
     if (s->fam == logp_sched_family(LOGP_ALGO_TWO_TREE) && (commutative || s->coll != LOGP_COLL_REDUCE)) {
         double t = logp_plan_two_tree_estimate(s);
         if (t >= 0.0)
@@ -49,8 +54,9 @@ double logp_plan_price(const logp_sched_t *s, int root, int commutative, int exa
     double t = logp_sched_time(s, root, commutative);
     if (t >= 0.0)
         return t;
-    if (!logp_plan_affordable(s))
-        exact = 0;
+    if (!logp_plan_affordable(s) ||
+        (s->fam == logp_sched_family(LOGP_ALGO_PIPELINE) && logp_plan_pipeline_proxied(s, commutative)))
+        exact = 0; /* (a long chain on a shared network: its proxy, not a simulation past the budget) */
     if (!exact)
         return logp_plan_estimate(s, root, commutative);
     /* a shared network may cost far more per operation (net.h): bounded */

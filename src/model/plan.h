@@ -34,7 +34,8 @@ logp_status_t logp_plan_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t alg
                               const logp_topo_t *topo, const logp_sched_opts_t *opts);
 
 /* logp_sched_estimate, or the refinement's simulated proxy where the
- * family's formula misprices the layout (two-tree on a shared network). */
+ * family's formula misprices the layout (two-tree and pipeline on a shared
+ * network). */
 double logp_plan_estimate(const logp_sched_t *s, int root, int commutative);
 
 /* Predicted time of s: its family's exact closed form when the layout is
@@ -52,7 +53,8 @@ int logp_plan_affordable(const logp_sched_t *s);
  * LOGP_FAMILY_ESTIMATED is priced by its estimate here unless it has at
  * most LOGP_PLAN_ESTIMATED_OPS operations, and so is a schedule whose
  * simulation on a shared network (topo.shared) would recompute more than
- * LOGP_PLAN_BUDGET flow rates (net.h). */
+ * LOGP_PLAN_BUDGET flow rates (net.h), and a pipeline on a shared network
+ * beyond its proxy's size (plan_pipeline.c). */
 double logp_plan_price(const logp_sched_t *s, int root, int commutative, int exact);
 
 /* How many of two-tree's proxy simulations (a shared network's segment

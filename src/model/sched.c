@@ -32,7 +32,7 @@ logp_status_t logp_sched_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t al
         logp_params_check(&topo->intra) != 0 || logp_params_check(&topo->inter) != 0 ||
         (logp_sched_is_tree(f) && logp_coll_exchanges(coll)))
         return LOGP_ERR_ARG;
-    static const logp_sched_opts_t none = {0, 0, 0, 0, 0};
+    static const logp_sched_opts_t none = {0, 0, 0, 0, 0, 0};
     s->coll = coll;
     s->algo = algo;
     s->fam = f;

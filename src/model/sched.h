@@ -87,6 +87,7 @@ typedef struct logp_sched_opts {
                        fixed window when its all-to-all is priced (select/native.c) */
     int radix;      /* bruck: the radix, 2 .. LOGP_BRUCK_RADIX_MAX (<= 1: the model's choice) */
     int chunks;     /* chunked-rsg: the chunks (<= 0: the model's choice; comparisons in tests and tools) */
+    int segments;   /* pipeline, two-tree: the segments (<= 0: the model's choice; comparisons in tools) */
 } logp_sched_opts_t;
 
 /* A rank's place in a tree: its parent and its number of children, plus a

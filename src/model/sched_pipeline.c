@@ -70,10 +70,17 @@ int logp_pipeline_segments(const logp_params_t *p, size_t m, int P, int combine)
     return logp_pipeline_segments_from(logp_pipeline_time, p, m, P, combine, 1);
 }
 
+int logp_pipeline_segments_forced(size_t m, int k)
+{
+    long most = m < LOGP_PIPELINE_MAX_SEGMENTS ? (long)m : LOGP_PIPELINE_MAX_SEGMENTS;
+    return k < 1 || most < 1 ? 1 : k < most ? k : (int)most;
+}
+
 static logp_status_t logp_pipeline_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
-    (void)o;
     s->parts = logp_pipeline_segments(&s->p, s->bytes, s->P, s->coll == LOGP_COLL_REDUCE);
+    if (o->segments > 0) /* forced (tools) */
+        s->parts = logp_pipeline_segments_forced(s->bytes, o->segments);
     s->k = s->parts;
     return LOGP_OK;
 }

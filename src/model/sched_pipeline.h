@@ -30,4 +30,8 @@ double logp_pipeline_time(const logp_params_t *p, size_t m, int P, int combine, 
 int logp_pipeline_segments_from(double (*time)(const logp_params_t *, size_t, int, int, int), const logp_params_t *p,
                                 size_t m, int P, int combine, int kmin);
 
+/* A forced segment count k clamped to [1, LOGP_PIPELINE_MAX_SEGMENTS]
+ * and to at most one segment per byte of m. */
+int logp_pipeline_segments_forced(size_t m, int k);
+
 #endif

@@ -176,9 +176,10 @@ int logp_twotree_window(const logp_sched_t *s, int lag)
  * another: plan_two_tree.c) and the lag and window that go with it. */
 static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
-    (void)o;
     int reduce = s->coll == LOGP_COLL_REDUCE;
     s->parts = logp_twotree_segments(&s->p, s->bytes, s->P, reduce);
+    if (o->segments > 0) /* forced (tools) */
+        s->parts = logp_pipeline_segments_forced(s->bytes, o->segments);
     s->k = logp_twotree_lag(&s->p, s->bytes, s->parts, reduce);
     s->window = logp_twotree_window(s, s->k);
     return LOGP_OK;

@@ -269,7 +269,7 @@ static double logp_native_sched(logp_coll_t coll, logp_algo_t algo, size_t bytes
                                 const logp_topo_t *topo, int exact, int window)
 {
     logp_sched_t s;
-    logp_sched_opts_t opts = {0, 0, window, 0, 0};
+    logp_sched_opts_t opts = {0, 0, window, 0, 0, 0};
     if (logp_plan_build(&s, coll, algo, bytes, topo, &opts) != LOGP_OK)
         return -1.0;
     double t = logp_plan_price(&s, 0, commutative, exact);

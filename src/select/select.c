@@ -26,7 +26,7 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
 
 static logp_status_t logp_select_build(logp_algo_t algo, const logp_select_query_t *q, logp_sched_t *s)
 {
-    logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0};
+    logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0, 0};
     return logp_plan_build(s, q->coll, algo, q->bytes, q->topo, &opts);
 }
 

@@ -88,7 +88,7 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
         logp_sched_free(&prev_sched);
         return;
     }
-    logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0};
+    logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0, 0};
     for (int c = 0; c < t->plan.n; c++) {
         t->raw[c] = c == t->previous ? 0.0 : raw[t->plan.algo[c]];
         if (c == t->previous) {

@@ -3,7 +3,7 @@
  *
  *   mpiexec -n P pmpi-logp-bench [--coll bcast|reduce|alltoall|allreduce|alltoallv|all] [--skew K]
  *       [--sizes 8,1024,...] [--iters N] [--tuning FILE] [--transpose]
- *       [--rpn R] [--algos a,b,..] [--network loggp|shared]
+ *       [--rpn R] [--algos a,b,..] [--network loggp|shared] [--shape radix=R,chunks=C,window=W,segments=S]
  *       [--dispatch [--large-count] [--nonblocking | --persistent]]
  *
  * A time is the mean over iterations of the slowest rank's time for one
@@ -12,7 +12,7 @@
  * run compares them all.  The layout (nodes, speeds, intra/inter-node
  * parameters) is found as the shim finds it; --rpn R makes R consecutive
  * ranks one node.  --algos limits the run to some algorithms (native is
- * always run).  --transpose re-runs seed 004's experiment: the
+ * always run, except under --shape).  --transpose re-runs seed 004's experiment: the
  * all-to-all of a distributed transpose of N x N doubles, N = 1024..4096.
  * Prints the ratio to native: < 1 is faster than the MPI library. */
 #include <limits.h>
@@ -46,6 +46,10 @@ static const char logp_bench_usage[] =
     "  --algos a,b,..                     only these algorithms (native always runs)\n"
     "  --network loggp|shared             the model's network: LogGP (default) or interfaces that share\n"
     "                                     bandwidth (model/net.h); predictions and auto's pick follow it\n"
+    "  --shape radix=R,chunks=C,window=W,segments=S  shapes instead of the model's: bruck's radix,\n"
+    "                                     chunked-rsg's chunks, linear's window, pipeline's and two-tree's\n"
+    "                                     segments (comparing shapes; predictions stay the\n"
+    "                                     model's; `model`: the model's own); native is not run\n"
     "  --native-only | --transpose | --pingpong | --csv | --dispatch\n"
     "  --large-count                      --dispatch: call the MPI-4 large-count forms (MPI_Bcast_c ...)\n"
     "  --nonblocking | --persistent       --dispatch: call MPI_Ibcast ... and MPI_Wait, or MPI_Bcast_init ...\n"
@@ -58,6 +62,8 @@ static const char logp_bench_usage[] =
 static int g_rank, g_size, g_csv, g_native_only, g_entry;
 static const logp_topo_t *g_topo; /* the layout every prediction and plan uses */
 static char g_algos[512];        /* --algos: ",a,b," or "" for all */
+static logp_sched_opts_t g_shape = {4, 0, 0, 0, 0, 0}; /* --shape: every schedule's options */
+static int g_shaped;                                  /* --shape given: native (shapeless) not run */
 static double g_gamma;   /* per-byte cost charged by the reduction operator under SMPI */
 static MPI_Op g_sum;     /* MPI_SUM, or under SMPI a sum that charges gamma */
 static int g_skew = 1;   /* --skew */
@@ -249,12 +255,12 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
         times[alg] = -1;
         char key[64];
         snprintf(key, sizeof key, ",%s,", logp_algo_name((logp_algo_t)alg));
-        if (alg == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)alg, coll) ||
+        if (alg == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)alg, coll) || (alg == LOGP_ALGO_NATIVE && g_shaped) ||
             (alg != LOGP_ALGO_NATIVE && (g_native_only || (g_algos[0] && alg != chosen && !strstr(g_algos, key)))))
             continue;
         logp_sched_t sched;
         logp_view_t view;
-        logp_sched_opts_t opts = {4, 0, 0, 0, 0};
+        logp_sched_opts_t opts = g_shape;
         double pred = g_rank == 0 ? logp_select_predict((logp_algo_t)alg, &q) : -1.0;
         size_t mine = (size_t)count * sizeof(double); /* alltoallv: the rank's own mean block, as the shim's class */
         if (coll == LOGP_COLL_ALLTOALLV && g_size > 0)
@@ -308,6 +314,35 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
     }
     free(a);
     free(b);
+}
+
+/* --shape KEY=N,..: radix, chunks, window, segments into *o ("model": the model's
+ * own); NULL or what is wrong. */
+static const char *bench_shape(const char *arg, logp_sched_opts_t *o)
+{
+    char buf[128];
+    g_shaped = 1;
+    if (strcmp(arg, "model") == 0)
+        return NULL;
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        long n;
+        if (eq == NULL || logp_units_count(eq + 1, 1, 1 << 20, &n) != LOGP_OK)
+            return "--shape: expected radix=R, chunks=C, window=W or segments=S (integers >= 1), comma-separated";
+        *eq = '\0';
+        if (strcmp(kv, "radix") == 0)
+            o->radix = (int)n;
+        else if (strcmp(kv, "chunks") == 0)
+            o->chunks = (int)n;
+        else if (strcmp(kv, "window") == 0)
+            o->window = (int)n;
+        else if (strcmp(kv, "segments") == 0)
+            o->segments = (int)n;
+        else
+            return "--shape: expected radix=R, chunks=C, window=W or segments=S (integers >= 1), comma-separated";
+    }
+    return NULL;
 }
 
 /* Half round trip of m bytes between ranks 0 and `peer`, in us (model check). */
@@ -535,6 +570,8 @@ int main(int argc, char **argv)
             shared = strcmp(argv[++i], "shared") == 0;
             if (!shared && strcmp(argv[i], "loggp") != 0)
                 bad = "--network: expected loggp or shared";
+        } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+            bad = bench_shape(argv[++i], &g_shape);
         } else
             bad = "unknown option or missing value";
         if (bad) {

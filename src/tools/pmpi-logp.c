@@ -477,7 +477,7 @@ static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
 static int cmd_tree(const logp_cli_t *c)
 {
     logp_sched_t s;
-    logp_sched_opts_t opts = {c->k, 0, 0, 0, 0};
+    logp_sched_opts_t opts = {c->k, 0, 0, 0, 0, 0};
     logp_topo_t topo = cli_topo(c);
     if (logp_plan_build(&s, c->coll, c->algo, c->bytes, &topo, &opts) != LOGP_OK) {
         fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),

@@ -156,7 +156,7 @@ START_TEST(test_shared_equals_loggp_without_overlap)
             logp_topo_t t = logp_topo_uniform(P, &p), ts = t;
             ts.shared = 1;
             logp_sched_t s, ss;
-            logp_sched_opts_t o = {4, 0, 0, 0, 0};
+            logp_sched_opts_t o = {4, 0, 0, 0, 0, 0};
             ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_BCAST, (logp_algo_t)a, m, &t, &o), LOGP_OK);
             ck_assert_int_eq(logp_plan_build(&ss, LOGP_COLL_BCAST, (logp_algo_t)a, m, &ts, &o), LOGP_OK);
             /* a part-wise schedule sends a rank's parts back to back (and
@@ -201,7 +201,7 @@ START_TEST(test_shared_completes)
                     if (coll == LOGP_COLL_ALLTOALL && sizes[z] > 40000)
                         continue;
                     logp_sched_t s;
-                    logp_sched_opts_t o = {4, 0, 0, 0, 0};
+                    logp_sched_opts_t o = {4, 0, 0, 0, 0, 0};
                     ck_assert_int_eq(logp_plan_build(&s, (logp_coll_t)coll, (logp_algo_t)a, sizes[z], &t, &o), LOGP_OK);
                     for (int root = 0; root < P; root += 1 + P / 3)
                         for (int commute = 0; commute <= 1; commute++) {
@@ -231,7 +231,7 @@ START_TEST(test_shared_budget)
     logp_topo_t t = logp_topo_uniform(2048, &P0);
     t.shared = 1;
     logp_sched_t s;
-    logp_sched_opts_t o = {4, 0, 0, 0, 0};
+    logp_sched_opts_t o = {4, 0, 0, 0, 0, 0};
     ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_FLAT, 8, &t, &o), LOGP_OK);
     double est = logp_plan_estimate(&s, 0, 1), price = logp_plan_price(&s, 0, 1, 1);
     ck_assert(est > 0.0 && price == est);

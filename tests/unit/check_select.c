@@ -70,7 +70,7 @@ START_TEST(test_auto_is_cheapest)
                         double tb = logp_select_predict((logp_algo_t)b, &q);
                         if (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_ESTIMATED) {
                             logp_sched_t sb; /* auto compares its estimate (sim.h) */
-                            logp_sched_opts_t o = {4, 0, 0, 0, 0};
+                            logp_sched_opts_t o = {4, 0, 0, 0, 0, 0};
                             ck_assert_int_eq(logp_plan_build(&sb, (logp_coll_t)coll, (logp_algo_t)b, sizes[s], &topo, &o),
                                              LOGP_OK);
                             tb = logp_plan_price(&sb, 0, commute, 1);

@@ -33,7 +33,7 @@ static int schedulable(int a, int coll)
 
 static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t m, const logp_topo_t *t, int k)
 {
-    logp_sched_opts_t o = {k, 0, 0, 0, 0};
+    logp_sched_opts_t o = {k, 0, 0, 0, 0, 0};
     LOGP_CHECK(logp_plan_build(s, coll, algo, m, t, &o) == LOGP_OK);
 }
 
@@ -107,7 +107,7 @@ static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
     int P = t->P;
     logp_sched_t s;
     logp_view_t v, w;
-    logp_sched_opts_t o = {0, 0, 0, radix, 0};
+    logp_sched_opts_t o = {0, 0, 0, radix, 0, 0};
     LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLTOALL, algo, 8, t, &o) == LOGP_OK);
     LOGP_CHECK(s.k >= 2 && (radix < 2 || s.k == radix));
     int *src = malloc(sizeof(int) * (size_t)P * P), *dst = malloc(sizeof(int) * (size_t)P * P);
@@ -175,7 +175,7 @@ static void bruck_delivers(logp_algo_t algo, int radix, const logp_topo_t *t)
         ts.shared = 1;
         for (size_t m = 8; m <= 65536; m *= 32) {
             logp_sched_t sh;
-            logp_sched_opts_t os = {0, 0, 0, s.k, 0};
+            logp_sched_opts_t os = {0, 0, 0, s.k, 0, 0};
             LOGP_CHECK(logp_plan_build(&sh, LOGP_COLL_ALLTOALL, algo, m, &ts, &os) == LOGP_OK);
             double est = logp_plan_estimate(&sh, 0, 1);
             LOGP_CHECK(logp_sim_run(&sh, 0, 1, NULL, NULL, &sim) == LOGP_OK);
@@ -1013,7 +1013,7 @@ START_TEST(test_chunked_rsg)
         for (int C = 1; C <= LOGP_CRSG_MAX_CHUNKS; C += 1 + (Ps[a] > 8) * 4) {
             logp_topo_t t = logp_topo_uniform(Ps[a], &P0);
             logp_sched_t s;
-            logp_sched_opts_t o = {0, 0, 0, 0, C};
+            logp_sched_opts_t o = {0, 0, 0, 0, C, 0};
             LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_CHUNKED_RSG, 1 << 20, &t, &o) == LOGP_OK);
             LOGP_CHECK(s.k == C && s.parts >= 1);
             for (int root = 0; root < Ps[a]; root += 1 + Ps[a] / 3)
@@ -1239,12 +1239,73 @@ START_TEST(test_alltoallv_is_alltoall)
 }
 END_TEST
 
+/* pipeline on a shared network (plan_pipeline.c): beyond its proxy's
+ * ranks or segments a decision prices the chain by the proxy, within 6%
+ * of the full simulation (the design formula, which it replaced there,
+ * was 2-3x low: 0.50 at P = 64, 1 MiB), without the simulation. */
+START_TEST(test_pipeline_shared_proxy)
+{
+    const logp_params_t drawn = {0.3955e-6, 0.4528e-6, 0.4528e-6, 1.58e-9, 0.3585e-9, 0.0};
+    const logp_params_t *ps[2] = {&P0, &drawn};
+    const int Ps[] = {8, 40, 64};
+    const size_t ms[] = {65536, 1048576};
+    int proxied = 0;
+    for (int pi = 0; pi < 2; pi++)
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 2; j++)
+                for (int coll = LOGP_COLL_BCAST; coll <= LOGP_COLL_REDUCE; coll++) {
+                    logp_topo_t t = logp_topo_uniform(Ps[i], ps[pi]);
+                    t.shared = 1;
+                    logp_sched_t s;
+                    logp_sched_opts_t o = {4, 0, 0, 0, 0, 0};
+                    ck_assert_int_eq(logp_plan_build(&s, (logp_coll_t)coll, LOGP_ALGO_PIPELINE, ms[j], &t, &o), LOGP_OK);
+                    double price = logp_plan_price(&s, 0, 1, 1), exact = -1.0;
+                    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &exact), LOGP_OK);
+                    int far = Ps[i] > 32 || s.parts > 32;
+                    proxied += far;
+                    if (far)
+                        ck_assert_msg(fabs(price / exact - 1.0) <= 0.06, "pipeline %s P=%d m=%zu k=%d: proxy %g, simulated %g",
+                                      coll == LOGP_COLL_BCAST ? "bcast" : "reduce", Ps[i], ms[j], s.parts, price, exact);
+                    else
+                        ck_assert_msg(fabs(price - exact) <= 1e-9 * exact, "pipeline P=%d m=%zu: the simulation itself",
+                                      Ps[i], ms[j]);
+                    logp_sched_free(&s);
+                }
+    ck_assert_int_ge(proxied, 16);
+}
+END_TEST
+
+/* Forced segment counts (pmpi-logp-bench --shape segments=S): pipeline
+ * and two-tree take them as given, clamped to 1 .. 1024 and to one
+ * segment per byte; two-tree's shared-network planner keeps them. */
+START_TEST(test_forced_segments)
+{
+    const logp_algo_t algos[2] = {LOGP_ALGO_PIPELINE, LOGP_ALGO_TWO_TREE};
+    const struct { size_t m; int want, got; } cases[] = {{1 << 20, 7, 7}, {1 << 20, 5000, 1024}, {100, 300, 100}, {1 << 16, 1, 1}};
+    for (int shared = 0; shared <= 1; shared++)
+        for (int a = 0; a < 2; a++)
+            for (int i = 0; i < 4; i++) {
+                logp_topo_t t = logp_topo_uniform(9, &P0);
+                t.shared = shared;
+                logp_sched_t s;
+                logp_sched_opts_t o = {4, 0, 0, 0, 0, cases[i].want};
+                ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_BCAST, algos[a], cases[i].m, &t, &o), LOGP_OK);
+                ck_assert_msg(s.parts == cases[i].got, "%s m=%zu segments=%d: %d parts", logp_algo_name(algos[a]),
+                              cases[i].m, cases[i].want, s.parts);
+                double T = -1.0;
+                ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &T), LOGP_OK);
+                ck_assert(T > 0.0);
+                logp_sched_free(&s);
+            }
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim, test_closed_forms_on_alike_nodes,
         test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
-        test_twotree_window, test_chunked_rsg, test_allreduce_results, test_alltoallv_is_alltoall,
+        test_twotree_window, test_chunked_rsg, test_allreduce_results, test_alltoallv_is_alltoall, test_pipeline_shared_proxy, test_forced_segments,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }

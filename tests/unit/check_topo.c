@@ -51,7 +51,7 @@ static void random_topo(logp_topo_t *t, int P, int maxnodes, const logp_params_t
 static double predict(logp_coll_t coll, logp_algo_t algo, int root, size_t m, const logp_topo_t *t)
 {
     logp_sched_t s;
-    logp_sched_opts_t o = {4, 0, 0, 0, 0};
+    logp_sched_opts_t o = {4, 0, 0, 0, 0, 0};
     ck_assert_int_eq(logp_plan_build(&s, coll, algo, m, t, &o), LOGP_OK);
     double total;
     ck_assert_int_eq(logp_sim_run(&s, root, 1, NULL, NULL, &total), LOGP_OK);
@@ -113,7 +113,7 @@ START_TEST(test_uniform_identical)
                     if (a == LOGP_ALGO_NATIVE || a == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll))
                         continue;
                     logp_sched_t su, sb;
-                    logp_sched_opts_t o = {3, 0, 0, 0, 0};
+                    logp_sched_opts_t o = {3, 0, 0, 0, 0, 0};
                     ck_assert_int_eq(logp_plan_build(&su, (logp_coll_t)coll, (logp_algo_t)a, m, &uni, &o), LOGP_OK);
                     ck_assert_int_eq(logp_plan_build(&sb, (logp_coll_t)coll, (logp_algo_t)a, m, &blocks, &o), LOGP_OK);
                     if (!commute && !(su.fam->flags & LOGP_FAMILY_RANK_ORDER)) {

@@ -26,7 +26,7 @@ static void build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, int P, si
                   int k, int long_first)
 {
     logp_topo_t t = logp_topo_uniform(P, p);
-    logp_sched_opts_t o = {k, long_first, 0, 0, 0};
+    logp_sched_opts_t o = {k, long_first, 0, 0, 0, 0};
     LOGP_CHECK(logp_plan_build(s, coll, algo, m, &t, &o) == LOGP_OK);
 }
 
