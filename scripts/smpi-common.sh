@@ -89,6 +89,33 @@ smpi_draw() {
             if (n > 0) printf "# P %d\n", p[1 + int(rand() * n)] }'
 }
 
+# smpi_bench_work TOP: what the drawn-platform scripts start with: SMPI
+# installed, the CLI built (scripts/setup.sh), a work directory in $work
+# (removed at exit) with pmpi-logp-bench built in it; no platform drawn
+# yet (draw=0).
+smpi_bench_work() {
+    smpi_need
+    "$1/scripts/setup.sh" >/dev/null
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    draw=0
+    smpi_build_bench "$1" "$work" || exit 1
+}
+
+# smpi_next_platform TOP SEED PS DIR: the next platform of SEED that SMPI
+# can emulate (draws counted in $draw, start it at 0): DIR/drawn.conf
+# (smpi_draw), platform.xml and model.conf (smpi_platform); sets P (drawn
+# from PS, empty without), osim, lat, bw and FLAGS (smpi_flags).
+smpi_next_platform() {
+    while :; do
+        draw=$((draw + 1))
+        smpi_draw "$2" "$draw" "$3" >"$4/drawn.conf"
+        P=$(sed -n 's/^# P //p' "$4/drawn.conf")
+        smpi_platform "$1" "$4/drawn.conf" "$4" 2>/dev/null && break
+    done
+    FLAGS=$(smpi_flags "$osim")
+}
+
 # smpi_num LINE NAME UNIT: the value of NAME=<number>UNIT in LINE.
 smpi_num() {
     echo "$1" | sed -n "s/.*$2=\([0-9.e+-]*\)$3.*/\1/p"

@@ -36,23 +36,13 @@ ITERS=${ITERS:-1}
 csv="$OUT/results.csv"
 mkdir -p "$OUT"
 if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
-    smpi_need
-    "$top/scripts/setup.sh" >/dev/null
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT
-    smpi_build_bench "$top" "$work" || exit 1
+    smpi_bench_work "$top"
     echo "platform,network,P,coll,bytes,algorithm,simulated_us,predicted_us" >"$csv"
     : >"$OUT/platforms.txt"
     i=0
-    draw=0
     while [ "$i" -lt "$PLATFORMS" ]; do
-        draw=$((draw + 1))
-        # one platform: its LogGP parameters and P, from the seed and the draw
-        smpi_draw "$SEED" "$draw" "$PS" >"$work/drawn.conf"
-        P=$(sed -n 's/^# P //p' "$work/drawn.conf")
-        smpi_platform "$top" "$work/drawn.conf" "$work" 2>/dev/null || continue
+        smpi_next_platform "$top" "$SEED" "$PS" "$work" # one platform: its LogGP parameters and P
         i=$((i + 1))
-        FLAGS=$(smpi_flags "$osim")
         echo "platform $i (draw $draw): P=$P $(grep -v '^[#[]' "$work/drawn.conf" | tr '\n' ' ')-> simulated lat=$lat bw=$bw overhead=${osim}us" |
             tee -a "$OUT/platforms.txt"
         for net in $NETWORKS; do

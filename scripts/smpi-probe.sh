@@ -66,9 +66,7 @@ fail=0
 i=0
 draw=0
 while [ "$i" -lt "$PLATFORMS" ]; do
-    draw=$((draw + 1))
-    smpi_draw "$SEED" "$draw" >"$work/drawn.conf"
-    smpi_platform "$top" "$work/drawn.conf" "$work" 2>/dev/null || continue
+    smpi_next_platform "$top" "$SEED" "" "$work"
     i=$((i + 1))
     sed 's|<cluster |<cluster sharing_policy="SPLITDUPLEX" |' "$work/platform.xml" >"$work/cluster.xml"
     zone SPLITDUPLEX >"$work/splitduplex.xml"

@@ -14,6 +14,8 @@ logp_status_t logp_plan_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t alg
     /* by family, not by algorithm: a layout family may stand in for another */
     if (s->fam == logp_sched_family(LOGP_ALGO_TWO_TREE) && !(opts && opts->segments > 0)) /* (forced: kept) */
         rc = logp_plan_two_tree(s);
+    else if (s->fam == logp_sched_family(LOGP_ALGO_PIPELINE) && !(opts && opts->segments > 0))
+        rc = logp_plan_pipeline(s);
     else if (s->fam == logp_sched_family(LOGP_ALGO_HETERO_TREE) && s->algo == LOGP_ALGO_HETERO_TREE)
         rc = logp_plan_hetero_tree(s);
     if (rc != LOGP_OK)

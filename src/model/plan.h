@@ -27,7 +27,8 @@
 #define LOGP_PLAN_ESTIMATED_OPS 2048L
 
 /* logp_sched_build, then the family's simulated refinement if it has one
- * (two-tree on a shared network: the segment count of a simulated proxy;
+ * (two-tree and pipeline on a shared network: the segment count of a
+ * simulated proxy;
  * hetero-tree: the fastest of its candidate trees per class of nodes).
  * Same arguments and results as logp_sched_build. */
 logp_status_t logp_plan_build(logp_sched_t *s, logp_coll_t coll, logp_algo_t algo, size_t bytes,

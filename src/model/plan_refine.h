@@ -14,6 +14,11 @@ logp_status_t logp_plan_two_tree(logp_sched_t *s);
  * network, or the proxy cannot run). */
 double logp_plan_two_tree_estimate(const logp_sched_t *s);
 
+/* pipeline on a shared network (plan_pipeline.c): the segment count of
+ * least proxy time among the design formula's and 2x, 4x, 1/2 x it, kept
+ * in s->planned for the estimate. */
+logp_status_t logp_plan_pipeline(logp_sched_t *s);
+
 /* Nonzero if pipeline's s is priced by its proxy (plan_pipeline.c): a
  * shared network, ranks alike, a bcast or commutative reduce, more than
  * the proxy's ranks or segments. */
