@@ -19,8 +19,9 @@
 # platform's own parameters (smpi-common.sh's model.conf: with g > o the
 # simulated overheads are g).
 # Writes $OUT/platforms.txt, $OUT/results.csv
-# (platform,network,P,coll,bytes,algorithm,simulated_us,predicted_us) and
-# $OUT/summary.md.  SUMMARY_ONLY=1: the summary anew from results.csv.
+# (platform,network,P,coll,bytes,algorithm,simulated_us,predicted_us),
+# $OUT/auto.csv (the same with native's and auto's rows: auto:X is the
+# model's pick X, its time from the same run) and $OUT/summary.md.  SUMMARY_ONLY=1: the summary anew from results.csv.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/smpi-common.sh"
@@ -38,6 +39,7 @@ mkdir -p "$OUT"
 if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
     smpi_bench_work "$top"
     echo "platform,network,P,coll,bytes,algorithm,simulated_us,predicted_us" >"$csv"
+    echo "platform,network,P,coll,bytes,algorithm,simulated_us,predicted_us" >"$OUT/auto.csv"
     : >"$OUT/platforms.txt"
     i=0
     while [ "$i" -lt "$PLATFORMS" ]; do
@@ -50,9 +52,10 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
                 sizes=$SIZES
                 [ "$coll" = alltoall ] && sizes=$A2A_SIZES
                 # shellcheck disable=SC2086
-                (cd "$work" && smpirun -np "$P" -platform platform.xml $FLAGS ./bench --tuning model.conf \
+                (cd "$work" && smpirun -np "$P" -platform platform.xml $FLAGS --cfg=smpi/coll-selector:mpich ./bench --tuning model.conf \
                     --iters "$ITERS" --csv --network "$net" --coll "$coll" --sizes "$sizes" 2>>"$work/smpi.log") |
-                    awk -F, -v i="$i" -v net="$net" 'NR > 1 && $4 != "native" && $4 !~ /^auto/ && $6 > 0 { print i "," net "," $1 "," $2 "," $3 "," $4 "," $5 "," $6 }' >>"$csv"
+                    awk -F, -v i="$i" -v net="$net" -v raw="$OUT/auto.csv" 'NR > 1 { print i "," net "," $0 >>raw }
+                        NR > 1 && $4 != "native" && $4 !~ /^auto/ && $6 > 0 { print i "," net "," $1 "," $2 "," $3 "," $4 "," $5 "," $6 }' >>"$csv"
             done
         done
     done
@@ -83,4 +86,18 @@ awk -F, 'NR > 1 { k = $2 SUBSEP $6; e = $8 / $7 - 1; n[k]++; err[k, n[k]] = e
             print ""
         }
     }' "$csv" >"$OUT/summary.md"
+# auto's pick (the model's, without trials) against the fastest of every
+# algorithm run, ours and the library's (SMPI's default), per case
+[ -f "$OUT/auto.csv" ] && awk -F, 'NR > 1 { k = $1 SUBSEP $2 SUBSEP $4 SUBSEP $5; P[k] = $3
+        if ($6 ~ /^auto:/) { auto[k] = $7; pick[k] = substr($6, 6) }
+        else if ($7 > 0 && (!(k in best) || $7 < best[k])) { best[k] = $7; who[k] = $6 } }
+    END {
+        print "\n## auto against the fastest algorithm run (ours and native), per case\n"
+        print "| network | cases | within 1.10 | within 1.25 | worst (case) |"
+        print "|---|---|---|---|---|"
+        for (k in auto) if (k in best) { split(k, f, SUBSEP); r = auto[k] / best[k]; n[f[2]]++
+            a[f[2]] += r <= 1.10; b[f[2]] += r <= 1.25
+            if (r > w[f[2]]) { w[f[2]] = r; wc[f[2]] = sprintf("platform %s, P=%s, %s %s B: %s against %s", f[1], P[k], f[3], f[4], pick[k], who[k]) } }
+        for (net in n) printf "| %s | %d | %d | %d | %.3f (%s) |\n", net, n[net], a[net], b[net], w[net], wc[net]
+    }' "$OUT/auto.csv" >>"$OUT/summary.md"
 echo "smpi-fidelity: wrote $csv and $OUT/summary.md"
