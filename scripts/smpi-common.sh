@@ -105,7 +105,8 @@ smpi_bench_work() {
 # smpi_next_platform TOP SEED PS DIR: the next platform of SEED that SMPI
 # can emulate (draws counted in $draw, start it at 0): DIR/drawn.conf
 # (smpi_draw), platform.xml and model.conf (smpi_platform); sets P (drawn
-# from PS, empty without), osim, lat, bw and FLAGS (smpi_flags).
+# from PS, empty without), drawn (the drawn parameters on one line), osim,
+# lat, bw and FLAGS (smpi_flags).
 smpi_next_platform() {
     while :; do
         draw=$((draw + 1))
@@ -113,6 +114,7 @@ smpi_next_platform() {
         P=$(sed -n 's/^# P //p' "$4/drawn.conf")
         smpi_platform "$1" "$4/drawn.conf" "$4" 2>/dev/null && break
     done
+    drawn=$(grep -v '^[#[]' "$4/drawn.conf" | tr '\n' ' ')
     FLAGS=$(smpi_flags "$osim")
 }
 

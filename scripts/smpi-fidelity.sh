@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2154 # osim, lat, bw: set by smpi_platform (smpi-common.sh)
+# shellcheck disable=SC2154 # osim, lat, bw, drawn: set by smpi_next_platform (smpi-common.sh)
 # The model's fidelity beyond the platform it was fitted to (issue 38):
 # platforms drawn at random (fixed seeds), each a simulated cluster that
 # follows its LogGP parameters (scripts/smpi-common.sh's generator), every
@@ -45,7 +45,7 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
     while [ "$i" -lt "$PLATFORMS" ]; do
         smpi_next_platform "$top" "$SEED" "$PS" "$work" # one platform: its LogGP parameters and P
         i=$((i + 1))
-        echo "platform $i (draw $draw): P=$P $(grep -v '^[#[]' "$work/drawn.conf" | tr '\n' ' ')-> simulated lat=$lat bw=$bw overhead=${osim}us" |
+        echo "platform $i (draw $draw): P=$P $drawn-> simulated lat=$lat bw=$bw overhead=${osim}us" |
             tee -a "$OUT/platforms.txt"
         for net in $NETWORKS; do
             for coll in $COLLS; do

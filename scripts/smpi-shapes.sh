@@ -1,5 +1,5 @@
 #!/bin/sh
-# shellcheck disable=SC2154 # osim: set by smpi_platform (smpi-common.sh)
+# shellcheck disable=SC2154 # osim, drawn: set by smpi_next_platform (smpi-common.sh)
 # The model's shape parameters against the best forced setting in SMPI
 # (issue 38, item 2): on platforms drawn at random (smpi_draw, P 16 or 64),
 # each algorithm whose shape the model chooses runs with the model's
@@ -46,7 +46,7 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
     while [ "$i" -lt "$PLATFORMS" ]; do
         smpi_next_platform "$top" "$SEED" "$PS" "$work" # one platform: its LogGP parameters and P
         i=$((i + 1))
-        echo "platform $i (draw $draw): P=$P $(grep -v '^[#[]' "$work/drawn.conf" | tr '\n' ' ')" | tee -a "$OUT/platforms.txt"
+        echo "platform $i (draw $draw): P=$P $drawn" | tee -a "$OUT/platforms.txt"
         echo "$CASES" | while IFS=: read -r coll algo knob sizes settings; do
             for setting in 0 $settings; do
                 shape="--shape model"

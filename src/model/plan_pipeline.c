@@ -1,7 +1,8 @@
 /* pipeline on a shared network (plan.h): its price by a simulated proxy,
- * extrapolated, and its segment count the proxy's best.  The schedule (the pipelined chain, its segment count
- * and formula) is sched_pipeline.c; the algorithm, its cost and source
- * are in that file's header.
+ * extrapolated, and its segment count the proxy's best.  The schedule
+ * (the pipelined chain, its segment count and formula) is
+ * sched_pipeline.c; the algorithm, its cost and source are in that file's
+ * header.
  *
  * On a shared network the design formula misses the chain by 2-3x
  * (P = 64, 1 MiB, a drawn platform: 2,216 us against 4,428 simulated and

@@ -78,9 +78,8 @@ int logp_pipeline_segments_forced(size_t m, int k)
 
 static logp_status_t logp_pipeline_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
-    s->parts = logp_pipeline_segments(&s->p, s->bytes, s->P, s->coll == LOGP_COLL_REDUCE);
-    if (o->segments > 0) /* forced (tools) */
-        s->parts = logp_pipeline_segments_forced(s->bytes, o->segments);
+    s->parts = o->segments > 0 ? logp_pipeline_segments_forced(s->bytes, o->segments) /* forced (tools) */
+                               : logp_pipeline_segments(&s->p, s->bytes, s->P, s->coll == LOGP_COLL_REDUCE);
     s->k = s->parts;
     return LOGP_OK;
 }

@@ -177,9 +177,8 @@ int logp_twotree_window(const logp_sched_t *s, int lag)
 static logp_status_t logp_twotree_build(logp_sched_t *s, const logp_sched_opts_t *o)
 {
     int reduce = s->coll == LOGP_COLL_REDUCE;
-    s->parts = logp_twotree_segments(&s->p, s->bytes, s->P, reduce);
-    if (o->segments > 0) /* forced (tools) */
-        s->parts = logp_pipeline_segments_forced(s->bytes, o->segments);
+    s->parts = o->segments > 0 ? logp_pipeline_segments_forced(s->bytes, o->segments) /* forced (tools) */
+                               : logp_twotree_segments(&s->p, s->bytes, s->P, reduce);
     s->k = logp_twotree_lag(&s->p, s->bytes, s->parts, reduce);
     s->window = logp_twotree_window(s, s->k);
     return LOGP_OK;

@@ -321,7 +321,6 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
 static const char *bench_shape(const char *arg, logp_sched_opts_t *o)
 {
     char buf[128];
-    g_shaped = 1;
     if (strcmp(arg, "model") == 0)
         return NULL;
     snprintf(buf, sizeof buf, "%s", arg);
@@ -572,6 +571,7 @@ int main(int argc, char **argv)
                 bad = "--network: expected loggp or shared";
         } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
             bad = bench_shape(argv[++i], &g_shape);
+            g_shaped = 1;
         } else
             bad = "unknown option or missing value";
         if (bad) {
