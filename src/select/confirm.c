@@ -42,12 +42,17 @@ int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp
     return plan->n;
 }
 
+int logp_confirm_blocks(const logp_trial_plan_t *plan)
+{
+    return plan->n + (plan->n >= 2 && logp_confirm_native_index(plan) >= 0);
+}
+
 int logp_confirm_block_of(const logp_trial_plan_t *plan, int b)
 {
     int nat = logp_confirm_native_index(plan);
     if (nat < 0)
         return b;
-    return b == 0 ? nat : b <= nat ? b - 1 : b;
+    return b == 0 || b >= plan->n ? nat : b <= nat ? b - 1 : b;
 }
 
 int logp_confirm_turn_of(const logp_trial_plan_t *plan, int call)
@@ -57,7 +62,7 @@ int logp_confirm_turn_of(const logp_trial_plan_t *plan, int call)
 
 int logp_confirm_calls(const logp_trial_plan_t *plan)
 {
-    return plan->n * LOGP_CONFIRM_ROUNDS;
+    return logp_confirm_blocks(plan) * LOGP_CONFIRM_ROUNDS;
 }
 
 int logp_confirm_step_of(const logp_trial_plan_t *plan, int step, int *cand)
@@ -68,7 +73,7 @@ int logp_confirm_step_of(const logp_trial_plan_t *plan, int step, int *cand)
 
 int logp_confirm_steps(const logp_trial_plan_t *plan)
 {
-    return plan->n * LOGP_CONFIRM_BLOCK;
+    return logp_confirm_blocks(plan) * LOGP_CONFIRM_BLOCK;
 }
 
 int logp_confirm_native_index(const logp_trial_plan_t *plan)
@@ -97,7 +102,8 @@ double logp_confirm_median(const double *v, int n)
 }
 
 /* Candidate c's time: the fastest of its timed calls among the first
- * `calls`, 0 unless it has all of them. */
+ * `calls`, 0 unless it has all of one block's (native: of either of its
+ * blocks, whose calls are counted together). */
 static double logp_confirm_time_of(const logp_trial_plan_t *plan, int c, const double *times, int calls)
 {
     double fastest = 0.0;
@@ -107,7 +113,7 @@ static double logp_confirm_time_of(const logp_trial_plan_t *plan, int c, const d
             fastest = m == 0 || times[i] < fastest ? times[i] : fastest;
             m++;
         }
-    return m == LOGP_CONFIRM_ROUNDS ? fastest : 0.0;
+    return m >= LOGP_CONFIRM_ROUNDS ? fastest : 0.0;
 }
 
 /* The base of the first `blocks` blocks' times (see logp_trial_verdict_t):
@@ -133,7 +139,7 @@ static double logp_confirm_base(const logp_trial_plan_t *plan, const double *tim
 static double logp_confirm_block_base(const logp_trial_plan_t *plan, const double *cost, int blocks)
 {
     double base = 0.0;
-    for (int b = 0; b < blocks && b < plan->n; b++) {
+    for (int b = 0; b < blocks && b < logp_confirm_blocks(plan); b++) {
         double per = cost[b] / LOGP_CONFIRM_BLOCK;
         if (!(per > 0.0))
             continue;
@@ -149,7 +155,7 @@ static double logp_confirm_block_base(const logp_trial_plan_t *plan, const doubl
 static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, int blocks, double base)
 {
     double spent = 0.0;
-    for (int b = 0; b < blocks && b < plan->n; b++)
+    for (int b = 0; b < blocks && b < logp_confirm_blocks(plan); b++)
         if (plan->algo[logp_confirm_block_of(plan, b)] != LOGP_ALGO_NATIVE && cost[b] > LOGP_CONFIRM_BLOCK * base)
             spent += cost[b] - LOGP_CONFIRM_BLOCK * base;
     return spent;
@@ -188,7 +194,10 @@ int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const doub
 {
     if (block <= 0)
         return plan->n > 0;
-    return block < plan->n && logp_confirm_over(plan, block, cost, waited) < 0.0;
+    if (block >= logp_confirm_blocks(plan))
+        return 0;
+    return plan->algo[logp_confirm_block_of(plan, block)] == LOGP_ALGO_NATIVE ||
+           logp_confirm_over(plan, block, cost, waited) < 0.0;
 }
 
 unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
@@ -216,11 +225,11 @@ void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, co
         if (v->time[c] > 0.0 && v->time[c] < bar && (v->winner == 0 || v->time[c] < v->time[v->winner]))
             v->winner = c;
     }
-    if (cost && (v->base = logp_confirm_block_base(plan, cost, plan->n)) > 0.0) {
-        v->overhead = logp_confirm_spent(plan, cost, plan->n, v->base);
+    if (cost && (v->base = logp_confirm_block_base(plan, cost, logp_confirm_blocks(plan))) > 0.0) {
+        v->overhead = logp_confirm_spent(plan, cost, logp_confirm_blocks(plan), v->base);
         return;
     }
-    v->base = logp_confirm_base(plan, times, plan->n);
+    v->base = logp_confirm_base(plan, times, logp_confirm_blocks(plan));
     for (int c = 0; c < plan->n; c++)
         if (v->time[c] > v->base)
             v->overhead += LOGP_CONFIRM_BLOCK * (v->time[c] - v->base);

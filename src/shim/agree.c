@@ -148,7 +148,7 @@ static int logp_confirm_refit(logp_comm_state_t *st, logp_decision_t *const *set
     for (int i = 0; i < n; i++) {
         logp_trial_t *t = &settled[i]->trial;
         int blocks = t->calls / LOGP_CONFIRM_ROUNDS; /* those run; a resumed trial's earlier ones were fed */
-        for (int b = t->fitted; !t->disagreed && b < blocks && b < t->plan.n; b++) {
+        for (int b = t->fitted; !t->disagreed && b < blocks && b < logp_confirm_blocks(&t->plan); b++) {
             int c = logp_confirm_block_of(&t->plan, b);
             if (logp_confirm_fittable(t->plan.algo[c]) && c != t->previous && t->verdict.time[c] > 0.0)
                 st->fit[st->nfit++ % LOGP_FIT_SAMPLES] =
@@ -246,7 +246,7 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
  * the ranks' trials are.  With a global clock a call's time is not a
  * maximum of durations (agree.h): such trials run every block and wait
  * for the agreement point.  Returns nonzero if L and G moved (a refit). */
-enum { LOGP_AGREE_BLOCK_INTS = 2 + LOGP_CONFIRM_CALLS + LOGP_CONFIRM_MAX };
+enum { LOGP_AGREE_BLOCK_INTS = 2 + LOGP_CONFIRM_CALLS + LOGP_CONFIRM_BLOCKS_MAX };
 _Static_assert(LOGP_AGREE_BLOCK_INTS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
 
 /* s in units of `unit` s for the barrier: capped at 2e9 units, >= 1 if > 0.
@@ -268,7 +268,7 @@ static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
         v[2 + i] = logp_agree_units(t->local[i], 1e-9);
     for (int b = 0; b < blocks; b++)
         v[2 + LOGP_CONFIRM_CALLS + b] = logp_agree_units(t->cost[b], 1e-8);
-    double times[LOGP_CONFIRM_CALLS] = {0}, cost[LOGP_CONFIRM_MAX] = {0};
+    double times[LOGP_CONFIRM_CALLS] = {0}, cost[LOGP_CONFIRM_BLOCKS_MAX] = {0};
     int same = logp_coll_barrier_max(st->pcomm, st->tag, v, LOGP_AGREE_BLOCK_INTS) == MPI_SUCCESS &&
                v[0] == key && -v[1] == key;
     for (int i = 0; i < t->calls; i++)
@@ -278,7 +278,7 @@ static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
     if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, t->waited))
         return 0; /* on to the next block */
     t->pending = 0;
-    if (same && blocks < t->plan.n) { /* the budget: the rest waits until the class has paid for it */
+    if (same && blocks < logp_confirm_blocks(&t->plan)) { /* the budget: the rest waits until the class has paid for it */
         t->pending = blocks;
         t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, t->waited);
     }

@@ -24,7 +24,7 @@ void logp_trial_adopt(logp_trial_t *t, int w, logp_algo_t *algo, logp_sched_t *s
         *algo = t->plan.algo[w];
         t->current = w;
     }
-    for (int b = 0; b < t->plan.n; b++) /* a measured candidate that lost never wins later */
+    for (int b = 0; b < logp_confirm_blocks(&t->plan); b++) /* a measured candidate that lost never wins later */
         if (!t->pending || b < t->pending)
             logp_sched_free(&t->sched[logp_confirm_block_of(&t->plan, b)]);
 }

@@ -35,7 +35,7 @@ typedef struct logp_trial {
     int calls_seen;                       /* calls at the last agreement point (progress) */
     double local[LOGP_CONFIRM_CALLS];     /* s: this rank's time of each (with a global clock: its end) */
     double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
-    double cost[LOGP_CONFIRM_MAX];        /* s: per block, this rank's time of its calls (untimed and
+    double cost[LOGP_CONFIRM_BLOCKS_MAX]; /* s: per block, this rank's time of its calls (untimed and
                                              timed); once the block is agreed, the slowest rank's */
     logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
     int current;                          /* the candidate whose schedule the decision holds (its

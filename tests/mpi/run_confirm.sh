@@ -87,8 +87,10 @@ warm=$(printf '%s\n' "$lines" | grep -c -- '-> native (warm-up)$')
 runs=$(printf '%s\n' "$lines" | awk '$NF == "(trial)" { a = $(NF - 1); if (a != prev) n++; prev = a } END { print n + 0 }')
 ntrial=$(printf '%s\n' "$calls" | tr -cd t | wc -c)
 first=$(printf '%s\n' "$lines" | awk '$NF == "(trial)" { print $(NF - 1); exit }')
-if [ "$ntrial" -gt 0 ] && [ $((ntrial % 11)) -eq 0 ] && [ "$runs" -eq $((ntrial / 11)) ] && [ "$first" = native ]; then
-    ok "n=2: the trial runs $runs candidates in blocks of 11 calls, native first"
+last=$(printf '%s\n' "$lines" | awk '$NF == "(trial)" { a = $(NF - 1) } END { print a }')
+if [ "$ntrial" -gt 0 ] && [ $((ntrial % 11)) -eq 0 ] && [ "$runs" -eq $((ntrial / 11)) ] && [ "$first" = native ] &&
+    [ "$last" = native ]; then
+    ok "n=2: the trial runs $runs blocks of 11 calls, native's first and again last (judged warm)"
 else
     ko "n=2: trial calls $ntrial in $runs runs of one algorithm (expected blocks of 11)"
 fi

@@ -109,15 +109,18 @@ START_TEST(test_plan)
     prices(t, 5e-6, 9e-6, -1.0, -1.0);
     ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
-    ck_assert_int_eq(logp_confirm_calls(&p), 2 * LOGP_CONFIRM_ROUNDS);
+    /* native's block comes again at the end: 3 blocks */
+    ck_assert_int_eq(logp_confirm_blocks(&p), 3);
+    ck_assert_int_eq(logp_confirm_calls(&p), 3 * LOGP_CONFIRM_ROUNDS);
     /* blocks: each candidate gets BLOCK_WARM untimed then ROUNDS timed calls in a row, and the timed
      * steps map to timed calls in the same order as logp_confirm_turn_of */
     int seen[LOGP_CONFIRM_MAX] = {0}, timed = 0;
     for (int i = 0; i < logp_confirm_calls(&p); i++)
         seen[logp_confirm_turn_of(&p, i)]++;
-    ck_assert_int_eq(seen[0], LOGP_CONFIRM_ROUNDS);
+    ck_assert_int_eq(seen[0], 2 * LOGP_CONFIRM_ROUNDS);
     ck_assert_int_eq(seen[1], LOGP_CONFIRM_ROUNDS);
-    ck_assert_int_eq(logp_confirm_steps(&p), 2 * (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS));
+    ck_assert_int_eq(logp_confirm_turn_of(&p, 2 * LOGP_CONFIRM_ROUNDS), 0); /* native last, too */
+    ck_assert_int_eq(logp_confirm_steps(&p), 3 * (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS));
     int blocks = 0;
     for (int s = 0, prev = -1; s < logp_confirm_steps(&p); s++) {
         int c, is_timed = logp_confirm_step_of(&p, s, &c);
@@ -131,7 +134,7 @@ START_TEST(test_plan)
         prev = c;
     }
     ck_assert_int_eq(timed, logp_confirm_calls(&p));
-    ck_assert_int_eq(blocks, p.n);
+    ck_assert_int_eq(blocks, logp_confirm_blocks(&p));
     ck_assert_int_eq(logp_confirm_native_index(&p), 0);
     /* native the pick: ours is tried within 8x, not only 2x */
     prices(t, 5e-6, 30e-6, 45e-6, -1.0);
@@ -159,7 +162,10 @@ START_TEST(test_plan)
     t[LOGP_ALGO_PIPELINE] = 15.505e-6;
     ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 3);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
-    ck_assert_int_eq(logp_confirm_calls(&p), 3 * LOGP_CONFIRM_ROUNDS);
+    ck_assert_int_eq(logp_confirm_calls(&p), 4 * LOGP_CONFIRM_ROUNDS); /* and native's second block */
+    /* without native no second block */
+    p.algo[1] = LOGP_ALGO_BINOMIAL;
+    ck_assert_int_eq(logp_confirm_blocks(&p), 3);
     /* a runner-up priced as the pick (hetero-tree on a uniform layout is
      * logp-tree) gives way to the next; one priced as native does not */
     prices(t, 15e-6, 10e-6, 15e-6, 19e-6);
@@ -197,7 +203,7 @@ START_TEST(test_verdict)
     ck_assert_int_eq(logp_confirm_turn_of(&p, 0), 1);
     ck_assert_int_eq(logp_confirm_turn_of(&p, LOGP_CONFIRM_ROUNDS), 0);
     ck_assert_int_eq(logp_confirm_turn_of(&p, 2 * LOGP_CONFIRM_ROUNDS), 2);
-    double times[9] = {5e-6, 5e-6, 5e-6, 1e-3, 10e-6, 10e-6, 3e-6, 3e-6, 3e-6};
+    double times[LOGP_CONFIRM_CALLS] = {5e-6, 5e-6, 5e-6, 1e-3, 10e-6, 10e-6, 3e-6, 3e-6, 3e-6};
     logp_confirm_verdict(&p, times, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(fabs(v.time[0] - 10e-6) < 1e-12 && fabs(v.time[1] - 5e-6) < 1e-12 && fabs(v.time[2] - 3e-6) < 1e-12);
@@ -205,25 +211,34 @@ START_TEST(test_verdict)
     ck_assert(fabs(v.base - 5e-6) < 1e-12);
     ck_assert(fabs(v.overhead - (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) * 5e-6) < 1e-12);
     /* within the margin the model's pick stays */
-    double close[9] = {9.8e-6, 9.8e-6, 9.8e-6, 10e-6, 10e-6, 10e-6, 9.7e-6, 9.7e-6, 9.7e-6};
+    double close[LOGP_CONFIRM_CALLS] = {9.8e-6, 9.8e-6, 9.8e-6, 10e-6, 10e-6, 10e-6, 9.7e-6, 9.7e-6, 9.7e-6};
     logp_confirm_verdict(&p, close, NULL, &v);
     ck_assert_int_eq(v.winner, 0);
     /* a candidate with a missing time has no claim */
-    double missing[9] = {1e-6, 0.0, 1e-6, 10e-6, 10e-6, 10e-6, 9e-6, 9e-6, 9e-6};
+    double missing[LOGP_CONFIRM_CALLS] = {1e-6, 0.0, 1e-6, 10e-6, 10e-6, 10e-6, 9e-6, 9e-6, 9e-6};
     logp_confirm_verdict(&p, missing, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(v.time[1] == 0.0);
     /* two disturbed calls of three (a cold library): the undisturbed one counts (binomial 3 us; medians
      * would have made native the winner, 5 us against binomial's 8) */
-    double cold[9] = {9e-6, 5e-6, 5e-6, 7e-6, 7e-6, 7e-6, 3e-6, 8e-6, 9e-6};
+    double cold[LOGP_CONFIRM_CALLS] = {9e-6, 5e-6, 5e-6, 7e-6, 7e-6, 7e-6, 3e-6, 8e-6, 9e-6};
     logp_confirm_verdict(&p, cold, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(fabs(v.time[2] - 3e-6) < 1e-12 && fabs(v.time[1] - 5e-6) < 1e-12);
     /* the pick without its times (never cut by the budget, but a rank may miss them): the fastest wins */
-    double nopick[9] = {5e-6, 5e-6, 5e-6, 0.0, 0.0, 0.0, 6e-6, 6e-6, 6e-6};
+    double nopick[LOGP_CONFIRM_CALLS] = {5e-6, 5e-6, 5e-6, 0.0, 0.0, 0.0, 6e-6, 6e-6, 6e-6};
     logp_confirm_verdict(&p, nopick, NULL, &v);
     ck_assert_int_eq(v.winner, 1);
     ck_assert_int_eq(v.tried, 2);
+    /* native cold in its first block (right after the safe start), warm in its second: its fastest call
+     * of both counts (MPICH n = 2, allreduce 16 KiB: 13-14.5 us, then 7.6; ring 8.2) */
+    ck_assert_int_eq(logp_confirm_turn_of(&p, 3 * LOGP_CONFIRM_ROUNDS), 1);
+    double rewarm[LOGP_CONFIRM_CALLS] = {14e-6, 13e-6, 14e-6, 10e-6, 10e-6, 10e-6, 8.2e-6, 8.5e-6, 8.3e-6,
+                                         7.7e-6, 7.6e-6, 7.8e-6};
+    logp_confirm_verdict(&p, rewarm, NULL, &v);
+    ck_assert_int_eq(v.winner, 1);
+    ck_assert(fabs(v.time[1] - 7.6e-6) < 1e-12);
+    ck_assert(fabs(v.time[2] - 8.2e-6) < 1e-12);
     /* drift: 3x off the reference either way */
     double slow[5] = {31e-6, 35e-6, 40e-6, 10e-6, 50e-6}, same[5] = {10e-6, 11e-6, 9e-6, 30e-6, 10e-6};
     ck_assert(logp_confirm_drifted(10e-6, slow, 5));
@@ -242,14 +257,14 @@ START_TEST(test_budget)
 {
     logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}};
     const double len = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
-    double times[9] = {5e-6, 5e-6, 5e-6, 0, 0, 0, 0, 0, 0}, cost[LOGP_CONFIRM_MAX] = {len * 5e-6};
+    double times[LOGP_CONFIRM_CALLS] = {5e-6, 5e-6, 5e-6, 0, 0, 0, 0, 0, 0}, cost[LOGP_CONFIRM_BLOCKS_MAX] = {len * 5e-6};
     logp_trial_verdict_t v;
     ck_assert_int_eq(logp_confirm_block_of(&p, 0), 1); /* native's block first, then the pick */
     ck_assert_int_eq(logp_confirm_block_of(&p, 1), 0);
     ck_assert_int_eq(logp_confirm_block_of(&p, 2), 2);
     ck_assert(logp_confirm_affordable(&p, 0, cost, 0));
     ck_assert(logp_confirm_affordable(&p, 1, cost, 0)); /* after native's block nothing is spent */
-    ck_assert(!logp_confirm_affordable(&p, 3, cost, 0)); /* no block 3 */
+    ck_assert(!logp_confirm_affordable(&p, 4, cost, 0)); /* no block 4 */
     /* the pick's block cost 9 native calls more than native's would have: binomial may still run */
     times[3] = times[4] = times[5] = 5.2e-6;
     cost[1] = len * 5e-6 + 9 * 5e-6;
@@ -258,6 +273,8 @@ START_TEST(test_budget)
     cost[1] = len * 5e-6 + 10 * 5e-6;
     ck_assert(!logp_confirm_affordable(&p, 2, cost, 0));
     ck_assert_uint_eq(logp_confirm_resume_after(&p, 2, cost, 0), 1); /* at the budget: one call more */
+    ck_assert_int_eq(logp_confirm_block_of(&p, 3), 1); /* native's second block: it costs nothing, always run */
+    ck_assert(logp_confirm_affordable(&p, 3, cost, 0));
     /* the class pays for the rest: one native call of budget per LOGP_CONFIRM_EARN calls after the
      * verdict; 10.3 calls over needs 10.3 x 4 = 41.2, so 42 calls */
     cost[1] = len * 5e-6 + 20.3 * 5e-6;
@@ -279,13 +296,13 @@ START_TEST(test_budget)
     ck_assert(v.overhead == 0.0);
     /* without native, the base is the fastest measured candidate */
     logp_trial_plan_t q = {2, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_BINOMIAL}, {1e-6, 1.5e-6}};
-    double cq[LOGP_CONFIRM_MAX] = {len * 4e-6};
+    double cq[LOGP_CONFIRM_BLOCKS_MAX] = {len * 4e-6};
     ck_assert_int_eq(logp_confirm_block_of(&q, 0), 0);
     ck_assert(logp_confirm_affordable(&q, 1, cq, 0));
     /* a candidate the model prices 4x native (scaled by native's measured / priced) is expected to cost
      * 11 x 3 native calls in its block: it waits, even with nothing spent yet */
     logp_trial_plan_t e = {3, {LOGP_ALGO_RING, LOGP_ALGO_NATIVE, LOGP_ALGO_NODE_AGGREGATE}, {1e-6, 1e-6, 4e-6}};
-    double ce[LOGP_CONFIRM_MAX] = {len * 5e-6, len * 5e-6};
+    double ce[LOGP_CONFIRM_BLOCKS_MAX] = {len * 5e-6, len * 5e-6};
     ck_assert(!logp_confirm_affordable(&e, 2, ce, 0));
     ck_assert(logp_confirm_resume_after(&e, 2, ce, 0) > 20 * LOGP_CONFIRM_EARN);
     e.predicted[2] = 1.5e-6; /* 1.5x: 5.5 native calls expected, affordable */
