@@ -182,11 +182,17 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
     if (PMPI_Type_get_extent(dt, &lb, &extent) != MPI_SUCCESS)
         extent = 0;
     PMPI_Type_size(dt, &tsize);
-    /* the accumulator, room for up to 2 count elements of combining
-     * receives (a fold's whole vector and a reduce-scatter's halves; the
-     * span of 2c elements is at most 2 span(c) + |extent|), the state */
+    /* the accumulator, room for up to 2 count + n elements of combining
+     * receives (a fold's whole vector and a reduce-scatter's halves, 2
+     * count, and up to one element more per receive where parts split
+     * elements unevenly: a count below the parts, e.g. one double cut
+     * into 32 parts, puts the element into every step's kept half; the
+     * span of 2c + n elements is at most 2 span(c) + (n + 1) |extent|),
+     * the state */
     size_t span = logp_df_align(logp_buffer_span(count, dt));
-    size_t rspan = logp_df_align(2 * logp_buffer_span(count, dt) + (size_t)(extent < 0 ? -extent : extent));
+    size_t rspan = logp_df_align(2 * logp_buffer_span(count, dt) +
+                                 ((size_t)n + 1) * (size_t)(extent < 0 ? -extent : extent));
+    long room = 2L * count + n;
     size_t sbytes = logp_df_state_bytes(n);
     *no_room = 1;
     if (span + rspan + sbytes > SIZE_MAX / 2)
@@ -212,7 +218,7 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
         if (d.dep[i] >= i)
             d.dep[i] = -1; /* only earlier ones (a schedule's contract) */
         logp_buffer_part(count, s->parts, d.op[i].part, d.op[i].nparts, &d.first[i], &d.len[i]);
-        d.slot[i] = (int)(slot <= 2L * count ? slot : 0);
+        d.slot[i] = (int)(slot <= room ? slot : 0);
         if (d.op[i].kind == LOGP_OP_RECV_REDUCE)
             slot += d.len[i];
         d.req[i] = MPI_REQUEST_NULL;
@@ -228,7 +234,7 @@ int logp_coll_reduce_dataflow(const void *sendbuf, void *recvbuf, int count, MPI
         if (d.code[i] >= 0)
             d.kid_at[d.code[i] + 1]++;
     }
-    if (slot > 2L * count || slot > INT_MAX) { /* more to combine than there is room for: in order, before any message */
+    if (slot > room || slot > INT_MAX) { /* more to combine than there is room for: in order, before any message */
         logp_scratch_put(scratch, mem);
         return MPI_SUCCESS;
     }
