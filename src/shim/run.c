@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../coll/engine.h"
+#include "../coll/library.h"
 #include "../config/units.h"
 #include "dispatch.h"
 #include "learning.h"
@@ -82,6 +83,7 @@ static void logp_run_init(void)
 {
     int key = MPI_KEYVAL_INVALID;
     logp_process_setup();
+    logp_coll_library_set_engine(logp_process_env()->nonblocking); /* SMPI: the agreements' allreduce */
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, logp_run_comm_delete, &key, NULL);
     logp_state_init(key);
     if (logp_process_world_rank() >= 0) {
