@@ -22,9 +22,18 @@
 #                     (what any choice costs cold)
 # About 10 minutes per MPI library at the defaults on 2 cores.  Run it
 # alone on the machine (flock /tmp/mpi.lock).
+#   MPI=smpi     SimGrid SMPI (deterministic: REPS=1 is enough), N ranks
+#                of the project's simulated cluster (scripts/smpi.sh's
+#                platform from tuning/default.conf), native = SMPI's mpich
+#                selector; auto reads WRONG (default: the file with L x 4,
+#                G / 4 of scripts/smpi-confirm.sh), native and the forced
+#                algorithms FORCED (default: WRONG, the algorithms as the
+#                user's file builds them; FORCED=right: the project's file,
+#                their shapes at their best)
 set -u
 [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
 b=$(cd "$1" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
 MPI=${MPI:-mpich}; N=${N:-2}; REPS=${REPS:-3}; CALLS=${CALLS:-200}; MAXSEC=${MAXSEC:-20}
 COLLS=${COLLS:-"bcast reduce alltoall"}
 SIZES=${SIZES:-"8 1024 16384 65536 1048576 4194304"}
@@ -35,16 +44,40 @@ raw=${RAW:-$(mktemp)}
 run() {
     xs=; es=
     while [ "$1" != -- ]; do
-        case "$MPI" in mpich) es="$es -env ${1%%=*} ${1#*=}" ;; openmpi) xs="$xs -x $1" ;; esac
+        case "$MPI" in mpich) es="$es -env ${1%%=*} ${1#*=}" ;; openmpi) xs="$xs -x $1" ;; smpi) xs="$xs $1" ;; esac
         shift
     done
     shift
     case "$MPI" in
     mpich) mpiexec.mpich -n "$N" -env LD_PRELOAD "$b/.libs/libpmpi-logp.so" $es "$@" ;;
     openmpi) mpirun.openmpi --oversubscribe -n "$N" -x LD_PRELOAD="$b/.libs/libpmpi-logp-openmpi.so.0" $xs "$@" ;;
+    smpi) # the shim is linked into $smpi_fresh; the program's own path is replaced by it
+        shift
+        # shellcheck disable=SC2086
+        env $xs smpirun -np "$N" -platform "$work/platform.xml" $FLAGS --cfg=smpi/coll-selector:mpich "$smpi_fresh" \
+            "$@" 2>>"$work/smpi.log" ;;
     esac
 }
-case "$MPI" in mpich | openmpi) ;; *) echo "MPI=mpich or openmpi" >&2; exit 2 ;; esac
+case "$MPI" in
+mpich | openmpi) ;;
+smpi)
+    . "$top/scripts/smpi-common.sh"
+    smpi_need
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"; [ -n "${RAW:-}" ] || rm -f "$raw"' EXIT
+    smpi_platform "$top" "$top/tuning/default.conf" "$work" || exit 1
+    FLAGS=$(smpi_flags "$osim")
+    right=$top/tuning/default.conf
+    WRONG=${WRONG:-$work/wrong.conf}
+    [ -f "$WRONG" ] || awk -v L="$L" -v o="$o" -v g="$g" -v G="$G" -v gm="$gamma" 'BEGIN {
+        printf "[default]\nL = %.6gus\no = %.6gus\ng = %.6gus\nG = %.6gns/B\ngamma = %.6gns/B\n", 4 * L, o, g, G / 4, gm }' >"$WRONG"
+    FORCED=${FORCED:-$WRONG}
+    [ "$FORCED" = right ] && FORCED=$right
+    smpi_fresh=$work/fresh
+    smpi_build_shim "$top" src/tools/pmpi-logp-fresh.c "$smpi_fresh" || exit 1
+    ;;
+*) echo "MPI=mpich, openmpi or smpi" >&2; exit 2 ;;
+esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset PMPI_LOGP_VERBOSE PMPI_LOGP_REPORT PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_LOGP_ALLTOALL PMPI_LOGP_ALLREDUCE PMPI_LOGP_LEARN
 
@@ -71,7 +104,9 @@ for rep in $(seq "$REPS"); do
                     algo=auto learn=$(mktemp)
                     if [ -f "$learned" ]; then cp "$learned" "$learn"; else rm -f "$learn"; fi
                 fi
-                line=$(run "$var=$algo" ${learn:+PMPI_LOGP_LEARN=$learn} -- "$b/pmpi-logp-fresh" --coll "$c" \
+                tun= # SMPI: auto reads the wrong file, the others FORCED
+                [ "$MPI" = smpi ] && { tun=PMPI_LOGP_TUNING=$FORCED; [ "$algo" = auto ] && tun=PMPI_LOGP_TUNING=$WRONG; }
+                line=$(run "$var=$algo" ${learn:+PMPI_LOGP_LEARN=$learn} $tun -- "$b/pmpi-logp-fresh" --coll "$c" \
                     --bytes "$m" --calls "$CALLS" --max-seconds "$MAXSEC" 2>/dev/null | grep '^fresh ')
                 [ -n "$learn" ] && [ "$learn" != "${learned:-}" ] && rm -f "$learn"
                 [ "$cfg" = second ] && rm -f "$learned"
