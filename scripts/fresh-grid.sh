@@ -69,8 +69,7 @@ smpi)
     FLAGS=$(smpi_flags "$osim")
     right=$top/tuning/default.conf
     WRONG=${WRONG:-$work/wrong.conf}
-    [ -f "$WRONG" ] || awk -v L="$L" -v o="$o" -v g="$g" -v G="$G" -v gm="$gamma" 'BEGIN {
-        printf "[default]\nL = %.6gus\no = %.6gus\ng = %.6gus\nG = %.6gns/B\ngamma = %.6gns/B\n", 4 * L, o, g, G / 4, gm }' >"$WRONG"
+    [ -f "$WRONG" ] || smpi_wrong_conf "$WRONG"
     FORCED=${FORCED:-$WRONG}
     [ "$FORCED" = right ] && FORCED=$right
     smpi_fresh=$work/fresh

@@ -77,6 +77,14 @@ EOT
 EOT
 }
 
+# smpi_wrong_conf OUT: a deliberately wrong tuning file for the platform
+# smpi_platform last read (its L x 4, G / 4; o, g, gamma as they are):
+# what auto's confirmation must recover from (smpi-confirm, fresh-grid).
+smpi_wrong_conf() {
+    awk -v L="$L" -v o="$o" -v g="$g" -v G="$G" -v gm="$gamma" 'BEGIN {
+        printf "[default]\nL = %.6gus\no = %.6gus\ng = %.6gus\nG = %.6gns/B\ngamma = %.6gns/B\n", 4 * L, o, g, G / 4, gm }' >"$1"
+}
+
 # smpi_draw SEED K [PS]: the K-th platform drawn from SEED as a tuning
 # file on stdout: L 0.5 - 20 us, o and g 0.1 - 5 us, G 0.02 - 2 ns/B
 # (log-uniform), gamma 0 - 1 ns/B (uniform), and with PS (a list) a line

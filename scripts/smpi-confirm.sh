@@ -34,8 +34,7 @@ trap 'rm -rf "$work"' EXIT
 right="$top/tuning/default.conf"
 smpi_platform "$top" "$right" "$work" || exit 1
 wrong="$work/wrong.conf"
-awk -v L="$L" -v o="$o" -v g="$g" -v G="$G" -v gm="$gamma" 'BEGIN {
-    printf "[default]\nL = %.6gus\no = %.6gus\ng = %.6gus\nG = %.6gns/B\ngamma = %.6gns/B\n", 4 * L, o, g, G / 4, gm }' >"$wrong"
+smpi_wrong_conf "$wrong"
 FLAGS=$(smpi_flags "$osim")
 smpi_build_shim "$top" src/tools/pmpi-logp-bench.c "$work/bench" || exit 1
 cd "$work"
