@@ -100,6 +100,21 @@ for name in $(sed -n 's/^LOGP_ALGO_X([A-Z_]*, *"\([a-z-]*\)".*/\1/p' "$s/src/mod
 done
 [ "$n" -ge 10 ] && [ "$(($(wc -l <"$out") - 1))" -eq "$n" ] && ok "algorithms: the $n rows of algo.def" ||
     ko "algorithms: $n rows in algo.def, $(($(wc -l <"$out") - 1)) listed"
+# every row's error bands are the fidelity suite's 90th percentiles (docs/results/smpi-fidelity/summary.md,
+# "90th pct abs error" per network), and predict shows them
+sum="$s/docs/results/smpi-fidelity/summary.md"
+bands=$(sed -n 's/^LOGP_ALGO_X([A-Z_]*, *"\([a-z-]*\)",.*, *\(-\{0,1\}[0-9.]*\), *\(-\{0,1\}[0-9.]*\), *"[^"]*")$/\1 \2 \3/p' "$s/src/model/algo.def")
+nb=0; badb=
+for net in loggp shared; do
+    col=$([ "$net" = loggp ] && echo 2 || echo 3)
+    got=$(printf '%s\n' "$bands" | awk -v c="$col" '$c >= 0 { print $1, $c + 0 }' | sort)
+    want=$(awk -v net="$net" '/^## / { on = ($0 == "## network = " net) } on && /^\| [a-z]/ && $2 != "algorithm" {
+        v = $8; sub(/%$/, "", v); print $2, v + 0 }' "$sum" | sort)
+    [ -n "$want" ] && [ "$got" = "$want" ] && nb=$((nb + $(printf '%s\n' "$got" | wc -l))) || badb="$badb $net"
+done
+[ -z "$badb" ] && [ "$nb" -ge 40 ] && "$cli" predict --P 16 --bytes 1M --network shared | grep -q '^  two-tree  *[0-9.]* us +-1.2%' &&
+    ok "algo.def's error bands are the fidelity suite's ($nb), predict shows them" ||
+    ko "error bands: algo.def and $sum differ (${badb:-none}) or predict does not show them"
 # every row's collectives are those of its mask in algo.def (allreduce's new bit included)
 for coll in bcast reduce alltoall allreduce alltoallv; do
     bit=LOGP_COLL_$(echo "$coll" | tr a-z A-Z)_BIT

@@ -45,7 +45,7 @@ const logp_family_t logp_family_dummy_chain = {
 };
 EOF
 # 2. One registry row.
-echo 'LOGP_ALGO_X(DUMMY_CHAIN, "dummy-chain", LOGP_COLL_BCAST_BIT, logp_family_dummy_chain, "a chain from the root (registry test)")' \
+echo 'LOGP_ALGO_X(DUMMY_CHAIN, "dummy-chain", LOGP_COLL_BCAST_BIT, logp_family_dummy_chain, -1, -1, "a chain from the root (registry test)")' \
     >> "$tmp/src/model/algo.def"
 # 3. One Makefile.am line, in the core library's source list.
 sed 's|^libpmpi_logp_core_la_SOURCES = \\$|&\n\tsrc/model/sched_dummy_chain.c \\|' "$tmp/Makefile.am" > "$tmp/Makefile.am.new" &&
@@ -60,7 +60,8 @@ case "$srcs" in
 *) bad "the core source list does not name the new family file" ;;
 esac
 cli="$tmp/pmpi-logp"
-if (cd "$tmp" && $cc -std=c11 -O1 -w -D_POSIX_C_SOURCE=200809L -DLOGP_TUNING_DEFAULT="\"/nonexistent\"" -DPACKAGE_NAME="\"pmpi-logp\"" -DPACKAGE_VERSION="\"test\"" -o "$cli" $srcs src/tools/pmpi-logp.c -lm) > "$tmp/build.log" 2>&1; then
+clisrcs=$(sed -n 's/^pmpi_logp_SOURCES *= *//p' "$tmp/Makefile.am" | tr ' ' '\n' | grep '\.c$')
+if (cd "$tmp" && $cc -std=c11 -O1 -w -D_POSIX_C_SOURCE=200809L -DLOGP_TUNING_DEFAULT="\"/nonexistent\"" -DPACKAGE_NAME="\"pmpi-logp\"" -DPACKAGE_VERSION="\"test\"" -o "$cli" $srcs $clisrcs -lm) > "$tmp/build.log" 2>&1; then
     ok "the pure layers and the CLI build with the new row"
 else
     bad "build with the new row failed:"

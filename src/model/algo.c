@@ -7,9 +7,10 @@
 static const struct {
     const char *name;
     unsigned colls;
+    double band[2]; /* percent: loggp, shared */
     const char *desc;
 } logp_algo_table[LOGP_ALGO_COUNT] = {
-#define LOGP_ALGO_X(id, name, colls, family, desc) {name, colls, desc},
+#define LOGP_ALGO_X(id, name, colls, family, band_loggp, band_shared, desc) {name, colls, {band_loggp, band_shared}, desc},
 #include "algo.def"
 #undef LOGP_ALGO_X
 };
@@ -22,6 +23,13 @@ const char *logp_algo_name(logp_algo_t algo)
 const char *logp_algo_describe(logp_algo_t algo)
 {
     return (unsigned)algo < LOGP_ALGO_COUNT ? logp_algo_table[algo].desc : "?";
+}
+
+double logp_algo_error_band(logp_algo_t algo, int shared)
+{
+    if ((unsigned)algo >= LOGP_ALGO_COUNT || logp_algo_table[algo].band[shared != 0] < 0.0)
+        return -1.0;
+    return logp_algo_table[algo].band[shared != 0] / 100.0;
 }
 
 int logp_algo_supports(logp_algo_t algo, logp_coll_t coll)

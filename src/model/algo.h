@@ -48,7 +48,7 @@ static inline int logp_coll_local_sizes(logp_coll_t coll)
 }
 
 typedef enum logp_algo {
-#define LOGP_ALGO_X(id, name, colls, family, desc) LOGP_ALGO_##id,
+#define LOGP_ALGO_X(id, name, colls, family, band_loggp, band_shared, desc) LOGP_ALGO_##id,
 #include "algo.def"
 #undef LOGP_ALGO_X
     LOGP_ALGO_COUNT
@@ -59,6 +59,12 @@ const char *logp_algo_name(logp_algo_t algo);
 
 /* One-line description of an algorithm. */
 const char *logp_algo_describe(logp_algo_t algo);
+
+/* How far the model's price of `algo` may be off on a network of the
+ * kind `shared` (topo.h): the 90th percentile of |predicted / simulated -
+ * 1| over the fidelity suite's drawn SMPI platforms (algo.def), as a
+ * fraction; < 0 if not measured (native, auto, a new algorithm). */
+double logp_algo_error_band(logp_algo_t algo, int shared);
 
 /* Algorithm called `name` (exact match) that is valid for `coll`;
  * LOGP_ALGO_COUNT if there is none. */

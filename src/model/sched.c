@@ -8,7 +8,7 @@
 const logp_family_t logp_family_none = {0};
 
 static const logp_family_t *const logp_families[LOGP_ALGO_COUNT] = {
-#define LOGP_ALGO_X(id, name, colls, family, desc) &family,
+#define LOGP_ALGO_X(id, name, colls, family, band_loggp, band_shared, desc) &family,
 #include "algo.def"
 #undef LOGP_ALGO_X
 };

@@ -188,7 +188,7 @@ typedef struct logp_family {
 /* Every family object the registry names (algo.def), declared from it:
  * each is defined in its family file, and sched.c's table takes them from
  * the same rows, so a new algorithm needs no declaration of its own. */
-#define LOGP_ALGO_X(id, name, colls, family, desc) extern const logp_family_t family;
+#define LOGP_ALGO_X(id, name, colls, family, band_loggp, band_shared, desc) extern const logp_family_t family;
 #include "algo.def"
 #undef LOGP_ALGO_X
 

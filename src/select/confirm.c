@@ -4,25 +4,39 @@
 #include <math.h>
 #include <string.h>
 
-int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp_trial_plan_t *plan)
+int logp_confirm_within_error(double t_pick, double band_pick, double t_other, double band_other)
+{
+    double bp = band_pick > 0.9 ? 0.9 : band_pick > 0.0 ? band_pick : 0.0;
+    double bo = band_other > 0.9 ? 0.9 : band_other > 0.0 ? band_other : 0.0;
+    return t_other / (1.0 + bo) <= t_pick / (1.0 - bp);
+}
+
+int logp_confirm_plan(const double *t, const double *raw, const double *band, logp_algo_t best,
+                      logp_trial_plan_t *plan)
 {
     memset(plan, 0, sizeof(*plan));
     if ((int)best < 0 || best >= LOGP_ALGO_COUNT || !(t[best] >= 0.0))
         return 0;
+    for (int c = 0; c < LOGP_CONFIRM_MAX; c++)
+        plan->band[c] = -1.0;
     plan->algo[0] = best;
     plan->predicted[0] = t[best];
+    plan->band[0] = band ? band[best] : -1.0;
     plan->n = 1;
     if (best != LOGP_ALGO_NATIVE && t[LOGP_ALGO_NATIVE] >= 0.0 && t[LOGP_ALGO_NATIVE] <= LOGP_CONFIRM_SPAN * t[best]) {
         plan->algo[plan->n] = LOGP_ALGO_NATIVE;
+        plan->band[plan->n] = band ? band[LOGP_ALGO_NATIVE] : -1.0;
         plan->predicted[plan->n++] = t[LOGP_ALGO_NATIVE];
     }
     /* against native, our best within SPAN (the model is least sure about
-     * the library it does not run); else up to two runners-up within NEAR */
+     * the library it does not run); else up to two runners-up within NEAR
+     * or within the model's error */
     double span = best == LOGP_ALGO_NATIVE ? LOGP_CONFIRM_SPAN : LOGP_CONFIRM_NEAR;
     for (int round = 0; round < 2; round++) {
         int runner = -1;
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
-            if (a == LOGP_ALGO_NATIVE || a == LOGP_ALGO_AUTO || !(t[a] >= 0.0) || t[a] > span * t[best] ||
+            if (a == LOGP_ALGO_NATIVE || a == LOGP_ALGO_AUTO || !(t[a] >= 0.0) ||
+                (t[a] > span * t[best] && !(band && logp_confirm_within_error(t[best], band[best], t[a], band[a]))) ||
                 (runner >= 0 && t[a] >= t[runner]))
                 continue;
             int fresh = 1; /* priced apart from our candidates: not the same schedule again (native's
@@ -37,6 +51,7 @@ int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp
         if (runner < 0)
             break;
         plan->algo[plan->n] = (logp_algo_t)runner;
+        plan->band[plan->n] = band ? band[runner] : -1.0;
         plan->predicted[plan->n++] = t[runner];
     }
     return plan->n;

@@ -36,15 +36,29 @@ typedef struct logp_trial_plan {
     int n;                               /* candidates; < 2: no trial */
     logp_algo_t algo[LOGP_CONFIRM_MAX];  /* [0]: the model's pick */
     double predicted[LOGP_CONFIRM_MAX];  /* s, as priced (with corrections) */
+    double band[LOGP_CONFIRM_MAX];       /* its price's error band (fraction; < 0: not known) */
 } logp_trial_plan_t;
+
+/* Nonzero if a candidate priced t_other may really be as fast as the pick
+ * priced t_pick, given how far each price may be off (error bands,
+ * fractions as logp_algo_error_band gives them; < 0: not known, taken as
+ * 0): the error being predicted / real - 1, the other's real time can be
+ * as low as t_other / (1 + band_other) and the pick's as high as t_pick /
+ * (1 - band_pick) (a band is capped at 0.9). */
+int logp_confirm_within_error(double t_pick, double band_pick, double t_other, double band_other);
 
 /* The candidates of a trial from the prices t[0 .. LOGP_ALGO_COUNT-1]
  * (< 0: not a candidate; with the learned corrections), the model's own
- * prices raw[] (without them; the same array where there are none) and
- * the model's pick `best`
+ * prices raw[] (without them; the same array where there are none),
+ * the error bands band[] (logp_algo_error_band for the network; NULL:
+ * none) and the model's pick `best`
  * (t[best] >= 0): best
  * first; native if t[native] >= 0 and within LOGP_CONFIRM_SPAN of best;
- * the cheapest other algorithm within LOGP_CONFIRM_NEAR (within
+ * the cheapest other algorithm within LOGP_CONFIRM_NEAR or within the
+ * model's error of best (logp_confirm_within_error: where the model is
+ * known to be far off, as the LogGP network's prices of pipelined and
+ * multi-port schedules on a network whose links share bandwidth, a
+ * candidate priced beyond NEAR may still win) (within
  * LOGP_CONFIRM_SPAN when best is native: the model knows least about the
  * library it does not run, and corrections extrapolated from other
  * classes can make native look cheap), then the next cheapest in the same
@@ -62,7 +76,8 @@ typedef struct logp_trial_plan {
  * runner-up").  Where the model's
  * margin is overwhelming nobody else qualifies and plan->n is 1.
  * Returns plan->n. */
-int logp_confirm_plan(const double *t, const double *raw, logp_algo_t best, logp_trial_plan_t *plan);
+int logp_confirm_plan(const double *t, const double *raw, const double *band, logp_algo_t best,
+                      logp_trial_plan_t *plan);
 
 /* Which candidate (index into plan) timed trial call `call` (0-based)
  * runs: candidates take their calls in blocks, each after

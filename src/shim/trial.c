@@ -70,7 +70,10 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
     logp_select_prices(&raw_q, raw);
     memcpy(cor, raw, sizeof raw);
     logp_learn_apply(q->learn, q->coll, sclass, cor);
-    logp_confirm_plan(cor, raw, pick, &t->plan);
+    double band[LOGP_ALGO_COUNT]; /* how far each price may be off on this kind of network */
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        band[a] = logp_algo_error_band((logp_algo_t)a, q->topo->shared);
+    logp_confirm_plan(cor, raw, band, pick, &t->plan);
     int n = t->plan.n; /* the model's candidates; the previous decision joins after them */
     if (has_prev && n >= 1 && n < LOGP_CONFIRM_MAX && !(prev_algo == LOGP_ALGO_NATIVE && pick == LOGP_ALGO_NATIVE)) {
         int dup = 0;
@@ -79,6 +82,7 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
         if (!dup) {
             t->previous = t->plan.n;
             t->plan.algo[t->plan.n] = prev_algo;
+            t->plan.band[t->plan.n] = -1.0;
             t->plan.predicted[t->plan.n++] = 0.0; /* priced for the old L and G: nothing to learn from it */
         }
     }
@@ -148,10 +152,14 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
         len += (size_t)snprintf(out, n, "trial %s (%d of %d calls%s):",
                                 t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement", t->steps,
                                 logp_confirm_steps(&t->plan), warm);
-        for (int c = 0; c < t->plan.n && len < n; c++)
+        for (int c = 0; c < t->plan.n && len < n; c++) {
+            char band[32] = ""; /* how far the price may be off (algo.def) */
+            if (t->plan.band[c] >= 0.0)
+                snprintf(band, sizeof band, " +-%.2g%%", t->plan.band[c] * 100.0);
             len += (size_t)snprintf(out + len, n - len, c == t->previous ? "%s %s (the decision before the refit)"
-                                                                          : "%s %s (predicted %.4g us)",
-                                    c ? "," : "", logp_algo_name(t->plan.algo[c]), t->plan.predicted[c] * 1e6);
+                                                                          : "%s %s (predicted %.4g us%s)",
+                                    c ? "," : "", logp_algo_name(t->plan.algo[c]), t->plan.predicted[c] * 1e6, band);
+        }
         return;
     }
     if (t->disagreed) {

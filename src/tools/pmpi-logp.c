@@ -14,33 +14,17 @@
 #include "../model/algo.h"
 #include "../model/alltoall_pattern.h"
 #include "../model/params.h"
+#include "../model/plan.h"
 #include "../model/sched.h"
 #include "../model/sched_chain.h"
-#include "../model/sched_tree.h"
-#include "../model/plan.h"
-#include "../model/sim.h"
 #include "../model/topo.h"
 #include "../model/tree_chain.h"
 #include "../model/tree_logp.h"
+#include "../select/confirm.h"
 #include "../select/select.h"
 
-#define LOGP_CLI_MAX_SPEEDS 4096
-
-typedef struct {
-    logp_params_t p, intra;
-    int P, root, k, dot, nodes, rpn, intra_set, nspeeds, rank, P_given, intra_node;
-    int shared; /* --network shared: hosts' interfaces share bandwidth (model/net.h) */
-    long N, iL, io, ig;   /* sum-plan: integer time steps */
-    const char *file;     /* check FILE */
-    const char *name;     /* check --name */
-    size_t bytes;
-    logp_coll_t coll;
-    logp_algo_t algo;
-    int coll_given;       /* --bcast/--reduce/--alltoall/--allreduce: predict and decide show that one */
-    double speeds[LOGP_CLI_MAX_SPEEDS]; /* per node */
-    logp_topo_t topo;                   /* topo.P == 0: no layout given */
-    logp_native_lib_t native;           /* whose defaults "native" models */
-} logp_cli_t;
+#include "cli.h"
+#include "cli_tree.h"
 
 /* "1,0.5,2" -> c->speeds; LOGP_ERR_PARSE if malformed or not > 0. */
 static logp_status_t parse_speeds(const char *v, logp_cli_t *c)
@@ -347,191 +331,6 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
     return 0;
 }
 
-/* The head of tree's outputs: "bcast binomial, P=8, root 0, 64 B" (an allreduce has no root). */
-static void print_head(const logp_cli_t *c, logp_algo_t algo)
-{
-    printf("%s %s, P=%d, ", logp_coll_name(c->coll), logp_algo_name(algo), c->P);
-    printf(c->coll == LOGP_COLL_ALLREDUCE ? "%zu B" : "root %2$d, %1$zu B", c->bytes, c->root);
-}
-
-/* Prints rank r and, below it, its subtree (children in send order). */
-static void print_subtree(const logp_sched_t *s, const logp_cli_t *c, const double *fin, const double *got, int r,
-                          int depth)
-{
-    logp_view_t v;
-    logp_view_init(&v, s, c->root, r, 1);
-    printf("%*s%d", 2 * depth, "", r);
-    if (c->topo.P > 0)
-        printf(" [node %d%s]", logp_topo_node(&c->topo, r),
-               logp_topo_speed(&c->topo, r) != 1.0 ? (logp_topo_speed(&c->topo, r) > 1.0 ? " fast" : " slow") : "");
-    if (c->coll == LOGP_COLL_BCAST) /* when it holds the data */
-        printf("  (receives at %.4g us)\n", got[r] < 0.0 ? 0.0 : got[r] * 1e6);
-    else /* when its CPU is done: result sent up */
-        printf("  (done at %.4g us)\n", fin[r] * 1e6);
-    for (int j = 0; j < v.node.nkids; j++)
-        print_subtree(s, c, fin, got, s->fam->kid(s, v.tree_root, &v.node, j), depth + 1);
-}
-
-/* The parameters and layout in one line. */
-static void print_model(const logp_cli_t *c)
-{
-    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B", c->p.L * 1e6, c->p.o * 1e6, c->p.g * 1e6, c->p.G * 1e9,
-           c->p.gamma * 1e9);
-    if (c->p.copy != logp_params_default().copy)
-        printf(" copy=%gns/B", c->p.copy * 1e9);
-    if (c->topo.P > 0) {
-        printf("%s; %d nodes x %d ranks, intra-node L=%gus o=%gus g=%gus G=%gns/B", c->nodes > 1 ? " between nodes" : "",
-               c->nodes, c->rpn, c->intra.L * 1e6, c->intra.o * 1e6, c->intra.g * 1e6, c->intra.G * 1e9);
-        if (c->nspeeds > 0) {
-            printf("; node speeds");
-            for (int i = 0; i < c->nspeeds; i++)
-                printf("%s%g", i ? "," : " ", c->speeds[i]);
-        }
-    }
-    printf("\n");
-}
-
-/* The machine of the command line: the layout if one was given, else one
- * uniform node. */
-static logp_topo_t cli_topo(const logp_cli_t *c)
-{
-    logp_topo_t t = c->topo.P > 0 ? c->topo : logp_topo_uniform(c->P, &c->p);
-    t.shared = c->shared;
-    return t;
-}
-
-/* tree --rank R: one rank's place, from its own view only (any P). */
-static int tree_rank(const logp_cli_t *c, const logp_sched_t *s)
-{
-    logp_view_t v;
-    if (logp_view_init(&v, s, c->root, c->rank, 1) != LOGP_OK)
-        return 1;
-    print_head(c, s->algo);
-    printf(", rank %d\n", c->rank);
-    printf(v.node.parent < 0 ? "parent: none (the root)\n" : "parent: %d\n", v.node.parent);
-    printf("children (%d, in send order):", v.node.nkids);
-    for (int j = 0; j < v.node.nkids; j++)
-        printf(" %d", s->fam->kid(s, v.tree_root, &v.node, j));
-    printf("\n");
-    double at = logp_sched_tree_ready(s, c->root, c->rank, 1);
-    if (at < 0.0)
-        at = logp_sched_chain_ready(s, c->root, c->rank, 1);
-    if (at >= 0.0 && logp_sched_uniform(s)) /* an allreduce's: its reduce half, before the result comes down */
-        printf("%s: %.6g us\n", c->coll == LOGP_COLL_BCAST ? "receives at" : c->coll == LOGP_COLL_ALLREDUCE ?
-               "subtree combined at" : "result combined at", at * 1e6);
-    return 0;
-}
-
-/* A rank's operations of a schedule that is not a tree (parts of the
- * message, exchanges): at most `max` of them, one per line. */
-static void print_ops(const logp_sched_t *s, int root, int rank, int max)
-{
-    static const char *const kinds[] = {"send to",   "recv from",   "recv+combine from",
-                                        "own value", "combine own", "own part to result"};
-    logp_view_t v;
-    if (logp_view_init(&v, s, root, rank, 1) != LOGP_OK)
-        return;
-    printf("rank %d: %d operations, %d messages\n", rank, v.nops, logp_view_messages(&v));
-    for (int i = 0; i < v.nops && i < max; i++) {
-        logp_op_t o = logp_view_op(&v, i);
-        printf("  %-18s", kinds[o.kind]);
-        if (o.kind <= LOGP_OP_RECV_REDUCE)
-            printf(" %6d", o.peer);
-        else /* local work: no peer, the columns stay aligned */
-            printf(" %6s", "");
-        if (o.nparts > 0)
-            printf("  parts [%d, %d) of %d", o.part, o.part + o.nparts, s->parts);
-        printf("  %zu B%s\n", o.bytes, o.arg == LOGP_RECV_RESULT && o.kind <= LOGP_OP_RECV ? " (the result)" : "");
-    }
-    if (v.nops > max)
-        printf("  ... %d more\n", v.nops - max);
-}
-
-/* tree for a schedule that is not a tree: its parts and operations. */
-static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
-{
-    if (!logp_coll_exchanges(c->coll)) {
-        print_head(c, s->algo);
-        printf(", %d part%s, ", s->parts, s->parts == 1 ? "" : "s");
-    } else if (s->fam->flags & LOGP_FAMILY_A2A_BRUCK)
-        printf("alltoall %s, P=%d, %zu B per block, radix %d, ", logp_algo_name(s->algo), c->P, c->bytes, s->k);
-    else
-        printf("%s %s, P=%d, %zu B per block, ", logp_coll_name(c->coll), logp_algo_name(s->algo), c->P, c->bytes);
-    if (!logp_coll_exchanges(c->coll) && s->window > 0) /* sched.h */
-        printf("paced (synchronous sends, at most %d in flight), ", s->window);
-    print_model(c);
-    if (c->rank >= 0) {
-        print_ops(s, c->root, c->rank, 64);
-    } else {
-        for (int r = 0; r < c->P && r < 8; r++)
-            print_ops(s, c->root, r, 12);
-        if (c->P > 8)
-            printf("(ranks 8 .. %d: --rank R)\n", c->P - 1);
-    }
-    double t = logp_plan_predict(s, c->root, 1);
-    if (t >= 0.0 && (c->rank < 0 || logp_sched_uniform(s)))
-        printf("completion: %.6g us\n", t * 1e6);
-    return 0;
-}
-
-static int cmd_tree(const logp_cli_t *c)
-{
-    logp_sched_t s;
-    logp_sched_opts_t opts = {c->k, 0, 0, 0, 0, 0};
-    logp_topo_t topo = cli_topo(c);
-    if (logp_plan_build(&s, c->coll, c->algo, c->bytes, &topo, &opts) != LOGP_OK) {
-        fprintf(stderr, "pmpi-logp: cannot build %s %s for P=%d\n", logp_coll_name(c->coll),
-                logp_algo_name(c->algo), c->P);
-        return 1;
-    }
-    if (s.fam->node == NULL || c->rank >= 0) { /* parts and exchanges, not a tree; or one rank's place */
-        int rc = s.fam->node == NULL ? cmd_tree_ops(c, &s) : tree_rank(c, &s);
-        logp_sched_free(&s);
-        return rc;
-    }
-    double *fin = malloc(sizeof(double) * (size_t)c->P), *got = malloc(sizeof(double) * (size_t)c->P), total = 0;
-    if (fin == NULL || got == NULL || logp_sim_run(&s, c->root, 1, fin, got, &total) != LOGP_OK) {
-        free(fin);
-        free(got);
-        logp_sched_free(&s);
-        return 1;
-    }
-    if (c->dot) {
-        printf("digraph \"%s %s P=%d\" {\n  rankdir=TB; node [shape=circle];\n", logp_coll_name(c->coll),
-               logp_algo_name(c->algo), c->P);
-        for (int r = 0; r < c->P; r++) {
-            double at = c->coll == LOGP_COLL_BCAST ? (got[r] < 0.0 ? 0.0 : got[r]) : fin[r];
-            printf("  n%d [label=\"%d\\n%.3gus\"", r, r, at * 1e6);
-            if (c->topo.P > 0) /* one colour per node */
-                printf(" style=filled fillcolor=\"/pastel19/%d\"", 1 + logp_topo_node(&c->topo, r) % 9);
-            printf("];\n");
-        }
-        for (int r = 0; r < c->P; r++) {
-            logp_view_t v;
-            logp_view_init(&v, &s, c->root, r, 1);
-            int p = v.node.parent;
-            if (p < 0)
-                continue;
-            int cross = c->topo.P > 0 && logp_topo_node(&c->topo, r) != logp_topo_node(&c->topo, p);
-            printf(c->coll == LOGP_COLL_BCAST ? "  n%d -> n%d%s;\n" : c->coll == LOGP_COLL_ALLREDUCE ?
-                   "  n%d -> n%d [dir=both]%s;\n" : "  n%2$d -> n%1$d%3$s;\n", p, r, cross ? " [penwidth=2.5]" : "");
-        }
-        printf("}\n");
-    } else {
-        print_head(c, s.algo);
-        printf(", ");
-        print_model(c);
-        print_subtree(&s, c, fin, got, c->root, 0);
-        if (s.k > 0)
-            printf("chains: %d\n", s.k);
-        printf("completion: %.6g us\n", total * 1e6);
-    }
-    free(fin);
-    free(got);
-    logp_sched_free(&s);
-    return 0;
-}
-
 typedef struct {
     logp_algo_t algo;
     double t;
@@ -544,17 +343,32 @@ static int cmp_pred(const void *a, const void *b)
 }
 
 /* predict: every price, as auto sees them; a collective option keeps its line (the table's price) */
+/* Nonzero if `other`, priced t_other, may be as fast as the pick, priced
+ * t_pick (logp_confirm_within_error with the registry's bands); not for a
+ * twin (priced as the pick: the same schedule under another name, as the
+ * trials skip it, confirm.h) unless it is native. */
+static int cli_within_error(const logp_cli_t *c, logp_algo_t pick, double t_pick, logp_algo_t other, double t_other)
+{
+    if (other != LOGP_ALGO_NATIVE && pick != LOGP_ALGO_NATIVE && fabs(t_other - t_pick) <= LOGP_CONFIRM_DISTINCT * t_pick)
+        return 0;
+    return logp_confirm_within_error(t_pick, logp_algo_error_band(pick, c->shared), t_other,
+                                     logp_algo_error_band(other, c->shared));
+}
+
 static int cmd_predict(const logp_cli_t *c)
 {
     printf("P=%d, %zu B, ", c->P, c->bytes);
-    print_model(c);
+    logp_cli_print_model(c);
+    printf("(+-N%%: how far the model's price may be off on a network = %s: the 90th percentile of its error over "
+           "the fidelity suite's drawn SMPI platforms, docs/results/smpi-fidelity; a real machine may differ)\n",
+           c->shared ? "shared" : "loggp");
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
         if (c->coll_given && (logp_coll_t)coll != c->coll)
             continue;
         logp_cli_pred_t pred[LOGP_ALGO_COUNT];
         double t[LOGP_ALGO_COUNT];
         int n = 0;
-        logp_topo_t topo = cli_topo(c);
+        logp_topo_t topo = logp_cli_topo(c);
         logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL, 0};
         int exact = logp_select_prices(&q, t);
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
@@ -569,8 +383,16 @@ static int cmd_predict(const logp_cli_t *c)
                    "operations)\n", logp_coll_name((logp_coll_t)coll), LOGP_PLAN_BUDGET);
         qsort(pred, (size_t)n, sizeof pred[0], cmp_pred);
         printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), logp_coll_exchanges((logp_coll_t)coll) ? " (bytes per block)" : "");
+        int best = -1; /* auto's pick among these: the cheapest candidate (native first on a tie) */
+        for (int i = 0; i < n && best < 0; i++)
+            if (!(logp_sched_family(pred[i].algo)->flags & LOGP_FAMILY_FORCED_ONLY))
+                best = i;
         for (int i = 0; i < n; i++) {
+            double band = logp_algo_error_band(pred[i].algo, c->shared);
             printf("  %-21s %12.4f us", logp_algo_name(pred[i].algo), pred[i].t * 1e6);
+            if (band >= 0.0)
+                printf(" +-%.1f%%", band * 100.0);
+
             if (pred[i].algo == LOGP_ALGO_NATIVE)
                 printf("   (model of %s's default: %s)",
                        c->native == LOGP_NATIVE_OPENMPI ? "Open MPI 4.1" : c->native == LOGP_NATIVE_SMPI ? "SMPI 3.32 (mpich)" : "MPICH 4.0.2",
@@ -582,6 +404,9 @@ static int cmd_predict(const logp_cli_t *c)
             if (pred[i].algo == LOGP_ALGO_CHAIN_OPT)
                 printf("   (k=%d; seed sqrt(a(P-1)/b)=%.2f)", logp_chain_best_k(&c->p, c->bytes, c->P),
                        logp_chain_k_continuous(&c->p, c->bytes, c->P));
+            if (best >= 0 && i != best && !(logp_sched_family(pred[i].algo)->flags & LOGP_FAMILY_FORCED_ONLY) &&
+                cli_within_error(c, pred[best].algo, pred[best].t, pred[i].algo, pred[i].t))
+                printf("   (within the model's error of %s)", logp_algo_name(pred[best].algo));
             printf("\n");
         }
     }
@@ -607,7 +432,7 @@ static int cmd_predict(const logp_cli_t *c)
  * collective option: that one, ALGO configured as a tuning file sets it. */
 static int cmd_decide(const logp_cli_t *c)
 {
-    logp_topo_t topo = cli_topo(c);
+    logp_topo_t topo = logp_cli_topo(c);
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
         if (c->coll_given && (logp_coll_t)coll != c->coll)
             continue;
@@ -624,8 +449,18 @@ static int cmd_decide(const logp_cli_t *c)
             fprintf(stderr, "pmpi-logp: cannot decide %s\n", logp_coll_name((logp_coll_t)coll));
             return 1;
         }
-        printf("decide coll=%s P=%d bytes=%zu -> %s predicted_us=%.4f decision_ms=%.3f\n",
-               logp_coll_name((logp_coll_t)coll), c->P, c->bytes, logp_algo_name(a), t * 1e6, ms);
+        /* the candidates the model cannot tell from the pick (their prices
+         * within the error bands: algo.def); auto's trials measure them */
+        char close[256] = "";
+        double price[LOGP_ALGO_COUNT];
+        size_t len = 0;
+        logp_select_prices(&q, price);
+        for (int x = 0; x < LOGP_ALGO_COUNT && !c->coll_given && len < sizeof close; x++)
+            if (x != (int)a && price[x] >= 0.0 && t >= 0.0 && cli_within_error(c, a, t, (logp_algo_t)x, price[x]))
+                len += (size_t)snprintf(close + len, sizeof close - len, "%s%s", len ? "," : " within_error=",
+                                        logp_algo_name((logp_algo_t)x));
+        printf("decide coll=%s P=%d bytes=%zu -> %s predicted_us=%.4f%s decision_ms=%.3f\n",
+               logp_coll_name((logp_coll_t)coll), c->P, c->bytes, logp_algo_name(a), t * 1e6, close, ms);
         logp_sched_free(&s);
     }
     return 0;
@@ -773,7 +608,7 @@ static int cmd_show_learned(const logp_cli_t *c)
 int main(int argc, char **argv)
 {
     static logp_cli_t c; /* large (speeds): not on the stack */
-    static int (*const run[])(const logp_cli_t *) = {cmd_tree,  cmd_predict,    cmd_decide,      cmd_sum_plan,
+    static int (*const run[])(const logp_cli_t *) = {logp_cli_tree,  cmd_predict,    cmd_decide,      cmd_sum_plan,
                                                      cmd_check, cmd_algorithms, cmd_show_learned};
     if (argc < 2) {
         usage(stderr);

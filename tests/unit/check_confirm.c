@@ -93,21 +93,21 @@ START_TEST(test_plan)
     logp_trial_plan_t p;
     /* the model's pick first, native, our cheapest other within 2x */
     prices(t, 20e-6, 10e-6, 15e-6, 30e-6);
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_LOGP_TREE, &p), 3);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_LOGP_TREE, &p), 3);
     ck_assert_int_eq(p.algo[0], LOGP_ALGO_LOGP_TREE);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_BINOMIAL);
     ck_assert(p.predicted[2] == 15e-6);
     /* an overwhelming margin: no trial */
     prices(t, 100e-6, 10e-6, 50e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_LOGP_TREE, &p), 1);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_LOGP_TREE, &p), 1);
     /* native unsafe (not priced): ours only */
     prices(t, -1.0, 10e-6, 12e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_LOGP_TREE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_LOGP_TREE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_BINOMIAL);
     /* native is the pick: our best other is the challenger */
     prices(t, 5e-6, 9e-6, -1.0, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
     /* native's block comes again at the end: 3 blocks */
     ck_assert_int_eq(logp_confirm_blocks(&p), 3);
@@ -138,10 +138,10 @@ START_TEST(test_plan)
     ck_assert_int_eq(logp_confirm_native_index(&p), 0);
     /* native the pick: ours is tried within 8x, not only 2x */
     prices(t, 5e-6, 30e-6, 45e-6, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 2);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
     prices(t, 5e-6, 50e-6, -1.0, -1.0);
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_NATIVE, &p), 1);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_NATIVE, &p), 1);
     /* a second runner-up within 2x, priced apart from the others: the
      * MPICH n = 2 32 KiB reduce (best rsg 12.57, native 12.99, pipeline
      * 14.12, two-tree 14.25, every tree 15.51) */
@@ -149,18 +149,18 @@ START_TEST(test_plan)
     t[LOGP_ALGO_REDUCE_SCATTER_GATHER] = 12.57e-6;
     t[LOGP_ALGO_PIPELINE] = 14.12e-6;
     t[LOGP_ALGO_TWO_TREE] = 14.25e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert_int_eq(p.algo[3], LOGP_ALGO_TWO_TREE);
     /* without two-tree, the trees' one price joins once (> 0.5% from pipeline's) */
     t[LOGP_ALGO_TWO_TREE] = -1.0;
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 4);
     ck_assert(p.predicted[3] == 15.51e-6);
     /* a second runner-up priced within 0.5% of the first is the same schedule: not tried (flat and
      * binomial at P = 2 were priced 0.12% apart after a refit) */
     t[LOGP_ALGO_PIPELINE] = 15.505e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 3);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 3);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert_int_eq(logp_confirm_calls(&p), 4 * LOGP_CONFIRM_ROUNDS); /* and native's second block */
     /* without native no second block */
@@ -170,7 +170,7 @@ START_TEST(test_plan)
      * logp-tree) gives way to the next; one priced as native does not */
     prices(t, 15e-6, 10e-6, 15e-6, 19e-6);
     t[LOGP_ALGO_HETERO_TREE] = 10e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_LOGP_TREE, &p), 4);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_LOGP_TREE, &p), 4);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_BINOMIAL);
     ck_assert_int_eq(p.algo[3], LOGP_ALGO_FLAT);
     /* twins by the model's own prices stay twins whatever the corrections
@@ -185,18 +185,53 @@ START_TEST(test_plan)
     t[LOGP_ALGO_CHAIN] = 2.21e-6;
     t[LOGP_ALGO_CHAIN_OPT] = 2.24e-6;
     t[LOGP_ALGO_PIPELINE] = 3.4e-6;
-    ck_assert_int_eq(logp_confirm_plan(t, raw, LOGP_ALGO_BINOMIAL, &p), 3);
+    ck_assert_int_eq(logp_confirm_plan(t, raw, NULL, LOGP_ALGO_BINOMIAL, &p), 3);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_NATIVE);
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_PIPELINE);
     ck_assert(p.predicted[2] == 3.4e-6);
-    ck_assert_int_eq(logp_confirm_plan(t, t, LOGP_ALGO_BINOMIAL, &p), 4); /* judged by corrected prices: twins */
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_BINOMIAL, &p), 4); /* judged by corrected prices: twins */
     ck_assert_int_eq(p.algo[2], LOGP_ALGO_CHAIN);
+}
+END_TEST
+
+/* The model's error bands (algo.def) widen a trial where the model is
+ * known to be far off, and only there. */
+START_TEST(test_error_band)
+{
+    ck_assert(!logp_confirm_within_error(10e-6, 0.0, 19.9e-6, 0.0));
+    ck_assert(logp_confirm_within_error(10e-6, 0.1, 10.5e-6, -1.0)); /* not known: 0 */
+    ck_assert(!logp_confirm_within_error(10e-6, 0.0, 25e-6, 0.8));    /* 25 / 1.8 = 13.9 > 10 */
+    ck_assert(logp_confirm_within_error(10e-6, 0.5, 25e-6, 0.8));     /* 13.9 <= 10 / 0.5 */
+    ck_assert(!logp_confirm_within_error(10e-6, 0.99, 1000e-6, 0.0)); /* capped at 0.9: 10 / 0.1 = 100 */
+    ck_assert(logp_algo_error_band(LOGP_ALGO_NATIVE, 0) < 0.0 && logp_algo_error_band(LOGP_ALGO_AUTO, 1) < 0.0);
+    ck_assert(logp_algo_error_band(LOGP_ALGO_COUNT, 0) < 0.0);
+    /* bruck priced 10 us, linear 30 (3x: beyond NEAR), native not a candidate */
+    double t[LOGP_ALGO_COUNT], band[LOGP_ALGO_COUNT];
+    logp_trial_plan_t p;
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        t[a] = -1.0;
+    t[LOGP_ALGO_BRUCK] = 10e-6;
+    t[LOGP_ALGO_LINEAR] = 30e-6;
+    t[LOGP_ALGO_RING] = 500e-6;
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_BRUCK, &p), 1);
+    /* the LogGP network's bands: bruck's price may be far off (+-80% on drawn platforms), so linear is tried */
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        band[a] = logp_algo_error_band((logp_algo_t)a, 0);
+    ck_assert(band[LOGP_ALGO_BRUCK] > 0.5);
+    ck_assert_int_eq(logp_confirm_plan(t, t, band, LOGP_ALGO_BRUCK, &p), 2);
+    ck_assert_int_eq(p.algo[1], LOGP_ALGO_LINEAR);
+    ck_assert(p.band[0] == band[LOGP_ALGO_BRUCK] && p.band[1] == band[LOGP_ALGO_LINEAR]);
+    /* the shared network's (within a few percent): not */
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        band[a] = logp_algo_error_band((logp_algo_t)a, 1);
+    ck_assert(band[LOGP_ALGO_BRUCK] >= 0.0 && band[LOGP_ALGO_BRUCK] < 0.1);
+    ck_assert_int_eq(logp_confirm_plan(t, t, band, LOGP_ALGO_BRUCK, &p), 1);
 }
 END_TEST
 
 START_TEST(test_verdict)
 {
-    logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}};
+    logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}, {-1, -1, -1}};
     logp_trial_verdict_t v;
     /* timed calls in blocks: native first, then tree and binomial; a candidate's time is its fastest call
      * (a first-call outlier of 1 ms is dropped) */
@@ -255,7 +290,7 @@ END_TEST
  * beyond as many native calls; the verdict's overhead is that sum. */
 START_TEST(test_budget)
 {
-    logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}};
+    logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}, {-1, -1, -1}};
     const double len = LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS;
     double times[LOGP_CONFIRM_CALLS] = {5e-6, 5e-6, 5e-6, 0, 0, 0, 0, 0, 0}, cost[LOGP_CONFIRM_BLOCKS_MAX] = {len * 5e-6};
     logp_trial_verdict_t v;
@@ -295,13 +330,13 @@ START_TEST(test_budget)
     logp_confirm_verdict(&p, times, cost, &v);
     ck_assert(v.overhead == 0.0);
     /* without native, the base is the fastest measured candidate */
-    logp_trial_plan_t q = {2, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_BINOMIAL}, {1e-6, 1.5e-6}};
+    logp_trial_plan_t q = {2, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_BINOMIAL}, {1e-6, 1.5e-6}, {-1, -1}};
     double cq[LOGP_CONFIRM_BLOCKS_MAX] = {len * 4e-6};
     ck_assert_int_eq(logp_confirm_block_of(&q, 0), 0);
     ck_assert(logp_confirm_affordable(&q, 1, cq, 0));
     /* a candidate the model prices 4x native (scaled by native's measured / priced) is expected to cost
      * 11 x 3 native calls in its block: it waits, even with nothing spent yet */
-    logp_trial_plan_t e = {3, {LOGP_ALGO_RING, LOGP_ALGO_NATIVE, LOGP_ALGO_NODE_AGGREGATE}, {1e-6, 1e-6, 4e-6}};
+    logp_trial_plan_t e = {3, {LOGP_ALGO_RING, LOGP_ALGO_NATIVE, LOGP_ALGO_NODE_AGGREGATE}, {1e-6, 1e-6, 4e-6}, {-1, -1, -1}};
     double ce[LOGP_CONFIRM_BLOCKS_MAX] = {len * 5e-6, len * 5e-6};
     ck_assert(!logp_confirm_affordable(&e, 2, ce, 0));
     ck_assert(logp_confirm_resume_after(&e, 2, ce, 0) > 20 * LOGP_CONFIRM_EARN);
@@ -447,6 +482,6 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {test_learn_factor, test_plan, test_verdict, test_budget, test_agree, test_points, test_fit};
+    const TTest *const tests[] = {test_learn_factor, test_plan, test_error_band, test_verdict, test_budget, test_agree, test_points, test_fit};
     return logp_check_run("confirm", tests, (int)(sizeof tests / sizeof tests[0]));
 }
