@@ -86,7 +86,10 @@ logp_status_t logp_net_init(logp_net_t *n, int nhosts)
     n->stack = malloc(sizeof(long) * 2 * (size_t)nhosts);
     n->iheap = malloc(sizeof(long) * 2 * (size_t)nhosts);
     n->ipos = malloc(sizeof(long) * 2 * (size_t)nhosts);
-    if (!n->head || !n->mark || !n->left || !n->unfixed || !n->stack || !n->iheap || !n->ipos) {
+    n->dirty = malloc(sizeof(long) * 2 * (size_t)nhosts);
+    n->is_dirty = calloc(2 * (size_t)nhosts, 1);
+    if (!n->head || !n->mark || !n->left || !n->unfixed || !n->stack || !n->iheap || !n->ipos || !n->dirty ||
+        !n->is_dirty) {
         logp_net_free(n);
         return LOGP_ERR_NOMEM;
     }
@@ -107,6 +110,8 @@ void logp_net_free(logp_net_t *n)
     free(n->ipos);
     free(n->members);
     free(n->heap);
+    free(n->dirty);
+    free(n->is_dirty);
     *n = (logp_net_t){0};
 }
 
@@ -203,19 +208,21 @@ static void logp_net_iremove(logp_net_t *n, long k, long *size)
     logp_net_isift(n, k, *size);
 }
 
-/* The flows linked to interfaces a and b through shared interfaces get
- * their max-min fair rates at time t (their work settled first), and new
- * completion events where their rate changed. */
-static logp_status_t logp_net_share(logp_net_t *n, long a, long b, double t)
+/* The flows linked to the dirty interfaces through shared interfaces get
+ * their max-min fair rates at time t_dirty (their work settled first),
+ * and new completion events where their rate changed. */
+static logp_status_t logp_net_share(logp_net_t *n)
 {
     long epoch = ++n->epoch, nstack = 0, ncomp = 0, nflow = 0;
     long *comp = n->stack; /* interfaces found (a prefix of the stack: visited once each) */
-    n->mark[a] = epoch;
-    comp[nstack++] = a;
-    if (n->mark[b] != epoch) {
-        n->mark[b] = epoch;
-        comp[nstack++] = b;
+    double t = n->t_dirty;
+    for (long k = 0; k < n->ndirty; k++) {
+        long i = n->dirty[k];
+        n->is_dirty[i] = 0;
+        n->mark[i] = epoch;
+        comp[nstack++] = i;
     }
+    n->ndirty = 0;
     for (; ncomp < nstack; ncomp++) {
         long i = comp[ncomp];
         n->left[i] = 1.0;
@@ -306,13 +313,43 @@ logp_status_t logp_net_start(logp_net_t *n, long f, int a, int b, double t, doub
     return logp_net_push(n, t + L, s);
 }
 
-double logp_net_next(const logp_net_t *n)
+/* Flow slot s's interfaces changed at t: their shares are recomputed
+ * before time passes (logp_net_next). */
+static void logp_net_touch(logp_net_t *n, long s, double t)
 {
+    n->t_dirty = t;
+    for (int k = 0; k < 2; k++) {
+        long i = n->flow[s].iface[k];
+        if (!n->is_dirty[i]) {
+            n->is_dirty[i] = 1;
+            n->dirty[n->ndirty++] = i;
+        }
+    }
+}
+
+double logp_net_next(logp_net_t *n)
+{
+    /* the instant's events done: recompute the shares they changed (a
+     * completion event of the old rates at this instant stays right: its
+     * flow has no work left, whatever its rate) */
+    if (n->ndirty > 0 && n->failed == 0 && (n->nheap == 0 || n->heap[0].t > n->t_dirty)) {
+        logp_status_t rc = logp_net_share(n);
+        if (rc != LOGP_OK) {
+            n->failed = rc == LOGP_ERR_BUDGET ? -3 : -2;
+            return n->t_dirty; /* the next step reports it */
+        }
+    }
+    if (n->failed)
+        return n->t_dirty;
     return n->nheap > 0 ? n->heap[0].t : -1.0;
 }
 
 long logp_net_step(logp_net_t *n, double *t)
 {
+    if (n->failed) {
+        *t = n->t_dirty;
+        return n->failed;
+    }
     logp_net_event_t e = logp_net_pop(n);
     logp_net_flow_t *f = &n->flow[e.slot];
     *t = e.t;
@@ -321,15 +358,13 @@ long logp_net_step(logp_net_t *n, double *t)
     if (f->busy == 1 && f->work > 0.0) { /* latency over: the transfer joins its interfaces */
         f->t_last = e.t;
         logp_net_link(n, e.slot);
-        logp_status_t rc = logp_net_share(n, f->iface[0], f->iface[1], e.t);
-        return rc == LOGP_OK ? -1 : rc == LOGP_ERR_BUDGET ? -3 : -2;
+        logp_net_touch(n, e.slot, e.t);
+        return -1;
     }
     long id = f->id;
     if (f->busy == 2) { /* off its interfaces, then the others share them */
         logp_net_unlink(n, e.slot);
-        logp_status_t rc = logp_net_share(n, f->iface[0], f->iface[1], e.t);
-        if (rc != LOGP_OK)
-            return rc == LOGP_ERR_BUDGET ? -3 : -2;
+        logp_net_touch(n, e.slot, e.t);
     }
     f->busy = 0;
     f->version++;

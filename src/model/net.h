@@ -38,6 +38,11 @@ typedef struct logp_net {
     logp_net_event_t *heap;  /* pending events (latency ends, completions) */
     long nheap, capheap;
     long effort, effort_max; /* flows and interfaces recomputed so far; the limit (0: none) */
+    long *dirty;             /* interfaces whose flows changed at t_dirty, not yet recomputed */
+    long ndirty;
+    double t_dirty;
+    unsigned char *is_dirty; /* per interface: in dirty[] */
+    long failed;             /* a deferred recomputation failed: -2 (memory) or -3 (effort) */
 } logp_net_t;
 
 /* A network of `nhosts` hosts, no flow in flight.  LOGP_OK or
@@ -53,14 +58,19 @@ void logp_net_free(logp_net_t *n);
 logp_status_t logp_net_start(logp_net_t *n, long f, int a, int b, double t, double L, double work);
 
 /* Time of the next event (a latency ending or a flow completing); a
- * negative value if there is none. */
-double logp_net_next(const logp_net_t *n);
+ * negative value if there is none.  The shares that the events of one
+ * instant changed are recomputed once, here, when the next event is
+ * later than that instant (many flows of a collective start and end
+ * together: one recomputation instead of one per flow; the rates are
+ * the same, max-min fairness having one solution). */
+double logp_net_next(logp_net_t *n);
 
-/* Handles the next event.  Returns the id of the flow it completed (its
- * completion time in *t), or -1 if it only moved a flow from its latency
- * to its transfer or was stale; -2 when out of memory, -3 when the
- * recomputations exceeded effort_max (a star of n flows into one
- * interface costs about n^2: every completion changes every share). */
+/* Handles the next event (call logp_net_next first).  Returns the id of
+ * the flow it completed (its completion time in *t), or -1 if it only
+ * moved a flow from its latency to its transfer or was stale; -2 when out
+ * of memory, -3 when the recomputations exceeded effort_max (a star of n
+ * flows into one interface costs about n^2: every completion changes
+ * every share). */
 long logp_net_step(logp_net_t *n, double *t);
 
 #endif
