@@ -78,7 +78,7 @@ static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
         x.k = lag;
         x.window = logp_twotree_window(s, lag);
         double t[2];
-        int ks[2] = {k < LOGP_TWOTREE_PROXY_K ? k : LOGP_TWOTREE_PROXY_K / 2, LOGP_TWOTREE_PROXY_K};
+        int ks[2] = {k <= LOGP_TWOTREE_PROXY_K ? k : LOGP_TWOTREE_PROXY_K / 2, LOGP_TWOTREE_PROXY_K};
         for (int i = 0; i < (k > LOGP_TWOTREE_PROXY_K ? 2 : 1); i++) {
             x.parts = ks[i];
             x.bytes = k > LOGP_TWOTREE_PROXY_K ? seg * (size_t)ks[i] : s->bytes;
