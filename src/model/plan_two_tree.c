@@ -108,18 +108,22 @@ logp_status_t logp_plan_two_tree(logp_sched_t *s)
     if (!logp_twotree_proxied(s))
         return LOGP_OK;
     /* candidates around T(k)'s count: segments 2x smaller, 2x larger,
-     * and 1.25x, 1.5x smaller; then 1.25x either side of the best of
-     * those (T(k) prices every receive an overhead, which a rendezvous
-     * message does not cost on a shared network: sim.h; SMPI agrees:
-     * docs/results/measurements-in-code.md, "two-tree: candidate counts").  4x smaller segments never won (P = 16 - 1024,
-     * 64 KiB - 16 MiB, bcast and reduce): not tried, one proxy run less. */
+     * 1.25x and 1.5x smaller, 4x larger; then 1.25x either side of the
+     * best of those (T(k) prices every receive an overhead, which a
+     * rendezvous message does not cost on a shared network: sim.h; SMPI
+     * agrees: docs/results/measurements-in-code.md, "two-tree: candidate
+     * counts").  The time is not unimodal in the count (the lag and the
+     * window step with it): a reduce of 1 MiB at P = 64, L = 16.7 us,
+     * o = 3.2 us, g = 1.8 us, G = 0.13 ns/B took 612 us at T(k)'s 64
+     * segments and its neighbours 32 and 80 were slower, while 16 took
+     * 502 in SMPI and 13 is the best (486, simulated): k0 / 4 is tried. */
     int k0 = s->parts, kmax = s->bytes < LOGP_PIPELINE_MAX_SEGMENTS ? (int)s->bytes : LOGP_PIPELINE_MAX_SEGMENTS;
-    int cand[7] = {k0, k0 / 2, 2 * k0, k0 + k0 / 4, k0 + k0 / 2, 0, 0};
+    int cand[8] = {k0, k0 / 2, 2 * k0, k0 + k0 / 4, k0 + k0 / 2, k0 / 4, 0, 0};
     double best = logp_twotree_proxy(s, k0, s->k);
-    for (int i = 1; i < 7 && best >= 0.0; i++) {
-        if (i == 5) { /* then 1.25x either side of the best so far */
-            cand[5] = s->parts + s->parts / 4;
-            cand[6] = s->parts - s->parts / 5;
+    for (int i = 1; i < 8 && best >= 0.0; i++) {
+        if (i == 6) { /* then 1.25x either side of the best so far */
+            cand[6] = s->parts + s->parts / 4;
+            cand[7] = s->parts - s->parts / 5;
         }
         int k = cand[i], lag, seen = 0;
         for (int j = 0; j < i; j++)

@@ -399,6 +399,28 @@ START_TEST(test_shared_twotree_segments)
         ck_assert_msg(fabs(est - x) <= 0.12 * x, "k=%d: estimate %g, simulated %g", k, est, x);
         logp_sched_free(&s);
     }
+    /* a platform where the time is not unimodal in the count (SMPI's
+     * platform 3 of scripts/smpi-shapes.sh: T(k)'s 64 segments beat 32
+     * and 80, 16 beats them all): the chosen count runs within 3% of the
+     * best of a scan, fully simulated */
+    logp_params_t p3 = {16.69e-6, 3.185e-6, 1.793e-6, 0.1349e-9, 0.03421e-9};
+    ts = logp_topo_uniform(64, &p3);
+    ts.shared = 1;
+    logp_sched_t s;
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_REDUCE, LOGP_ALGO_TWO_TREE, 1 << 20, &ts, NULL), LOGP_OK);
+    double chosen, scan = INFINITY;
+    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &chosen), LOGP_OK);
+    const int scanned[] = {8, 13, 16, 32, 64};
+    for (int i = 0; i < 5; i++) {
+        double x;
+        s.parts = scanned[i];
+        s.k = logp_twotree_lag(&p3, 1 << 20, scanned[i], 1);
+        s.window = logp_twotree_window(&s, s.k);
+        ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &x), LOGP_OK);
+        scan = fmin(scan, x);
+    }
+    ck_assert_msg(chosen <= 1.03 * scan, "chosen %g us, best of the scan %g", chosen * 1e6, scan * 1e6);
+    logp_sched_free(&s);
 }
 END_TEST
 
