@@ -1,6 +1,8 @@
 /* Selection: price every candidate with the same schedules the executors run. */
 #include "select.h"
 
+#include <string.h>
+
 #include "../model/plan.h"
 #include "native.h"
 
@@ -43,9 +45,11 @@ double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q)
 }
 
 /* Every candidate of auto for the query: built into all[] (have[a] set)
- * and priced into t[] (< 0: not a candidate or not priced).  Returns
- * nonzero if the prices are exact (closed forms or simulation). */
-static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all, int *have, double *t)
+ * and priced into t[] (< 0: not a candidate or not priced), with
+ * q->learn's corrections; raw[] (if not NULL): the same prices without
+ * them.  Returns nonzero if the prices are exact (closed forms or
+ * simulation). */
+static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all, int *have, double *t, double *raw)
 {
     long work = 0;
     for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
@@ -69,6 +73,8 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
             t[a] = logp_plan_price(&all[a], 0, q->commutative, exact);
     if (logp_algo_supports(LOGP_ALGO_NATIVE, q->coll) && !q->native_unsafe)
         t[LOGP_ALGO_NATIVE] = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, exact);
+    if (raw)
+        memcpy(raw, t, sizeof(double) * LOGP_ALGO_COUNT);
     logp_learn_apply(q->learn, q->coll, logp_learn_class(q->bytes), t);
     return exact;
 }
@@ -77,7 +83,7 @@ int logp_select_prices(const logp_select_query_t *q, double *t)
 {
     logp_sched_t all[LOGP_ALGO_COUNT];
     int have[LOGP_ALGO_COUNT];
-    int exact = logp_select_price_all(q, all, have, t);
+    int exact = logp_select_price_all(q, all, have, t, NULL);
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
         if (have[a])
             logp_sched_free(&all[a]);
@@ -87,6 +93,14 @@ int logp_select_prices(const logp_select_query_t *q, double *t)
 logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query_t *q, logp_algo_t *algo,
                                  logp_sched_t *sched, double *predicted)
 {
+    return logp_select_decide_priced(configured, q, algo, sched, predicted, NULL, NULL);
+}
+
+logp_status_t logp_select_decide_priced(logp_algo_t configured, const logp_select_query_t *q, logp_algo_t *algo,
+                                        logp_sched_t *sched, double *predicted, double *raw, int *priced)
+{
+    if (priced)
+        *priced = 0;
     logp_sched_t best_s = {0};
     logp_algo_t best = LOGP_ALGO_COUNT;
     double best_t = -1.0;
@@ -114,7 +128,9 @@ logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query
         logp_sched_t all[LOGP_ALGO_COUNT];
         int have[LOGP_ALGO_COUNT];
         double t[LOGP_ALGO_COUNT];
-        logp_select_price_all(q, all, have, t);
+        logp_select_price_all(q, all, have, t, raw);
+        if (priced)
+            *priced = raw != NULL;
         if (logp_coll_local_sizes(q->coll)) /* ranks of other classes may pick ours: never the library (algo.h) */
             t[LOGP_ALGO_NATIVE] = -1.0;
         /* strictly better only: native (first) wins ties, then registry order */

@@ -59,6 +59,15 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
 logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query_t *q, logp_algo_t *algo,
                                  logp_sched_t *sched, double *predicted);
 
+/* As logp_select_decide; where auto priced every candidate (auto, P >
+ * 1) it also writes their prices without q->learn's corrections to
+ * raw[0 .. LOGP_ALGO_COUNT-1] and sets *priced (else *priced is 0), so
+ * that a trial takes its candidates from them without pricing every
+ * algorithm again (on a shared network that is most of a class's first
+ * call).  raw and priced may be NULL. */
+logp_status_t logp_select_decide_priced(logp_algo_t configured, const logp_select_query_t *q, logp_algo_t *algo,
+                                        logp_sched_t *sched, double *predicted, double *raw, int *priced);
+
 /* What auto sees: the predicted time of every algorithm for the query
  * into t[0 .. LOGP_ALGO_COUNT-1] (< 0: not a candidate, such as a family
  * marked LOGP_FAMILY_FORCED_ONLY), priced as logp_select_decide prices

@@ -49,7 +49,9 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
     /* a decision that could not be allocated is still made (in the
      * fallback slot), so that this rank knows whether its peers start a
      * trial and takes part in its first call's check */
-    int built = logp_select_decide(configured, &q, &algo, &sched, &predicted) == LOGP_OK &&
+    double raw[LOGP_ALGO_COUNT]; /* auto's prices without corrections: its trial's candidates */
+    int priced = 0;
+    int built = logp_select_decide_priced(configured, &q, &algo, &sched, &predicted, raw, &priced) == LOGP_OK &&
                 !(logp_process_test_nomem() & LOGP_TEST_NOMEM_SCHEDULE && algo != LOGP_ALGO_NATIVE);
     if (logp_dispatch_on())
         logp_dispatch_decided(coll, logp_dispatch_now() - t0);
@@ -70,7 +72,8 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
         d->algo = algo; /* the model's pick, the trial's candidate 0, even if it could not be built */
         logp_trial_start(&d->trial, &q, d->algo, d->sclass,
                          st->confirm && st->size >= 2 && st->pcomm != MPI_COMM_NULL &&
-                             !logp_coll_local_sizes(coll)); /* its first call's check compares classes */
+                             !logp_coll_local_sizes(coll), /* its first call's check compares classes */
+                         priced ? raw : NULL);
         d->algo = runs;
         if (d->trial.phase == LOGP_TRIAL_RUNNING)
             d->trial.broken |= (failed ? LOGP_TRIAL_BROKEN_UNCACHED : 0) | (!built ? LOGP_TRIAL_BROKEN_PICK : 0);

@@ -46,7 +46,8 @@ void logp_trial_cancel(logp_trial_t *t)
     t->phase = LOGP_TRIAL_NONE;
 }
 
-void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled)
+void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled,
+                      const double *raw_given)
 {
     int reopens = t->reopens, warm = t->warm; /* deciding again does not make the library's messages cold */
     logp_algo_t prev_algo = t->prev_algo;
@@ -64,10 +65,14 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
         logp_sched_free(&prev_sched);
         return;
     }
-    logp_select_query_t raw_q = *q;
-    raw_q.learn = NULL; /* corrections divide what the model says by itself */
     double raw[LOGP_ALGO_COUNT], cor[LOGP_ALGO_COUNT];
-    logp_select_prices(&raw_q, raw);
+    if (raw_given) {
+        memcpy(raw, raw_given, sizeof raw);
+    } else {
+        logp_select_query_t raw_q = *q;
+        raw_q.learn = NULL; /* corrections divide what the model says by itself */
+        logp_select_prices(&raw_q, raw);
+    }
     memcpy(cor, raw, sizeof raw);
     logp_learn_apply(q->learn, q->coll, sclass, cor);
     double band[LOGP_ALGO_COUNT]; /* how far each price may be off on this kind of network */

@@ -78,8 +78,10 @@ typedef struct logp_trial {
  * or the call is unsafe for all but one.  A schedule that cannot be built
  * leaves the trial planned but marked broken (LOGP_TRIAL_BROKEN_TRIAL):
  * its first call tells every rank.  The warm-up count and re-openings
- * survive. */
-void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled);
+ * survive.  raw: the prices without corrections the decision computed
+ * (logp_select_decide_priced), or NULL to price here. */
+void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled,
+                      const double *raw);
 
 /* Drops the trial (its candidates' schedules freed): the decision runs
  * its algorithm untried. */

@@ -90,6 +90,41 @@ START_TEST(test_auto_is_cheapest)
 }
 END_TEST
 
+/* The decision hands its trial the prices it computed, without the
+ * learned corrections: the very prices logp_select_prices gives without
+ * them (a class's first call prices every candidate once). */
+START_TEST(test_decide_priced)
+{
+    logp_params_t p = logp_params_default();
+    logp_learn_t learn;
+    memset(&learn, 0, sizeof learn);
+    ck_assert_int_eq(logp_learn_set(&learn, LOGP_COLL_REDUCE, LOGP_ALGO_BINOMIAL, logp_learn_class(1024), 0.5), LOGP_OK);
+    for (int shared = 0; shared <= 1; shared++)
+        for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
+            logp_topo_t topo = logp_topo_uniform(16, &p);
+            topo.shared = shared;
+            logp_select_query_t q = {(logp_coll_t)coll, 1024, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, &learn, 0};
+            double t, raw[LOGP_ALGO_COUNT], want[LOGP_ALGO_COUNT];
+            logp_algo_t a;
+            int priced = -1;
+            ck_assert_int_eq(logp_select_decide_priced(LOGP_ALGO_AUTO, &q, &a, NULL, &t, raw, &priced), LOGP_OK);
+            ck_assert_int_eq(priced, 1);
+            logp_select_query_t plain = q;
+            plain.learn = NULL;
+            logp_select_prices(&plain, want);
+            for (int b = 0; b < LOGP_ALGO_COUNT; b++)
+                ck_assert_msg(raw[b] == want[b], "coll %d %s: %g, priced alone %g", coll, logp_algo_name((logp_algo_t)b),
+                              raw[b], want[b]);
+            /* the corrected price of the pick is what the decision predicts */
+            ck_assert(t == raw[a] * logp_learn_factor(&learn, (logp_coll_t)coll, a, logp_learn_class(1024)) ||
+                      (logp_coll_local_sizes((logp_coll_t)coll) && a != LOGP_ALGO_NATIVE && t == raw[a]));
+            /* a configured algorithm (here the library's) prices nothing else */
+            ck_assert_int_eq(logp_select_decide_priced(LOGP_ALGO_NATIVE, &q, &a, NULL, &t, raw, &priced), LOGP_OK);
+            ck_assert_int_eq(priced, 0);
+        }
+}
+END_TEST
+
 START_TEST(test_forced_kept)
 {
     logp_params_t p = logp_params_default();
@@ -252,7 +287,7 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {
+    const TTest *const tests[] = {test_decide_priced, 
         test_registry,
         test_auto_is_cheapest,
         test_forced_kept,
