@@ -346,9 +346,14 @@ double logp_net_next(logp_net_t *n)
 
 long logp_net_step(logp_net_t *n, double *t)
 {
+    (void)logp_net_next(n); /* an earlier instant's changes first, even if the caller did not ask */
     if (n->failed) {
         *t = n->t_dirty;
         return n->failed;
+    }
+    if (n->nheap == 0) { /* nothing pending */
+        *t = -1.0;
+        return -1;
     }
     logp_net_event_t e = logp_net_pop(n);
     logp_net_flow_t *f = &n->flow[e.slot];

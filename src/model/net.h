@@ -65,7 +65,8 @@ logp_status_t logp_net_start(logp_net_t *n, long f, int a, int b, double t, doub
  * the same, max-min fairness having one solution). */
 double logp_net_next(logp_net_t *n);
 
-/* Handles the next event (call logp_net_next first).  Returns the id of
+/* Handles the next event (the changes of an earlier instant recomputed
+ * first; -1 and *t < 0 when nothing is pending).  Returns the id of
  * the flow it completed (its completion time in *t), or -1 if it only
  * moved a flow from its latency to its transfer or was stale; -2 when out
  * of memory, -3 when the recomputations exceeded effort_max (a star of n
