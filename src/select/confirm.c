@@ -4,6 +4,11 @@
 #include <math.h>
 #include <string.h>
 
+int logp_confirm_twins(double t, double t_ref)
+{
+    return fabs(t - t_ref) <= LOGP_CONFIRM_DISTINCT * t_ref;
+}
+
 int logp_confirm_within_error(double t_pick, double band_pick, double t_other, double band_other)
 {
     double bp = band_pick > 0.9 ? 0.9 : band_pick > 0.0 ? band_pick : 0.0;
@@ -43,7 +48,7 @@ int logp_confirm_plan(const double *t, const double *raw, const double *band, lo
                               code is another, whatever its model says) */
             for (int c = 0; c < plan->n && fresh; c++) {
                 double rc = raw[plan->algo[c]];
-                fresh = plan->algo[c] == LOGP_ALGO_NATIVE || fabs(raw[a] - rc) > LOGP_CONFIRM_DISTINCT * rc;
+                fresh = plan->algo[c] == LOGP_ALGO_NATIVE || !logp_confirm_twins(raw[a], rc);
             }
             if (fresh)
                 runner = a;

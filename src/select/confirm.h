@@ -39,6 +39,11 @@ typedef struct logp_trial_plan {
     double band[LOGP_CONFIRM_MAX];       /* its price's error band (fraction; < 0: not known) */
 } logp_trial_plan_t;
 
+/* Nonzero if prices t and t_ref are twins: within LOGP_CONFIRM_DISTINCT
+ * (relative to t_ref) of each other, mostly one schedule under two names
+ * (every tree at P = 2; hetero-tree on a uniform layout is logp-tree). */
+int logp_confirm_twins(double t, double t_ref);
+
 /* Nonzero if a candidate priced t_other may really be as fast as the pick
  * priced t_pick, given how far each price may be off (error bands,
  * fractions as logp_algo_error_band gives them; < 0: not known, taken as

@@ -349,7 +349,7 @@ static int cmp_pred(const void *a, const void *b)
  * trials skip it, confirm.h) unless it is native. */
 static int cli_within_error(const logp_cli_t *c, logp_algo_t pick, double t_pick, logp_algo_t other, double t_other)
 {
-    if (other != LOGP_ALGO_NATIVE && pick != LOGP_ALGO_NATIVE && fabs(t_other - t_pick) <= LOGP_CONFIRM_DISTINCT * t_pick)
+    if (other != LOGP_ALGO_NATIVE && pick != LOGP_ALGO_NATIVE && logp_confirm_twins(t_other, t_pick))
         return 0;
     return logp_confirm_within_error(t_pick, logp_algo_error_band(pick, c->shared), t_other,
                                      logp_algo_error_band(other, c->shared));
@@ -442,7 +442,10 @@ static int cmd_decide(const logp_cli_t *c)
         double t, ms;
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
-        logp_status_t rc = logp_select_decide(c->coll_given ? c->algo : LOGP_ALGO_AUTO, &q, &a, &s, &t);
+        double price[LOGP_ALGO_COUNT]; /* auto's prices (q has no corrections) */
+        int priced = 0;
+        logp_status_t rc =
+            logp_select_decide_priced(c->coll_given ? c->algo : LOGP_ALGO_AUTO, &q, &a, &s, &t, price, &priced);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
         if (rc != LOGP_OK) {
@@ -452,10 +455,8 @@ static int cmd_decide(const logp_cli_t *c)
         /* the candidates the model cannot tell from the pick (their prices
          * within the error bands: algo.def); auto's trials measure them */
         char close[256] = "";
-        double price[LOGP_ALGO_COUNT];
         size_t len = 0;
-        logp_select_prices(&q, price);
-        for (int x = 0; x < LOGP_ALGO_COUNT && !c->coll_given && len < sizeof close; x++)
+        for (int x = 0; x < LOGP_ALGO_COUNT && priced && len < sizeof close; x++)
             if (x != (int)a && price[x] >= 0.0 && t >= 0.0 && cli_within_error(c, a, t, (logp_algo_t)x, price[x]))
                 len += (size_t)snprintf(close + len, sizeof close - len, "%s%s", len ? "," : " within_error=",
                                         logp_algo_name((logp_algo_t)x));
