@@ -274,6 +274,8 @@ void logp_confirm_agree_put(double *vec, int j, int key, const double *ends, con
     if (j < 0 || j >= LOGP_AGREE_SLOTS || key <= 0)
         return;
     double *s = vec + j * LOGP_AGREE_SLOT_LEN;
+    if (j + 1 > vec[LOGP_AGREE_BODY])
+        vec[LOGP_AGREE_BODY] = j + 1;
     s[0] = key;
     s[1] = -key;
     for (int i = 0; i < LOGP_CONFIRM_CALLS; i++) {
@@ -296,6 +298,11 @@ void logp_confirm_agree_put_busy(double *vec)
 int logp_confirm_agree_busy(const double *vec)
 {
     return vec[LOGP_AGREE_LEN - 1] > 0.0;
+}
+
+int logp_confirm_agree_waiting(const double *vec)
+{
+    return vec[LOGP_AGREE_BODY] > 0.0;
 }
 
 int logp_confirm_agree_key(const double *vec, int j, double *times)

@@ -234,11 +234,19 @@ typedef struct logp_fit_sample {
  * priced. */
 double logp_confirm_fit_joint(const logp_fit_sample_t *s, int n, double *fL, double *fG, double *before);
 
-/* Agreement across ranks: one MPI_MAX reduction of LOGP_AGREE_LEN doubles
- * at points of a communicator's call count that every rank computes alike
- * (logp_confirm_agree_next).  The length is fixed, so the reduction matches even
- * when the ranks' trials do not (an erroneous program whose ranks pass
- * sizes of different classes).  Each of LOGP_AGREE_SLOTS slots carries a
+/* Agreement across ranks: MPI_MAX reductions of a vector of
+ * LOGP_AGREE_LEN doubles at points of a communicator's call count that
+ * every rank computes alike (logp_confirm_agree_next).  Its lengths are
+ * fixed, so the reductions match even when the ranks' trials do not (an
+ * erroneous program whose ranks pass sizes of different classes).  The
+ * vector is a body of LOGP_AGREE_SLOTS slots, then a head of
+ * LOGP_AGREE_HEAD entries at LOGP_AGREE_BODY: every point reduces the
+ * head, and the body only where the head says some rank has a trial
+ * waiting (logp_confirm_agree_waiting): on a real machine trials settle
+ * at their blocks' ends (the shim's agree.c), so a point is one reduction
+ * of 3 doubles, not of 1.2 KB (MPICH 4.0.2, n = 2: 0.6 - 0.9 us against
+ * 6 - 30 us at each point: docs/results/measurements-in-code.md, "agreement
+ * points").  Each slot carries a
  * waiting trial's key (> 0), its negation (so the maximum also yields the
  * minimum: all ranks agree on a slot exactly when the two match), and per
  * call an end and a start: with a clock that all ranks share
@@ -246,12 +254,14 @@ double logp_confirm_fit_joint(const logp_fit_sample_t *s, int n, double *fL, dou
  * takes from the last rank's start to the last rank's end (a barrier
  * leaves ranks apart by a few message times, which would otherwise count
  * as the collective's); else each rank's own duration and 0, so that it
- * takes the slowest rank's duration.  Two more entries: a decision some
- * rank wants re-opened (drift; the largest key wins) and whether any rank
- * has trials under way (busy). */
+ * takes the slowest rank's duration.  The head: how many slots some rank
+ * filled (waiting), a decision some rank wants re-opened (drift; the
+ * largest key wins) and whether any rank has trials under way (busy). */
 #define LOGP_AGREE_SLOTS 4
 #define LOGP_AGREE_SLOT_LEN (2 + 2 * LOGP_CONFIRM_CALLS)
-#define LOGP_AGREE_LEN (LOGP_AGREE_SLOTS * LOGP_AGREE_SLOT_LEN + 2)
+#define LOGP_AGREE_BODY (LOGP_AGREE_SLOTS * LOGP_AGREE_SLOT_LEN)
+#define LOGP_AGREE_HEAD 3
+#define LOGP_AGREE_LEN (LOGP_AGREE_BODY + LOGP_AGREE_HEAD)
 #define LOGP_AGREE_BUSY_GAP 32  /* calls between points while trials are under way */
 #define LOGP_AGREE_IDLE_MAX 4096 /* at most this many calls between points otherwise */
 
@@ -260,7 +270,8 @@ void logp_confirm_agree_init(double *vec);
 
 /* Puts a waiting trial into slot j (0 <= j < LOGP_AGREE_SLOTS): key > 0,
  * per call ends[0 .. n-1] and starts[0 .. n-1] (n <= LOGP_CONFIRM_CALLS;
- * see above: absolute times, or durations and NULL starts). */
+ * see above: absolute times, or durations and NULL starts); the head then
+ * says at least j + 1 slots are filled. */
 void logp_confirm_agree_put(double *vec, int j, int key, const double *ends, const double *starts, int n);
 
 /* Asks for the decision `key` (> 0) to be re-opened. */
@@ -280,6 +291,10 @@ void logp_confirm_agree_put_busy(double *vec);
 
 /* After the reduction: nonzero if any rank has trials under way. */
 int logp_confirm_agree_busy(const double *vec);
+
+/* After the head's reduction: nonzero if some rank filled a slot, so the
+ * body must be reduced too (every rank reads the same head). */
+int logp_confirm_agree_waiting(const double *vec);
 
 /* The call count of the next agreement point after the one at count n
  * (the first is at 8): n + LOGP_AGREE_BUSY_GAP while trials are under

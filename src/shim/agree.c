@@ -16,7 +16,9 @@
  * sizes; the vector has a fixed length (select/confirm.h), and ranks
  * whose trials differ find out from it and keep the model's pick alike.
  *
- * Cost: one MPI_Allreduce of LOGP_AGREE_LEN doubles (~0.5 KB) per point:
+ * Cost: one barrier of the shim's own carrying LOGP_AGREE_HEAD integers
+ * per point, and one MPI_Allreduce of the trials' times (1.2 KB) where some
+ * are waiting (a global clock):
  * every 32 calls while trials are under way, else after a quarter of the
  * calls made so far (at most 4096). */
 #include "agree.h"
@@ -197,7 +199,20 @@ static logp_agree_todo_t logp_confirm_agree(logp_comm_state_t *st)
     logp_confirm_agree_put_drift(v, logp_confirm_drift_key(st));
     if (st->wait_head || logp_confirm_progress(st))
         logp_confirm_agree_put_busy(v);
-    if (logp_coll_library_allreduce(v, r, LOGP_AGREE_LEN, MPI_DOUBLE, MPI_MAX, st->comm) != MPI_SUCCESS) {
+    /* the head in the shim's own barrier (small integers; a sendrecv at
+     * P = 2, cheaper than the library's allreduce of even one double), and
+     * the body only if some rank has a trial waiting (the head's answer is
+     * every rank's: the same reductions everywhere) */
+    int head[LOGP_AGREE_HEAD];
+    for (int i = 0; i < LOGP_AGREE_HEAD; i++)
+        head[i] = (int)v[LOGP_AGREE_BODY + i];
+    int rc = logp_coll_barrier_max(st->pcomm, st->tag, head, LOGP_AGREE_HEAD);
+    logp_confirm_agree_init(r);
+    for (int i = 0; i < LOGP_AGREE_HEAD; i++)
+        r[LOGP_AGREE_BODY + i] = head[i];
+    if (rc != MPI_SUCCESS ||
+        (logp_confirm_agree_waiting(r) &&
+         logp_coll_library_allreduce(v, r, LOGP_AGREE_BODY, MPI_DOUBLE, MPI_MAX, st->comm) != MPI_SUCCESS)) {
         st->next_point = logp_confirm_agree_next(st->ncalls, 1); /* the trials wait for the next point */
         return todo;
     }
@@ -248,6 +263,7 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
  * for the agreement point.  Returns nonzero if L and G moved (a refit). */
 enum { LOGP_AGREE_BLOCK_INTS = 2 + LOGP_CONFIRM_CALLS + LOGP_CONFIRM_BLOCKS_MAX };
 _Static_assert(LOGP_AGREE_BLOCK_INTS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
+_Static_assert(LOGP_AGREE_HEAD <= LOGP_BARRIER_MAX_INTS, "a point's head fits one barrier message");
 
 /* s in units of `unit` s for the barrier: capped at 2e9 units, >= 1 if > 0.
  * A call's time in ns (capped at 2 s: candidates all slower than that tie,

@@ -409,6 +409,22 @@ START_TEST(test_agree)
     ck_assert_int_eq(logp_confirm_agree_drift(r), 41);
     ck_assert(logp_confirm_agree_busy(r));
     ck_assert_int_eq(logp_confirm_agree_key(r, LOGP_AGREE_SLOTS, NULL), -1);
+    /* the head: the body is reduced only where some rank filled a slot,
+     * and the head alone carries drift and busy */
+    for (int k = 0; k < 4; k++)
+        logp_confirm_agree_init(v[k]);
+    logp_confirm_agree_put_drift(v[1], 7);
+    logp_confirm_agree_put_busy(v[3]);
+    reduce_max(r, v, 4);
+    ck_assert(!logp_confirm_agree_waiting(r));
+    ck_assert_int_eq(logp_confirm_agree_drift(r), 7);
+    ck_assert(logp_confirm_agree_busy(r));
+    logp_confirm_agree_put(v[2], 1, 9, a, NULL, 9); /* one rank, second slot: the others must join */
+    reduce_max(r, v, 4);
+    ck_assert(logp_confirm_agree_waiting(r));
+    ck_assert_int_eq(logp_confirm_agree_key(r, 1, NULL), -1);
+    for (int i = 0; i < LOGP_AGREE_BODY; i++) /* drift and busy lie in the head, after the slots */
+        ck_assert(v[1][i] == 0.0 && v[3][i] == 0.0);
 }
 END_TEST
 
