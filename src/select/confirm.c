@@ -171,13 +171,18 @@ static double logp_confirm_block_base(const logp_trial_plan_t *plan, const doubl
 }
 
 /* What blocks 0 .. blocks-1 of candidates other than native cost beyond
- * as many calls of base. */
-static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, int blocks, double base)
+ * as many calls of base, and what every one of them cost the trial's own
+ * barriers and agreements (own: NULL for none). */
+static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, const double *own, int blocks,
+                                 double base)
 {
     double spent = 0.0;
-    for (int b = 0; b < blocks && b < logp_confirm_blocks(plan); b++)
+    for (int b = 0; b < blocks && b < logp_confirm_blocks(plan); b++) {
         if (plan->algo[logp_confirm_block_of(plan, b)] != LOGP_ALGO_NATIVE && cost[b] > LOGP_CONFIRM_BLOCK * base)
             spent += cost[b] - LOGP_CONFIRM_BLOCK * base;
+        if (own && own[b] > 0.0)
+            spent += own[b];
+    }
     return spent;
 }
 
@@ -201,29 +206,35 @@ static double logp_confirm_block_estimate(const logp_trial_plan_t *plan, int blo
 /* Native calls of exploration spent before block `block`, and expected of
  * it, beyond the budget earned by `waited` calls (< 0: the block is
  * affordable). */
-static double logp_confirm_over(const logp_trial_plan_t *plan, int block, const double *cost, unsigned long waited)
+static double logp_confirm_over(const logp_trial_plan_t *plan, int block, const double *cost, const double *own,
+                                unsigned long waited)
 {
     double base = logp_confirm_block_base(plan, cost, block);
     if (!(base > 0.0))
         return -1.0;
-    return (logp_confirm_spent(plan, cost, block, base) + logp_confirm_block_estimate(plan, block, base)) / base -
+    /* the next block's own: about the last one's (block 0's also holds the
+     * trial's first check) */
+    double next_own = own && block > 0 && own[block - 1] > 0.0 ? own[block - 1] : 0.0;
+    return (logp_confirm_spent(plan, cost, own, block, base) + logp_confirm_block_estimate(plan, block, base) +
+            next_own) / base -
            LOGP_CONFIRM_BUDGET - (double)waited / LOGP_CONFIRM_EARN;
 }
 
-int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, unsigned long waited)
+int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, const double *own,
+                            unsigned long waited)
 {
     if (block <= 0)
         return plan->n > 0;
     if (block >= logp_confirm_blocks(plan))
         return 0;
     return plan->algo[logp_confirm_block_of(plan, block)] == LOGP_ALGO_NATIVE ||
-           logp_confirm_over(plan, block, cost, waited) < 0.0;
+           logp_confirm_over(plan, block, cost, own, waited) < 0.0;
 }
 
 unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
-                                        unsigned long waited)
+                                        const double *own, unsigned long waited)
 {
-    double over = logp_confirm_over(plan, block, cost, waited);
+    double over = logp_confirm_over(plan, block, cost, own, waited);
     if (!(over >= 0.0))
         return 1;
     double calls = floor(over * LOGP_CONFIRM_EARN) + 1.0; /* then over < 0 */
@@ -231,7 +242,7 @@ unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block
 }
 
 void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, const double *cost,
-                          logp_trial_verdict_t *v)
+                          const double *own, logp_trial_verdict_t *v)
 {
     memset(v, 0, sizeof(*v));
     int calls = logp_confirm_calls(plan);
@@ -246,7 +257,7 @@ void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, co
             v->winner = c;
     }
     if (cost && (v->base = logp_confirm_block_base(plan, cost, logp_confirm_blocks(plan))) > 0.0) {
-        v->overhead = logp_confirm_spent(plan, cost, logp_confirm_blocks(plan), v->base);
+        v->overhead = logp_confirm_spent(plan, cost, own, logp_confirm_blocks(plan), v->base);
         return;
     }
     v->base = logp_confirm_base(plan, times, logp_confirm_blocks(plan));

@@ -126,13 +126,19 @@ int logp_confirm_block_of(const logp_trial_plan_t *plan, int b);
 
 /* Nonzero if the trial may go on to block `block` (0-based), from the
  * slowest rank's times of the blocks before it: cost[b] the time of
- * block b's calls (untimed and timed), `waited` the
+ * block b's calls (untimed and timed), own[b] (NULL: none) the time the
+ * trial's own barriers and agreements took around them (the check of the
+ * trial's first call counts in block 0's), `waited` the
  * class's calls after verdicts the budget cut short.  The exploration so
  * far is what the blocks of candidates other than native cost beyond as
  * many calls of the base, native's block's cost per call (blocks' untimed
- * calls carry the application's skew between ranks, native's alike); the
- * trial goes on while that, plus what the next block is expected to cost
- * (its price, scaled by the first block's measured / priced), is below
+ * calls carry the application's skew between ranks, native's alike),
+ * plus every block's own (without the trial a class pays none of it:
+ * at 8 B on MPICH, n = 2, a block's barriers alone cost about 20 native
+ * calls, docs/results/measurements-in-code.md, "the trial's own cost");
+ * the trial goes on while that, plus what the next block is expected to
+ * cost (its price, scaled by the first block's measured / priced, and
+ * the last block's own), is below
  * LOGP_CONFIRM_BUDGET + waited / LOGP_CONFIRM_EARN calls of the base: it
  * overruns by at most one block's cold calls, and candidates come in the
  * order the model ranks them (the pick first); native's second block is
@@ -140,13 +146,14 @@ int logp_confirm_block_of(const logp_trial_plan_t *plan, int b);
  * candidate inside its block would save little: a block's untimed calls
  * are most of its cost (a cold schedule), its timed ones are the sample,
  * and a cold schedule's slowness says nothing of its steady time. */
-int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, unsigned long waited);
+int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, const double *own,
+                            unsigned long waited);
 
 /* After the budget stopped a trial before block `block`: how many more
  * calls of the class (beyond `waited`) until it allows that block
  * (logp_confirm_affordable), >= 1. */
 unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
-                                        unsigned long waited);
+                                        const double *own, unsigned long waited);
 
 typedef struct logp_trial_verdict {
     int winner;                       /* index into plan */
@@ -157,16 +164,18 @@ typedef struct logp_trial_verdict {
                                          the fastest candidate's */
     double overhead;                  /* s: the exploration's cost beyond `base`: each block of a
                                          candidate other than native, its calls' time (cost[]) minus as
-                                         many calls of base; without cost[] (a global clock: the blocks
-                                         are not agreed one by one) estimated from the times,
-                                         (BLOCK_WARM + ROUNDS) x (time - base), a lower bound */
+                                         many calls of base, and every block's own[]; without cost[] (a
+                                         global clock: the blocks are not agreed one by one) estimated
+                                         from the times, (BLOCK_WARM + ROUNDS) x (time - base), a lower
+                                         bound */
     int tried;                        /* candidates with all their timed calls (the others were cut
                                          by the budget, logp_confirm_affordable) */
 } logp_trial_verdict_t;
 
 /* The verdict from times[call] (call 0 .. logp_confirm_calls - 1; the
  * slowest rank's time of each call) and, if not NULL, cost[block] (the
- * slowest rank's time of each block's calls, 0 for a block not run): a
+ * slowest rank's time of each block's calls, 0 for a block not run) and
+ * own[block] (as for logp_confirm_affordable; NULL: none): a
  * candidate's time is its fastest
  * call, since what disturbs a call only adds to it (the library's cold
  * first messages are several times their steady time:
@@ -179,7 +188,7 @@ typedef struct logp_trial_verdict {
  * keeps no claim; if the pick itself has none, the fastest
  * measured candidate wins. */
 void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, const double *cost,
-                          logp_trial_verdict_t *v);
+                          const double *own, logp_trial_verdict_t *v);
 
 /* Nonzero if the median of samples[0 .. n-1] is more than
  * LOGP_CONFIRM_DRIFT times above or below ref (ref > 0, n >= 1). */

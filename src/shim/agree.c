@@ -69,7 +69,8 @@ logp_agree_action_t logp_agree_first(logp_comm_state_t *st, logp_decision_t *d, 
 
 /* Applies the agreed times of d's trial (NULL: the ranks differed) and,
  * if not NULL, its blocks' costs. */
-static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const double *times, const double *cost)
+static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const double *times, const double *cost,
+                                const double *own)
 {
     logp_trial_t *t = &d->trial;
     t->phase = LOGP_TRIAL_DONE;
@@ -78,7 +79,7 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
         logp_trial_free_scheds(t);
         return;
     }
-    logp_confirm_verdict(&t->plan, times, cost, &t->verdict);
+    logp_confirm_verdict(&t->plan, times, cost, own, &t->verdict);
     for (int c = 0; c < t->plan.n; c++)
         logp_learn_record(&st->learn, d->coll, t->plan.algo[c], d->sclass, t->verdict.time[c], t->raw[c]);
     logp_learn_record_default(&st->learn, d->coll, d->sclass);
@@ -226,7 +227,7 @@ static logp_agree_todo_t logp_confirm_agree(logp_comm_state_t *st)
         d->trial.next = NULL;
         double times[LOGP_CONFIRM_CALLS];
         int key = logp_confirm_agree_key(r, i, times);
-        logp_confirm_settle(st, d, key == logp_confirm_key(d) ? times : NULL, NULL);
+        logp_confirm_settle(st, d, key == logp_confirm_key(d) ? times : NULL, NULL, NULL);
         settled[i] = d;
     }
     todo.refit = logp_confirm_refit(st, settled, j);
@@ -252,7 +253,10 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
 /* At the end of each of a trial's blocks: one more barrier of the trial's
  * own, right after its last call, carries every rank's times of the timed
  * calls so far and of the blocks' calls (ns, element-wise maximum: the
- * slowest rank's) and the trial's key (its maximum and negated minimum:
+ * slowest rank's), the trial's own barriers and agreements per block
+ * (the least rank's: a barrier's cost is its last arrival's wait, the
+ * others wait out skew that the next collective would absorb anyway)
+ * and the trial's key (its maximum and negated minimum:
  * the ranks' trials alike), so every rank sees the same numbers at the
  * same call.  The trial then goes on to its next block if the
  * exploration budget allows (logp_confirm_affordable), else it settles
@@ -261,7 +265,7 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
  * the ranks' trials are.  With a global clock a call's time is not a
  * maximum of durations (agree.h): such trials run every block and wait
  * for the agreement point.  Returns nonzero if L and G moved (a refit). */
-enum { LOGP_AGREE_BLOCK_INTS = 2 + LOGP_CONFIRM_CALLS + LOGP_CONFIRM_BLOCKS_MAX };
+enum { LOGP_AGREE_BLOCK_INTS = 2 + LOGP_CONFIRM_CALLS + 2 * LOGP_CONFIRM_BLOCKS_MAX };
 _Static_assert(LOGP_AGREE_BLOCK_INTS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
 _Static_assert(LOGP_AGREE_HEAD <= LOGP_BARRIER_MAX_INTS, "a point's head fits one barrier message");
 
@@ -278,27 +282,36 @@ static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
 {
     logp_trial_t *t = &d->trial;
     int v[LOGP_AGREE_BLOCK_INTS] = {0}, key = logp_confirm_key(d), blocks = t->calls / LOGP_CONFIRM_ROUNDS;
+    int *vcost = v + 2 + LOGP_CONFIRM_CALLS, *vown = vcost + LOGP_CONFIRM_BLOCKS_MAX;
     v[0] = key;
     v[1] = -key;
     for (int i = 0; i < t->calls; i++)
         v[2 + i] = logp_agree_units(t->local[i], 1e-9);
-    for (int b = 0; b < blocks; b++)
-        v[2 + LOGP_CONFIRM_CALLS + b] = logp_agree_units(t->cost[b], 1e-8);
-    double times[LOGP_CONFIRM_CALLS] = {0}, cost[LOGP_CONFIRM_BLOCKS_MAX] = {0};
+    for (int b = 0; b < blocks; b++) {
+        vcost[b] = logp_agree_units(t->cost[b], 1e-8);
+        vown[b] = -logp_agree_units(t->own[b], 1e-8); /* the least rank's: the others' waits are skew */
+    }
+    double times[LOGP_CONFIRM_CALLS] = {0}, cost[LOGP_CONFIRM_BLOCKS_MAX] = {0}, own[LOGP_CONFIRM_BLOCKS_MAX] = {0};
+    double t0 = PMPI_Wtime();
     int same = logp_coll_barrier_max(st->pcomm, st->tag, v, LOGP_AGREE_BLOCK_INTS) == MPI_SUCCESS &&
                v[0] == key && -v[1] == key;
     for (int i = 0; i < t->calls; i++)
         t->local[i] = times[i] = v[2 + i] * 1e-9; /* the slowest rank's from now on */
-    for (int b = 0; b < blocks; b++)
-        t->cost[b] = cost[b] = v[2 + LOGP_CONFIRM_CALLS + b] * 1e-8;
-    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, t->waited))
+    for (int b = 0; b < blocks; b++) {
+        t->cost[b] = cost[b] = vcost[b] * 1e-8;
+        t->own[b] = own[b] = -vown[b] * 1e-8;
+    }
+    /* this barrier is the ended block's own cost too: agreed at the next
+     * block's end (the last one's is not in the verdict) */
+    t->own[blocks - 1] += PMPI_Wtime() - t0;
+    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, own, t->waited))
         return 0; /* on to the next block */
     t->pending = 0;
     if (same && blocks < logp_confirm_blocks(&t->plan)) { /* the budget: the rest waits until the class has paid for it */
         t->pending = blocks;
-        t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, t->waited);
+        t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, own, t->waited);
     }
-    logp_confirm_settle(st, d, same ? times : NULL, cost);
+    logp_confirm_settle(st, d, same ? times : NULL, cost, own);
     logp_decision_t *settled[1] = {d};
     return logp_confirm_refit(st, settled, 1);
 }

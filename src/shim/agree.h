@@ -44,14 +44,19 @@ static inline logp_agree_action_t logp_agree_barrier(logp_comm_state_t *st, logp
     logp_trial_t *t = &d->trial;
     if (t->phase != LOGP_TRIAL_RUNNING)
         return LOGP_AGREE_GO;
-    if (!t->checked) {
-        t->checked = 1;
-        return logp_agree_first(st, d, why);
-    }
-    if (t->warm < st->warmup || !logp_trial_step_timed(t))
+    int first = !t->checked;
+    if (!first && (t->warm < st->warmup || !logp_trial_step_timed(t)))
         return LOGP_AGREE_GO; /* untimed: no common start needed */
-    logp_coll_barrier(st->pcomm, st->tag);
-    return LOGP_AGREE_GO;
+    double t0 = PMPI_Wtime();
+    logp_agree_action_t action = LOGP_AGREE_GO;
+    t->checked = 1;
+    if (first)
+        action = logp_agree_first(st, d, why);
+    else
+        logp_coll_barrier(st->pcomm, st->tag);
+    int block = t->steps / LOGP_CONFIRM_BLOCK; /* the trial's own cost, its block's */
+    t->own[block < LOGP_CONFIRM_BLOCKS_MAX ? block : LOGP_CONFIRM_BLOCKS_MAX - 1] += PMPI_Wtime() - t0;
+    return action;
 }
 
 /* What an agreement point concluded, for the decision table to apply. */

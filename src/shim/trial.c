@@ -187,10 +187,13 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
         else
             len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (predicted %.4g)", c ? "," : "",
                                     logp_algo_name(t->plan.algo[c]), v->time[c] * 1e6, t->plan.predicted[c] * 1e6);
+    double own = 0.0; /* the trial's own barriers and agreements, in the exploration */
+    for (int b = 0; b < LOGP_CONFIRM_BLOCKS_MAX; b++)
+        own += t->own[b];
     if (len < n)
-        snprintf(out + len, n - len, " -> %s (%s), exploration %.3g us = %.2g %s calls%s",
+        snprintf(out + len, n - len, " -> %s (%s), exploration %.3g us = %.2g %s calls (%.3g us the trial's barriers)%s",
                  logp_algo_name(t->plan.algo[v->winner]), v->winner == 0 ? "the model's pick" : "overturned the model",
                  v->overhead * 1e6, v->base > 0 ? v->overhead / v->base : 0.0,
-                 logp_confirm_native_index(&t->plan) >= 0 ? "native" : "winner's",
+                 logp_confirm_native_index(&t->plan) >= 0 ? "native" : "winner's", own * 1e6,
                  t->reopens ? " (re-opened after drift)" : "");
 }

@@ -37,6 +37,9 @@ typedef struct logp_trial {
     double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
     double cost[LOGP_CONFIRM_BLOCKS_MAX]; /* s: per block, this rank's time of its calls (untimed and
                                              timed); once the block is agreed, the slowest rank's */
+    double own[LOGP_CONFIRM_BLOCKS_MAX];  /* s: per block, this rank's time in the trial's own barriers
+                                             and agreements (block 0's: also the first call's check);
+                                             agreed at the next block's end (the least rank's) */
     logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
     int current;                          /* the candidate whose schedule the decision holds (its
                                              `pick`): 0 until a verdict adopts another */

@@ -239,7 +239,7 @@ START_TEST(test_verdict)
     ck_assert_int_eq(logp_confirm_turn_of(&p, LOGP_CONFIRM_ROUNDS), 0);
     ck_assert_int_eq(logp_confirm_turn_of(&p, 2 * LOGP_CONFIRM_ROUNDS), 2);
     double times[LOGP_CONFIRM_CALLS] = {5e-6, 5e-6, 5e-6, 1e-3, 10e-6, 10e-6, 3e-6, 3e-6, 3e-6};
-    logp_confirm_verdict(&p, times, NULL, &v);
+    logp_confirm_verdict(&p, times, NULL, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(fabs(v.time[0] - 10e-6) < 1e-12 && fabs(v.time[1] - 5e-6) < 1e-12 && fabs(v.time[2] - 3e-6) < 1e-12);
     /* exploration beyond native (the base): the tree's block, warm calls included; binomial is cheaper */
@@ -247,22 +247,22 @@ START_TEST(test_verdict)
     ck_assert(fabs(v.overhead - (LOGP_CONFIRM_BLOCK_WARM + LOGP_CONFIRM_ROUNDS) * 5e-6) < 1e-12);
     /* within the margin the model's pick stays */
     double close[LOGP_CONFIRM_CALLS] = {9.8e-6, 9.8e-6, 9.8e-6, 10e-6, 10e-6, 10e-6, 9.7e-6, 9.7e-6, 9.7e-6};
-    logp_confirm_verdict(&p, close, NULL, &v);
+    logp_confirm_verdict(&p, close, NULL, NULL, &v);
     ck_assert_int_eq(v.winner, 0);
     /* a candidate with a missing time has no claim */
     double missing[LOGP_CONFIRM_CALLS] = {1e-6, 0.0, 1e-6, 10e-6, 10e-6, 10e-6, 9e-6, 9e-6, 9e-6};
-    logp_confirm_verdict(&p, missing, NULL, &v);
+    logp_confirm_verdict(&p, missing, NULL, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(v.time[1] == 0.0);
     /* two disturbed calls of three (a cold library): the undisturbed one counts (binomial 3 us; medians
      * would have made native the winner, 5 us against binomial's 8) */
     double cold[LOGP_CONFIRM_CALLS] = {9e-6, 5e-6, 5e-6, 7e-6, 7e-6, 7e-6, 3e-6, 8e-6, 9e-6};
-    logp_confirm_verdict(&p, cold, NULL, &v);
+    logp_confirm_verdict(&p, cold, NULL, NULL, &v);
     ck_assert_int_eq(v.winner, 2);
     ck_assert(fabs(v.time[2] - 3e-6) < 1e-12 && fabs(v.time[1] - 5e-6) < 1e-12);
     /* the pick without its times (never cut by the budget, but a rank may miss them): the fastest wins */
     double nopick[LOGP_CONFIRM_CALLS] = {5e-6, 5e-6, 5e-6, 0.0, 0.0, 0.0, 6e-6, 6e-6, 6e-6};
-    logp_confirm_verdict(&p, nopick, NULL, &v);
+    logp_confirm_verdict(&p, nopick, NULL, NULL, &v);
     ck_assert_int_eq(v.winner, 1);
     ck_assert_int_eq(v.tried, 2);
     /* native cold in its first block (right after the safe start), warm in its second: its fastest call
@@ -270,7 +270,7 @@ START_TEST(test_verdict)
     ck_assert_int_eq(logp_confirm_turn_of(&p, 3 * LOGP_CONFIRM_ROUNDS), 1);
     double rewarm[LOGP_CONFIRM_CALLS] = {14e-6, 13e-6, 14e-6, 10e-6, 10e-6, 10e-6, 8.2e-6, 8.5e-6, 8.3e-6,
                                          7.7e-6, 7.6e-6, 7.8e-6};
-    logp_confirm_verdict(&p, rewarm, NULL, &v);
+    logp_confirm_verdict(&p, rewarm, NULL, NULL, &v);
     ck_assert_int_eq(v.winner, 1);
     ck_assert(fabs(v.time[1] - 7.6e-6) < 1e-12);
     ck_assert(fabs(v.time[2] - 8.2e-6) < 1e-12);
@@ -297,58 +297,76 @@ START_TEST(test_budget)
     ck_assert_int_eq(logp_confirm_block_of(&p, 0), 1); /* native's block first, then the pick */
     ck_assert_int_eq(logp_confirm_block_of(&p, 1), 0);
     ck_assert_int_eq(logp_confirm_block_of(&p, 2), 2);
-    ck_assert(logp_confirm_affordable(&p, 0, cost, 0));
-    ck_assert(logp_confirm_affordable(&p, 1, cost, 0)); /* after native's block nothing is spent */
-    ck_assert(!logp_confirm_affordable(&p, 4, cost, 0)); /* no block 4 */
+    ck_assert(logp_confirm_affordable(&p, 0, cost, NULL, 0));
+    ck_assert(logp_confirm_affordable(&p, 1, cost, NULL, 0)); /* after native's block nothing is spent */
+    ck_assert(!logp_confirm_affordable(&p, 4, cost, NULL, 0)); /* no block 4 */
     /* the pick's block cost 9 native calls more than native's would have: binomial may still run */
     times[3] = times[4] = times[5] = 5.2e-6;
     cost[1] = len * 5e-6 + 9 * 5e-6;
-    ck_assert(logp_confirm_affordable(&p, 2, cost, 0));
+    ck_assert(logp_confirm_affordable(&p, 2, cost, NULL, 0));
     /* 10 more: the budget is spent, binomial is not tried */
     cost[1] = len * 5e-6 + 10 * 5e-6;
-    ck_assert(!logp_confirm_affordable(&p, 2, cost, 0));
-    ck_assert_uint_eq(logp_confirm_resume_after(&p, 2, cost, 0), 1); /* at the budget: one call more */
+    ck_assert(!logp_confirm_affordable(&p, 2, cost, NULL, 0));
+    ck_assert_uint_eq(logp_confirm_resume_after(&p, 2, cost, NULL, 0), 1); /* at the budget: one call more */
     ck_assert_int_eq(logp_confirm_block_of(&p, 3), 1); /* native's second block: it costs nothing, always run */
-    ck_assert(logp_confirm_affordable(&p, 3, cost, 0));
+    ck_assert(logp_confirm_affordable(&p, 3, cost, NULL, 0));
     /* the class pays for the rest: one native call of budget per LOGP_CONFIRM_EARN calls after the
      * verdict; 10.3 calls over needs 10.3 x 4 = 41.2, so 42 calls */
     cost[1] = len * 5e-6 + 20.3 * 5e-6;
-    unsigned long r0 = logp_confirm_resume_after(&p, 2, cost, 0);
+    unsigned long r0 = logp_confirm_resume_after(&p, 2, cost, NULL, 0);
     ck_assert(r0 >= (unsigned long)(10.3 * LOGP_CONFIRM_EARN) && r0 <= (unsigned long)(10.3 * LOGP_CONFIRM_EARN) + 1);
-    ck_assert(!logp_confirm_affordable(&p, 2, cost, r0 - 1));
-    ck_assert(logp_confirm_affordable(&p, 2, cost, r0));
-    ck_assert_uint_eq(logp_confirm_resume_after(&p, 2, cost, r0 - 1), 1);
+    ck_assert(!logp_confirm_affordable(&p, 2, cost, NULL, r0 - 1));
+    ck_assert(logp_confirm_affordable(&p, 2, cost, NULL, r0));
+    ck_assert_uint_eq(logp_confirm_resume_after(&p, 2, cost, NULL, r0 - 1), 1);
     cost[1] = len * 5e-6 + 10 * 5e-6;
-    logp_confirm_verdict(&p, times, cost, &v);
+    logp_confirm_verdict(&p, times, cost, NULL, &v);
     ck_assert_int_eq(v.winner, 0); /* native 5 against 5.2: within the margin, the pick stays */
     ck_assert_int_eq(v.tried, 2);
     ck_assert(v.time[2] == 0.0);
     ck_assert(fabs(v.overhead - 10 * 5e-6) < 1e-12); /* the blocks' own cost, not an estimate */
     /* a block faster than native costs nothing (not a negative cost) */
     cost[1] = len * 4e-6;
-    ck_assert(logp_confirm_affordable(&p, 2, cost, 0));
-    logp_confirm_verdict(&p, times, cost, &v);
+    ck_assert(logp_confirm_affordable(&p, 2, cost, NULL, 0));
+    logp_confirm_verdict(&p, times, cost, NULL, &v);
     ck_assert(v.overhead == 0.0);
     /* without native, the base is the fastest measured candidate */
     logp_trial_plan_t q = {2, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_BINOMIAL}, {1e-6, 1.5e-6}, {-1, -1}};
     double cq[LOGP_CONFIRM_BLOCKS_MAX] = {len * 4e-6};
     ck_assert_int_eq(logp_confirm_block_of(&q, 0), 0);
-    ck_assert(logp_confirm_affordable(&q, 1, cq, 0));
+    ck_assert(logp_confirm_affordable(&q, 1, cq, NULL, 0));
     /* a candidate the model prices 4x native (scaled by native's measured / priced) is expected to cost
      * 11 x 3 native calls in its block: it waits, even with nothing spent yet */
     logp_trial_plan_t e = {3, {LOGP_ALGO_RING, LOGP_ALGO_NATIVE, LOGP_ALGO_NODE_AGGREGATE}, {1e-6, 1e-6, 4e-6}, {-1, -1, -1}};
     double ce[LOGP_CONFIRM_BLOCKS_MAX] = {len * 5e-6, len * 5e-6};
-    ck_assert(!logp_confirm_affordable(&e, 2, ce, 0));
-    ck_assert(logp_confirm_resume_after(&e, 2, ce, 0) > 20 * LOGP_CONFIRM_EARN);
+    ck_assert(!logp_confirm_affordable(&e, 2, ce, NULL, 0));
+    ck_assert(logp_confirm_resume_after(&e, 2, ce, NULL, 0) > 20 * LOGP_CONFIRM_EARN);
     e.predicted[2] = 1.5e-6; /* 1.5x: 5.5 native calls expected, affordable */
-    ck_assert(logp_confirm_affordable(&e, 2, ce, 0));
+    ck_assert(logp_confirm_affordable(&e, 2, ce, NULL, 0));
     /* the application's skew between ranks (20 us before each untimed call, no barrier there) is in
      * native's block as in the others: it is not exploration */
     cost[0] = len * 5e-6 + LOGP_CONFIRM_BLOCK_WARM * 20e-6;
     cost[1] = len * 5.2e-6 + LOGP_CONFIRM_BLOCK_WARM * 20e-6;
-    ck_assert(logp_confirm_affordable(&p, 2, cost, 0));
-    logp_confirm_verdict(&p, times, cost, &v);
+    ck_assert(logp_confirm_affordable(&p, 2, cost, NULL, 0));
+    logp_confirm_verdict(&p, times, cost, NULL, &v);
     ck_assert(fabs(v.overhead - len * 0.2e-6) < 1e-12);
+    /* the trial's own barriers count in every block, native's too: with 4
+     * native calls of them in native's block and 4 in the pick's, 9 calls'
+     * worth of the pick's block is over the budget (the next block's own
+     * expected as the last one's), with 1 it is within */
+    cost[0] = len * 5e-6;
+    cost[1] = len * 5e-6 + 1 * 5e-6;
+    double own[LOGP_CONFIRM_BLOCKS_MAX] = {4 * 5e-6, 4 * 5e-6};
+    ck_assert(logp_confirm_affordable(&p, 1, cost, own, 0));     /* 4 spent, 4 expected */
+    ck_assert(!logp_confirm_affordable(&p, 2, cost, own, 0));    /* 1 + 8 spent, 4 expected */
+    own[0] = own[1] = 1 * 5e-6;
+    ck_assert(logp_confirm_affordable(&p, 2, cost, own, 0));     /* 1 + 2 spent, 1 expected */
+    ck_assert(logp_confirm_affordable(&p, 3, cost, own, 0));     /* native's second block: always */
+    own[0] = 40 * 5e-6;                                           /* a costly first check */
+    ck_assert(!logp_confirm_affordable(&p, 1, cost, own, 0));    /* even the pick's block waits */
+    ck_assert(logp_confirm_resume_after(&p, 1, cost, own, 0) > 30 * LOGP_CONFIRM_EARN);
+    own[0] = own[1] = 2 * 5e-6;
+    logp_confirm_verdict(&p, times, cost, own, &v);
+    ck_assert(fabs(v.overhead - 5 * 5e-6) < 1e-12); /* 1 of the pick's calls and 4 of barriers */
 }
 END_TEST
 
