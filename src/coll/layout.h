@@ -23,7 +23,7 @@ int logp_layout_discover(MPI_Comm comm, int global_rank, int ranks_per_node, log
                          void *ctx, const logp_params_t *intra, const logp_params_t *inter, logp_topo_t *topo);
 
 /* Nonzero if this process's node runs more MPI processes than it has
- * processors online (sysconf): the launcher's count of the job's
+ * processors online (sysconf, read at the first call): the launcher's count of the job's
  * processes on the node (MPICH's hydra: MPI_LOCALNRANKS; Open MPI:
  * OMPI_COMM_WORLD_LOCAL_SIZE), else `local` (the communicator's ranks on
  * this node).  MPI libraries poll while they wait, so on such a node every

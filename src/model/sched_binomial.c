@@ -44,10 +44,13 @@ typedef struct {
     logp_recv_state_t state[32];
 } logp_binomial_full_t;
 
-static void logp_binomial_full(const logp_params_t *p, size_t m, logp_binomial_full_t *f)
+static void logp_binomial_full(const logp_params_t *p, size_t m, int P, logp_binomial_full_t *f)
 {
     double d = logp_params_p2p(p, m), gap = logp_params_send_gap(p, m);
-    for (int h = 0; h < 32; h++) {
+    int H = 1; /* heights 0 .. floor(log2 P): no full subtree of P ranks is taller */
+    while (H < 32 && (1L << (H - 1)) < P)
+        H++;
+    for (int h = 0; h < H; h++) {
         f->bcast[h] = 0.0;
         for (int i = 0; i < h; i++) { /* child i (sent i-th) roots 2^(h-1-i) ranks */
             double at = (double)i * gap + d + f->bcast[h - 1 - i];
@@ -97,7 +100,7 @@ static double logp_binomial_time(const logp_sched_t *s, int root, int commutativ
     if (s->P == 1)
         return 0.0;
     logp_binomial_full_t f;
-    logp_binomial_full(&s->p, s->bytes, &f);
+    logp_binomial_full(&s->p, s->bytes, s->P, &f);
     if (s->coll == LOGP_COLL_BCAST)
         return logp_binomial_bcast_at(&s->p, s->bytes, s->P, 0, &f);
     /* children come in descending rank order: rank order needs no prepend */
@@ -134,6 +137,6 @@ double logp_sched_binomial_ready(const logp_sched_t *s, long v, int commutative)
         return t;
     }
     logp_binomial_full_t f;
-    logp_binomial_full(p, m, &f);
+    logp_binomial_full(p, m, s->P, &f);
     return logp_binomial_reduce_at(p, m, s->P, v, &f).cpu;
 }

@@ -118,6 +118,8 @@ double logp_sched_tree_T(int P, double d, double g)
         return 0.0;
     if (!(d > 0.0) || !(g > 0.0) || !isfinite(d) || !isfinite(g))
         return -1.0;
+    if (P == 2) /* one message; the search below takes about 50 lattice counts to find it */
+        return d;
     /* Upper bounds on T: F at least doubles every max(d, g) (seed 000's
      * recurrence); a flat tree; a chain. */
     int lg = 0;

@@ -46,10 +46,20 @@ static long logp_comm_ids;   /* communicators this process has given a tag */
 static int logp_creating;    /* state creations under way in this process */
 static int logp_tag_range = 32767 - LOGP_TAG_FIRST; /* tags available (MPI_TAG_UB) */
 
+/* FNV-1a's step on 8 bytes at a time (a xorshift after each multiply
+ * carries high bits down): the learned rules hashed here are 14 KB, which
+ * byte by byte cost about 20 us of every communicator's set-up. */
 static uint64_t logp_hash(const void *p, size_t n, uint64_t h)
 {
     const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, c + i, sizeof w);
+        h = (h ^ w) * 1099511628211ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
         h = (h ^ c[i]) * 1099511628211ull;
     return h;
 }

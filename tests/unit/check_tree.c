@@ -276,6 +276,15 @@ END_TEST
 START_TEST(test_greedy_sim_matches)
 {
     srand(777);
+    /* the smallest P, which the search answers without the lattice (P = 2), and its neighbours */
+    for (int trial = 0; trial < 30; trial++) {
+        double d = 1e-6 * (0.1 + 9.0 * rand() / RAND_MAX), gap = 1e-6 * (0.05 + 4.0 * rand() / RAND_MAX), T;
+        int P = 2 + trial % 3;
+        logp_tree_t t;
+        ck_assert_int_eq(logp_tree_optimal(&t, P, d, gap, NULL, &T), LOGP_OK);
+        logp_tree_free(&t);
+        ck_assert(fabs(logp_sched_tree_T(P, d, gap) - T) <= 1e-12 * T);
+    }
     for (int trial = 0; trial < 60; trial++) {
         logp_params_t p = {1e-6 * (0.1 + 9.0 * rand() / RAND_MAX), 1e-6 * (0.05 + 2.0 * rand() / RAND_MAX),
                            1e-6 * (0.05 + 4.0 * rand() / RAND_MAX), 1e-9 * rand() / RAND_MAX, 0};
