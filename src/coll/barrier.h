@@ -21,6 +21,6 @@ int logp_coll_barrier(MPI_Comm comm, int tag);
  * MPI_ERR_OTHER if a message held fewer than n ints. */
 int logp_coll_barrier_max(MPI_Comm comm, int tag, int *v, int n);
 
-#define LOGP_BARRIER_MAX_INTS 32
+#define LOGP_BARRIER_MAX_INTS 40
 
 #endif

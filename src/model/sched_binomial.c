@@ -47,7 +47,7 @@ typedef struct {
 static void logp_binomial_full(const logp_params_t *p, size_t m, int P, logp_binomial_full_t *f)
 {
     double d = logp_params_p2p(p, m), gap = logp_params_send_gap(p, m);
-    int H = 1; /* heights 0 .. floor(log2 P): no full subtree of P ranks is taller */
+    int H = 1; /* heights 0 .. ceil(log2 P): what is read needs 2^(h + 1) <= P */
     while (H < 32 && (1L << (H - 1)) < P)
         H++;
     for (int h = 0; h < H; h++) {

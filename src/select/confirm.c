@@ -170,19 +170,26 @@ static double logp_confirm_block_base(const logp_trial_plan_t *plan, const doubl
     return base;
 }
 
-/* What blocks 0 .. blocks-1 of candidates other than native cost beyond
- * as many calls of base, and what every one of them cost the trial's own
- * barriers and agreements (own: NULL for none). */
-static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, const double *own, int blocks,
-                                 double base)
+/* What the trial's own barriers and agreements cost in blocks 0 ..
+ * blocks-1, with its first call's check (own: NULL for none). */
+static double logp_confirm_own_total(const logp_trial_plan_t *plan, const logp_trial_own_t *own, int blocks)
 {
-    double spent = 0.0;
-    for (int b = 0; b < blocks && b < logp_confirm_blocks(plan); b++) {
+    double spent = own && own->check > 0.0 ? own->check : 0.0;
+    for (int b = 0; own && b < blocks && b < logp_confirm_blocks(plan); b++)
+        if (own->block[b] > 0.0)
+            spent += own->block[b];
+    return spent;
+}
+
+/* What blocks 0 .. blocks-1 of candidates other than native cost beyond
+ * as many calls of base, and the trial's own in them. */
+static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, const logp_trial_own_t *own,
+                                 int blocks, double base)
+{
+    double spent = logp_confirm_own_total(plan, own, blocks);
+    for (int b = 0; b < blocks && b < logp_confirm_blocks(plan); b++)
         if (plan->algo[logp_confirm_block_of(plan, b)] != LOGP_ALGO_NATIVE && cost[b] > LOGP_CONFIRM_BLOCK * base)
             spent += cost[b] - LOGP_CONFIRM_BLOCK * base;
-        if (own && own[b] > 0.0)
-            spent += own[b];
-    }
     return spent;
 }
 
@@ -206,22 +213,21 @@ static double logp_confirm_block_estimate(const logp_trial_plan_t *plan, int blo
 /* Native calls of exploration spent before block `block`, and expected of
  * it, beyond the budget earned by `waited` calls (< 0: the block is
  * affordable). */
-static double logp_confirm_over(const logp_trial_plan_t *plan, int block, const double *cost, const double *own,
-                                unsigned long waited)
+static double logp_confirm_over(const logp_trial_plan_t *plan, int block, const double *cost,
+                                const logp_trial_own_t *own, unsigned long waited)
 {
     double base = logp_confirm_block_base(plan, cost, block);
     if (!(base > 0.0))
         return -1.0;
-    /* the next block's own: about the last one's (block 0's also holds the
-     * trial's first check) */
-    double next_own = own && block > 0 && own[block - 1] > 0.0 ? own[block - 1] : 0.0;
+    /* the next block's own barriers: about the last block's */
+    double next_own = own && block > 0 && own->block[block - 1] > 0.0 ? own->block[block - 1] : 0.0;
     return (logp_confirm_spent(plan, cost, own, block, base) + logp_confirm_block_estimate(plan, block, base) +
             next_own) / base -
            LOGP_CONFIRM_BUDGET - (double)waited / LOGP_CONFIRM_EARN;
 }
 
-int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, const double *own,
-                            unsigned long waited)
+int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost,
+                            const logp_trial_own_t *own, unsigned long waited)
 {
     if (block <= 0)
         return plan->n > 0;
@@ -232,7 +238,7 @@ int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const doub
 }
 
 unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
-                                        const double *own, unsigned long waited)
+                                        const logp_trial_own_t *own, unsigned long waited)
 {
     double over = logp_confirm_over(plan, block, cost, own, waited);
     if (!(over >= 0.0))
@@ -241,8 +247,54 @@ unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block
     return calls > 1e9 ? 1000000000UL : (unsigned long)calls;
 }
 
+int logp_confirm_waits(const logp_trial_plan_t *plan, int pending, int c)
+{
+    for (int b = pending > 0 ? pending : logp_confirm_blocks(plan); b < logp_confirm_blocks(plan); b++)
+        if (logp_confirm_block_of(plan, b) == c)
+            return 1;
+    return 0;
+}
+
+/* s in units of `unit` s for the barrier: capped at 2e9 units, >= 1 if > 0. */
+static int logp_confirm_units(double s, double unit)
+{
+    double x = s / unit;
+    return x >= 2e9 ? 2000000000 : x <= 0.0 ? 0 : x < 1.0 ? 1 : (int)(x + 0.5); /* rounded: sent again unchanged */
+}
+
+void logp_confirm_block_pack(int *v, int key, const double *times, int calls, const double *cost,
+                             const logp_trial_own_t *own, int blocks)
+{
+    int *vt = v + 3, *vc = vt + LOGP_CONFIRM_CALLS, *vo = vc + LOGP_CONFIRM_BLOCKS_MAX;
+    for (int i = 0; i < LOGP_CONFIRM_BLOCK_INTS; i++)
+        v[i] = 0;
+    v[0] = key;
+    v[1] = -key;
+    v[2] = -logp_confirm_units(own->check, 1e-8);
+    for (int i = 0; i < calls && i < LOGP_CONFIRM_CALLS; i++)
+        vt[i] = logp_confirm_units(times[i], 1e-9);
+    for (int b = 0; b < blocks && b < LOGP_CONFIRM_BLOCKS_MAX; b++) {
+        vc[b] = logp_confirm_units(cost[b], 1e-8);
+        vo[b] = -logp_confirm_units(own->block[b], 1e-8);
+    }
+}
+
+int logp_confirm_block_unpack(const int *v, int key, double *times, int calls, double *cost, logp_trial_own_t *own,
+                              int blocks)
+{
+    const int *vt = v + 3, *vc = vt + LOGP_CONFIRM_CALLS, *vo = vc + LOGP_CONFIRM_BLOCKS_MAX;
+    own->check = -v[2] * 1e-8;
+    for (int i = 0; i < calls && i < LOGP_CONFIRM_CALLS; i++)
+        times[i] = vt[i] * 1e-9;
+    for (int b = 0; b < blocks && b < LOGP_CONFIRM_BLOCKS_MAX; b++) {
+        cost[b] = vc[b] * 1e-8;
+        own->block[b] = -vo[b] * 1e-8;
+    }
+    return v[0] == key && -v[1] == key;
+}
+
 void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, const double *cost,
-                          const double *own, logp_trial_verdict_t *v)
+                          const logp_trial_own_t *own, logp_trial_verdict_t *v)
 {
     memset(v, 0, sizeof(*v));
     int calls = logp_confirm_calls(plan);
@@ -256,8 +308,11 @@ void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, co
         if (v->time[c] > 0.0 && v->time[c] < bar && (v->winner == 0 || v->time[c] < v->time[v->winner]))
             v->winner = c;
     }
+    v->barriers = -1.0;
     if (cost && (v->base = logp_confirm_block_base(plan, cost, logp_confirm_blocks(plan))) > 0.0) {
         v->overhead = logp_confirm_spent(plan, cost, own, logp_confirm_blocks(plan), v->base);
+        if (own) /* what of it the trial's own barriers were */
+            v->barriers = logp_confirm_own_total(plan, own, logp_confirm_blocks(plan));
         return;
     }
     v->base = logp_confirm_base(plan, times, logp_confirm_blocks(plan));

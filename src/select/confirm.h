@@ -32,6 +32,13 @@
 #define LOGP_CONFIRM_DRIFT 3.0  /* a decision re-opens if its calls got 3x slower or faster */
 #define LOGP_CONFIRM_REOPENS 2  /* at most this many re-openings per decision and run */
 
+/* The trial's own barriers and agreements (s): without the trial a
+ * class pays none of them. */
+typedef struct logp_trial_own {
+    double block[LOGP_CONFIRM_BLOCKS_MAX]; /* per block: the barrier before each timed call and the block's end */
+    double check;                          /* the first call's check (and a resumed trial's) */
+} logp_trial_own_t;
+
 typedef struct logp_trial_plan {
     int n;                               /* candidates; < 2: no trial */
     logp_algo_t algo[LOGP_CONFIRM_MAX];  /* [0]: the model's pick */
@@ -126,19 +133,19 @@ int logp_confirm_block_of(const logp_trial_plan_t *plan, int b);
 
 /* Nonzero if the trial may go on to block `block` (0-based), from the
  * slowest rank's times of the blocks before it: cost[b] the time of
- * block b's calls (untimed and timed), own[b] (NULL: none) the time the
- * trial's own barriers and agreements took around them (the check of the
- * trial's first call counts in block 0's), `waited` the
+ * block b's calls (untimed and timed), own (NULL: none) the time the
+ * trial's own barriers and agreements took around them and its first
+ * call's check, `waited` the
  * class's calls after verdicts the budget cut short.  The exploration so
  * far is what the blocks of candidates other than native cost beyond as
  * many calls of the base, native's block's cost per call (blocks' untimed
  * calls carry the application's skew between ranks, native's alike),
- * plus every block's own (without the trial a class pays none of it:
+ * plus the trial's own (without the trial a class pays none of it:
  * at 8 B on MPICH, n = 2, a block's barriers alone cost about 20 native
  * calls, docs/results/measurements-in-code.md, "the trial's own cost");
  * the trial goes on while that, plus what the next block is expected to
  * cost (its price, scaled by the first block's measured / priced, and
- * the last block's own), is below
+ * the last block's own barriers), is below
  * LOGP_CONFIRM_BUDGET + waited / LOGP_CONFIRM_EARN calls of the base: it
  * overruns by at most one block's cold calls, and candidates come in the
  * order the model ranks them (the pick first); native's second block is
@@ -146,14 +153,39 @@ int logp_confirm_block_of(const logp_trial_plan_t *plan, int b);
  * candidate inside its block would save little: a block's untimed calls
  * are most of its cost (a cold schedule), its timed ones are the sample,
  * and a cold schedule's slowness says nothing of its steady time. */
-int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost, const double *own,
-                            unsigned long waited);
+int logp_confirm_affordable(const logp_trial_plan_t *plan, int block, const double *cost,
+                            const logp_trial_own_t *own, unsigned long waited);
 
 /* After the budget stopped a trial before block `block`: how many more
  * calls of the class (beyond `waited`) until it allows that block
  * (logp_confirm_affordable), >= 1. */
 unsigned long logp_confirm_resume_after(const logp_trial_plan_t *plan, int block, const double *cost,
-                                        const double *own, unsigned long waited);
+                                        const logp_trial_own_t *own, unsigned long waited);
+
+/* Nonzero if candidate c (index into plan) has a block at or after
+ * `pending` (> 0: where the budget stopped the trial), i.e. it is still
+ * to be tried when the trial resumes. */
+int logp_confirm_waits(const logp_trial_plan_t *plan, int pending, int c);
+
+/* The message of a trial's block-end barrier (the shim's agree.c): its
+ * key and negated key (the ranks' trials alike exactly when both
+ * survive the element-wise maximum), the first `calls` timed calls'
+ * times (ns), the first `blocks` blocks' costs (10 ns) and own barrier
+ * times (10 ns, negated: the maximum yields the least rank's, since a
+ * barrier's cost is its last arrival's wait and the others wait out skew
+ * the next collective would absorb anyway), and the first call's check
+ * (likewise).  Fixed length, so that the messages match whatever the
+ * ranks' trials are.  Times are capped: a call at 2 s, a block at 20 s. */
+#define LOGP_CONFIRM_BLOCK_INTS (3 + LOGP_CONFIRM_CALLS + 2 * LOGP_CONFIRM_BLOCKS_MAX)
+void logp_confirm_block_pack(int *v, int key, const double *times, int calls, const double *cost,
+                             const logp_trial_own_t *own, int blocks);
+
+/* After the element-wise maximum over the ranks' packed messages: the
+ * slowest rank's times and costs, the least rank's own, rounded as sent
+ * (so that a rank's values, sent again, come back unchanged); returns
+ * nonzero if every rank had `key`. */
+int logp_confirm_block_unpack(const int *v, int key, double *times, int calls, double *cost, logp_trial_own_t *own,
+                              int blocks);
 
 typedef struct logp_trial_verdict {
     int winner;                       /* index into plan */
@@ -164,10 +196,11 @@ typedef struct logp_trial_verdict {
                                          the fastest candidate's */
     double overhead;                  /* s: the exploration's cost beyond `base`: each block of a
                                          candidate other than native, its calls' time (cost[]) minus as
-                                         many calls of base, and every block's own[]; without cost[] (a
+                                         many calls of base, and the trial's own; without cost[] (a
                                          global clock: the blocks are not agreed one by one) estimated
                                          from the times, (BLOCK_WARM + ROUNDS) x (time - base), a lower
                                          bound */
+    double barriers;                  /* s: the trial's own in it (< 0: not known, a global clock) */
     int tried;                        /* candidates with all their timed calls (the others were cut
                                          by the budget, logp_confirm_affordable) */
 } logp_trial_verdict_t;
@@ -175,7 +208,7 @@ typedef struct logp_trial_verdict {
 /* The verdict from times[call] (call 0 .. logp_confirm_calls - 1; the
  * slowest rank's time of each call) and, if not NULL, cost[block] (the
  * slowest rank's time of each block's calls, 0 for a block not run) and
- * own[block] (as for logp_confirm_affordable; NULL: none): a
+ * own (as for logp_confirm_affordable; NULL: none): a
  * candidate's time is its fastest
  * call, since what disturbs a call only adds to it (the library's cold
  * first messages are several times their steady time:
@@ -188,7 +221,7 @@ typedef struct logp_trial_verdict {
  * keeps no claim; if the pick itself has none, the fastest
  * measured candidate wins. */
 void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, const double *cost,
-                          const double *own, logp_trial_verdict_t *v);
+                          const logp_trial_own_t *own, logp_trial_verdict_t *v);
 
 /* Nonzero if the median of samples[0 .. n-1] is more than
  * LOGP_CONFIRM_DRIFT times above or below ref (ref > 0, n >= 1). */
@@ -247,15 +280,16 @@ double logp_confirm_fit_joint(const logp_fit_sample_t *s, int n, double *fL, dou
  * LOGP_AGREE_LEN doubles at points of a communicator's call count that
  * every rank computes alike (logp_confirm_agree_next).  Its lengths are
  * fixed, so the reductions match even when the ranks' trials do not (an
- * erroneous program whose ranks pass sizes of different classes).  The
+ * erroneous program whose ranks pass sizes of different classes; but
+ * see the shim's agree.c on the head's barrier there).  The
  * vector is a body of LOGP_AGREE_SLOTS slots, then a head of
  * LOGP_AGREE_HEAD entries at LOGP_AGREE_BODY: every point reduces the
  * head, and the body only where the head says some rank has a trial
  * waiting (logp_confirm_agree_waiting): on a real machine trials settle
- * at their blocks' ends (the shim's agree.c), so a point is one reduction
- * of 3 doubles, not of 1.2 KB (MPICH 4.0.2, n = 2: 0.6 - 0.9 us against
- * 6 - 30 us at each point: docs/results/measurements-in-code.md, "agreement
- * points").  Each slot carries a
+ * at their blocks' ends (the shim's agree.c), so a point reduces 3
+ * numbers, not 1.2 KB (the shim carries them in a barrier of its own:
+ * MPICH 4.0.2, n = 2, 1.1 - 2.2 us against 7 - 30 us at each point:
+ * docs/results/measurements-in-code.md, "agreement points").  Each slot carries a
  * waiting trial's key (> 0), its negation (so the maximum also yields the
  * minimum: all ranks agree on a slot exactly when the two match), and per
  * call an end and a start: with a clock that all ranks share

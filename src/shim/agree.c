@@ -20,7 +20,14 @@
  * per point, and one MPI_Allreduce of the trials' times (1.2 KB) where some
  * are waiting (a global clock):
  * every 32 calls while trials are under way, else after a quarter of the
- * calls made so far (at most 4096). */
+ * calls made so far (at most 4096).  The head's barrier shares the
+ * private communicator and tag with the trials' barriers, whose messages
+ * have other lengths: where no trial ran, or the ranks' trials passed
+ * their first call's check alike, every rank's messages meet their own
+ * kind; in an erroneous program whose ranks' trials then differ, a
+ * point's message can meet a trial's barrier on one rank, fail there
+ * (short message) and not on another, and the ranks can part ways at the
+ * body's reduction, as they can hang in any trial barrier there. */
 #include "agree.h"
 
 #include <math.h>
@@ -70,7 +77,7 @@ logp_agree_action_t logp_agree_first(logp_comm_state_t *st, logp_decision_t *d, 
 /* Applies the agreed times of d's trial (NULL: the ranks differed) and,
  * if not NULL, its blocks' costs. */
 static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const double *times, const double *cost,
-                                const double *own)
+                                const logp_trial_own_t *own)
 {
     logp_trial_t *t = &d->trial;
     t->phase = LOGP_TRIAL_DONE;
@@ -252,66 +259,42 @@ logp_decision_t *logp_agree_reopen(logp_comm_state_t *st, int key)
 
 /* At the end of each of a trial's blocks: one more barrier of the trial's
  * own, right after its last call, carries every rank's times of the timed
- * calls so far and of the blocks' calls (ns, element-wise maximum: the
- * slowest rank's), the trial's own barriers and agreements per block
- * (the least rank's: a barrier's cost is its last arrival's wait, the
- * others wait out skew that the next collective would absorb anyway)
- * and the trial's key (its maximum and negated minimum:
- * the ranks' trials alike), so every rank sees the same numbers at the
- * same call.  The trial then goes on to its next block if the
- * exploration budget allows (logp_confirm_affordable), else it settles
- * at once, as it does after its last block, instead of at the next
- * agreement point.  A fixed length, so that the messages match whatever
- * the ranks' trials are.  With a global clock a call's time is not a
+ * calls so far and of the blocks' calls (the slowest rank's), the trial's
+ * own barriers and agreements (the least rank's) and the trial's key
+ * (select/confirm.h: logp_confirm_block_pack), so every rank sees the
+ * same numbers at the same call.  The trial then goes on to its next
+ * block if the exploration budget allows (logp_confirm_affordable), else
+ * it settles at once, as it does after its last block, instead of at the
+ * next agreement point.  With a global clock a call's time is not a
  * maximum of durations (agree.h): such trials run every block and wait
  * for the agreement point.  Returns nonzero if L and G moved (a refit). */
-enum { LOGP_AGREE_BLOCK_INTS = 2 + LOGP_CONFIRM_CALLS + 2 * LOGP_CONFIRM_BLOCKS_MAX };
-_Static_assert(LOGP_AGREE_BLOCK_INTS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
+_Static_assert(LOGP_CONFIRM_BLOCK_INTS <= LOGP_BARRIER_MAX_INTS, "a trial's times fit one barrier message");
 _Static_assert(LOGP_AGREE_HEAD <= LOGP_BARRIER_MAX_INTS, "a point's head fits one barrier message");
-
-/* s in units of `unit` s for the barrier: capped at 2e9 units, >= 1 if > 0.
- * A call's time in ns (capped at 2 s: candidates all slower than that tie,
- * the pick stays); a block's cost, eleven calls, in 10 ns (capped at 20 s). */
-static int logp_agree_units(double s, double unit)
-{
-    double x = s / unit;
-    return x >= 2e9 ? 2000000000 : x <= 0.0 ? 0 : x < 1.0 ? 1 : (int)(x + 0.5); /* rounded: sent again unchanged */
-}
 
 static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
 {
     logp_trial_t *t = &d->trial;
-    int v[LOGP_AGREE_BLOCK_INTS] = {0}, key = logp_confirm_key(d), blocks = t->calls / LOGP_CONFIRM_ROUNDS;
-    int *vcost = v + 2 + LOGP_CONFIRM_CALLS, *vown = vcost + LOGP_CONFIRM_BLOCKS_MAX;
-    v[0] = key;
-    v[1] = -key;
-    for (int i = 0; i < t->calls; i++)
-        v[2 + i] = logp_agree_units(t->local[i], 1e-9);
-    for (int b = 0; b < blocks; b++) {
-        vcost[b] = logp_agree_units(t->cost[b], 1e-8);
-        vown[b] = -logp_agree_units(t->own[b], 1e-8); /* the least rank's: the others' waits are skew */
-    }
-    double times[LOGP_CONFIRM_CALLS] = {0}, cost[LOGP_CONFIRM_BLOCKS_MAX] = {0}, own[LOGP_CONFIRM_BLOCKS_MAX] = {0};
+    int v[LOGP_CONFIRM_BLOCK_INTS], key = logp_confirm_key(d), blocks = t->calls / LOGP_CONFIRM_ROUNDS;
+    logp_confirm_block_pack(v, key, t->local, t->calls, t->cost, &t->own, blocks);
+    double times[LOGP_CONFIRM_CALLS] = {0}, cost[LOGP_CONFIRM_BLOCKS_MAX] = {0};
+    logp_trial_own_t own = {{0}, 0.0};
     double t0 = PMPI_Wtime();
-    int same = logp_coll_barrier_max(st->pcomm, st->tag, v, LOGP_AGREE_BLOCK_INTS) == MPI_SUCCESS &&
-               v[0] == key && -v[1] == key;
-    for (int i = 0; i < t->calls; i++)
-        t->local[i] = times[i] = v[2 + i] * 1e-9; /* the slowest rank's from now on */
-    for (int b = 0; b < blocks; b++) {
-        t->cost[b] = cost[b] = vcost[b] * 1e-8;
-        t->own[b] = own[b] = -vown[b] * 1e-8;
-    }
+    int same = logp_coll_barrier_max(st->pcomm, st->tag, v, LOGP_CONFIRM_BLOCK_INTS) == MPI_SUCCESS &&
+               logp_confirm_block_unpack(v, key, times, t->calls, cost, &own, blocks);
+    memcpy(t->local, times, sizeof(double) * (size_t)t->calls); /* the slowest rank's from now on */
+    memcpy(t->cost, cost, sizeof(double) * (size_t)blocks);
+    t->own = own;
     /* this barrier is the ended block's own cost too: agreed at the next
      * block's end (the last one's is not in the verdict) */
-    t->own[blocks - 1] += PMPI_Wtime() - t0;
-    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, own, t->waited))
+    t->own.block[blocks - 1] += PMPI_Wtime() - t0;
+    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, &own, t->waited))
         return 0; /* on to the next block */
     t->pending = 0;
     if (same && blocks < logp_confirm_blocks(&t->plan)) { /* the budget: the rest waits until the class has paid for it */
         t->pending = blocks;
-        t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, own, t->waited);
+        t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, &own, t->waited);
     }
-    logp_confirm_settle(st, d, same ? times : NULL, cost, own);
+    logp_confirm_settle(st, d, same ? times : NULL, cost, &own);
     logp_decision_t *settled[1] = {d};
     return logp_confirm_refit(st, settled, 1);
 }

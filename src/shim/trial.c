@@ -18,7 +18,10 @@ void logp_trial_free_scheds(logp_trial_t *t)
 void logp_trial_adopt(logp_trial_t *t, int w, logp_algo_t *algo, logp_sched_t *sched)
 {
     if (w != t->current) {
-        logp_sched_free(sched);
+        if (t->pending && logp_confirm_waits(&t->plan, t->pending, t->current))
+            t->sched[t->current] = *sched; /* its block waits for the budget: the resumed trial runs it */
+        else
+            logp_sched_free(sched);
         *sched = t->sched[w];
         memset(&t->sched[w], 0, sizeof t->sched[w]);
         *algo = t->plan.algo[w];
@@ -187,13 +190,13 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
         else
             len += (size_t)snprintf(out + len, n - len, "%s %s %.4g us (predicted %.4g)", c ? "," : "",
                                     logp_algo_name(t->plan.algo[c]), v->time[c] * 1e6, t->plan.predicted[c] * 1e6);
-    double own = 0.0; /* the trial's own barriers and agreements, in the exploration */
-    for (int b = 0; b < LOGP_CONFIRM_BLOCKS_MAX; b++)
-        own += t->own[b];
+    char own[48] = ""; /* the trial's own barriers and agreements in the exploration, as agreed */
+    if (v->barriers >= 0.0)
+        snprintf(own, sizeof own, " (%.3g us the trial's barriers)", v->barriers * 1e6);
     if (len < n)
-        snprintf(out + len, n - len, " -> %s (%s), exploration %.3g us = %.2g %s calls (%.3g us the trial's barriers)%s",
+        snprintf(out + len, n - len, " -> %s (%s), exploration %.3g us = %.2g %s calls%s%s",
                  logp_algo_name(t->plan.algo[v->winner]), v->winner == 0 ? "the model's pick" : "overturned the model",
                  v->overhead * 1e6, v->base > 0 ? v->overhead / v->base : 0.0,
-                 logp_confirm_native_index(&t->plan) >= 0 ? "native" : "winner's", own * 1e6,
+                 logp_confirm_native_index(&t->plan) >= 0 ? "native" : "winner's", own,
                  t->reopens ? " (re-opened after drift)" : "");
 }

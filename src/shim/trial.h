@@ -37,8 +37,8 @@ typedef struct logp_trial {
     double start[LOGP_CONFIRM_CALLS];     /* s: with a global clock, each call's start here */
     double cost[LOGP_CONFIRM_BLOCKS_MAX]; /* s: per block, this rank's time of its calls (untimed and
                                              timed); once the block is agreed, the slowest rank's */
-    double own[LOGP_CONFIRM_BLOCKS_MAX];  /* s: per block, this rank's time in the trial's own barriers
-                                             and agreements (block 0's: also the first call's check);
+    logp_trial_own_t own;                 /* s: this rank's time in the trial's own barriers and
+                                             agreements, per block, and in its first call's check;
                                              agreed at the next block's end (the least rank's) */
     logp_trial_verdict_t verdict;         /* on the slowest rank's times (phase DONE) */
     int current;                          /* the candidate whose schedule the decision holds (its
@@ -94,10 +94,12 @@ void logp_trial_cancel(logp_trial_t *t);
 void logp_trial_free_scheds(logp_trial_t *t);
 
 /* The verdict `w` (index into plan) becomes the decision's algorithm:
- * its schedule moves into *sched (the decision's, whose own is freed),
- * unless the decision runs it already; the schedules of candidates that
- * were measured are freed, those of candidates still waiting for the
- * budget (pending) are kept. */
+ * its schedule moves into *sched (the decision's, whose own is freed, or
+ * kept in the trial where that candidate's block still waits for the
+ * budget: the exploration budget can cut even the model's pick where
+ * the trial's own barriers spent it), unless the decision runs it
+ * already; the schedules of candidates that were measured are freed,
+ * those of candidates still waiting for the budget (pending) are kept. */
 void logp_trial_adopt(logp_trial_t *t, int w, logp_algo_t *algo, logp_sched_t *sched);
 
 /* Frees every schedule the trial holds (when its decision goes). */

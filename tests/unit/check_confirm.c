@@ -355,17 +355,26 @@ START_TEST(test_budget)
      * expected as the last one's), with 1 it is within */
     cost[0] = len * 5e-6;
     cost[1] = len * 5e-6 + 1 * 5e-6;
-    double own[LOGP_CONFIRM_BLOCKS_MAX] = {4 * 5e-6, 4 * 5e-6};
-    ck_assert(logp_confirm_affordable(&p, 1, cost, own, 0));     /* 4 spent, 4 expected */
-    ck_assert(!logp_confirm_affordable(&p, 2, cost, own, 0));    /* 1 + 8 spent, 4 expected */
-    own[0] = own[1] = 1 * 5e-6;
-    ck_assert(logp_confirm_affordable(&p, 2, cost, own, 0));     /* 1 + 2 spent, 1 expected */
-    ck_assert(logp_confirm_affordable(&p, 3, cost, own, 0));     /* native's second block: always */
-    own[0] = 40 * 5e-6;                                           /* a costly first check */
-    ck_assert(!logp_confirm_affordable(&p, 1, cost, own, 0));    /* even the pick's block waits */
-    ck_assert(logp_confirm_resume_after(&p, 1, cost, own, 0) > 30 * LOGP_CONFIRM_EARN);
-    own[0] = own[1] = 2 * 5e-6;
-    logp_confirm_verdict(&p, times, cost, own, &v);
+    logp_trial_own_t own = {{4 * 5e-6, 4 * 5e-6}, 0.0};
+    ck_assert(logp_confirm_affordable(&p, 1, cost, &own, 0));     /* 4 spent, 4 expected */
+    ck_assert(!logp_confirm_affordable(&p, 2, cost, &own, 0));    /* 1 + 8 spent, 4 expected */
+    own.block[0] = own.block[1] = 1 * 5e-6;
+    ck_assert(logp_confirm_affordable(&p, 2, cost, &own, 0));     /* 1 + 2 spent, 1 expected */
+    ck_assert(logp_confirm_affordable(&p, 3, cost, &own, 0));     /* native's second block: always */
+    /* the first call's check is spent once, not expected again of the next block */
+    own.check = 5 * 5e-6;
+    ck_assert(logp_confirm_affordable(&p, 2, cost, &own, 0));     /* 1 + 2 + 5 spent, 1 expected */
+    own.check = 7 * 5e-6;
+    ck_assert(!logp_confirm_affordable(&p, 2, cost, &own, 0));    /* 1 + 2 + 7 spent, 1 expected */
+    own.check = 40 * 5e-6;                                        /* a costly first check */
+    ck_assert(!logp_confirm_affordable(&p, 1, cost, &own, 0));    /* even the pick's block waits */
+    ck_assert(logp_confirm_resume_after(&p, 1, cost, &own, 0) > 30 * LOGP_CONFIRM_EARN);
+    ck_assert(logp_confirm_waits(&p, 1, 0) && logp_confirm_waits(&p, 1, 1)); /* the pick, native's second block */
+    ck_assert(!logp_confirm_waits(&p, 3, 0) && logp_confirm_waits(&p, 3, 1) && !logp_confirm_waits(&p, 0, 2));
+    own.check = 0.0;
+    own.block[0] = own.block[1] = 2 * 5e-6;
+    logp_confirm_verdict(&p, times, cost, &own, &v);
+    ck_assert(fabs(v.barriers - 4 * 5e-6) < 1e-12);
     ck_assert(fabs(v.overhead - 5 * 5e-6) < 1e-12); /* 1 of the pick's calls and 4 of barriers */
 }
 END_TEST
@@ -446,6 +455,42 @@ START_TEST(test_agree)
 }
 END_TEST
 
+/* A block-end barrier's message over simulated ranks (element-wise
+ * maximum): the slowest rank's times and costs, the least rank's own
+ * barriers and check, the keys alike or not. */
+START_TEST(test_block_message)
+{
+    int v[3][LOGP_CONFIRM_BLOCK_INTS], r[LOGP_CONFIRM_BLOCK_INTS];
+    double t[3][6] = {{1e-6, 2e-6, 3e-6, 4e-6, 5e-6, 6e-6}, {2e-6, 1e-6, 3e-6, 9e-6, 5e-6, 1e-6}, {1e-6, 1e-6, 1e-6, 1e-6, 1e-6, 7e-6}};
+    double c[3][2] = {{20e-6, 30e-6}, {25e-6, 10e-6}, {5e-6, 5e-6}};
+    logp_trial_own_t o[3] = {{{3e-6, 4e-6}, 9e-6}, {{1e-6, 8e-6}, 2e-6}, {{120e-6, 5e-6}, 3e-6}}, own;
+    double times[LOGP_CONFIRM_CALLS], cost[LOGP_CONFIRM_BLOCKS_MAX];
+    for (int k = 0; k < 3; k++)
+        logp_confirm_block_pack(v[k], 17, t[k], 6, c[k], &o[k], 2);
+    for (int i = 0; i < LOGP_CONFIRM_BLOCK_INTS; i++)
+        r[i] = v[0][i] > v[1][i] ? (v[0][i] > v[2][i] ? v[0][i] : v[2][i]) : (v[1][i] > v[2][i] ? v[1][i] : v[2][i]);
+    ck_assert(logp_confirm_block_unpack(r, 17, times, 6, cost, &own, 2));
+    double want_t[6] = {2e-6, 2e-6, 3e-6, 9e-6, 5e-6, 7e-6};
+    for (int i = 0; i < 6; i++)
+        ck_assert(fabs(times[i] - want_t[i]) < 1e-15);
+    ck_assert(fabs(cost[0] - 25e-6) < 1e-14 && fabs(cost[1] - 30e-6) < 1e-14);
+    /* the least rank's: the one descheduled for 120 us does not count its wait */
+    ck_assert(fabs(own.block[0] - 1e-6) < 1e-14 && fabs(own.block[1] - 4e-6) < 1e-14);
+    ck_assert(fabs(own.check - 2e-6) < 1e-14);
+    /* sent again unchanged (rounded as sent) */
+    int again[LOGP_CONFIRM_BLOCK_INTS];
+    logp_confirm_block_pack(again, 17, times, 6, cost, &own, 2);
+    for (int i = 0; i < LOGP_CONFIRM_BLOCK_INTS; i++)
+        ck_assert_int_eq(again[i], r[i]);
+    /* a rank whose trial differs: no rank sees its key alike */
+    logp_confirm_block_pack(v[1], 16, t[1], 6, c[1], &o[1], 2);
+    for (int i = 0; i < LOGP_CONFIRM_BLOCK_INTS; i++)
+        r[i] = v[0][i] > v[1][i] ? v[0][i] : v[1][i];
+    ck_assert(!logp_confirm_block_unpack(r, 17, times, 6, cost, &own, 2));
+    ck_assert(!logp_confirm_block_unpack(r, 16, times, 6, cost, &own, 2));
+}
+END_TEST
+
 START_TEST(test_points)
 {
     /* every rank computes the same points from the count and the agreed
@@ -516,6 +561,6 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {test_learn_factor, test_plan, test_error_band, test_verdict, test_budget, test_agree, test_points, test_fit};
+    const TTest *const tests[] = {test_learn_factor, test_plan, test_error_band, test_verdict, test_budget, test_agree, test_block_message, test_points, test_fit};
     return logp_check_run("confirm", tests, (int)(sizeof tests / sizeof tests[0]));
 }
