@@ -165,9 +165,10 @@ static double logp_pipeline_exact(const logp_sched_t *s, int root, int commutati
                 logp_replay_recv(p, b, reduce, arr[j], &c);
             if (pos < P - 1 || handover) {
                 double out = logp_replay_send(p, b, 0, &c); /* one peer: the next in the chain, or the root */
-                if (j == 0)
+                /* (position 0 receives nothing: no delay, and arr[] not yet set) */
+                if (pos > 0 && j == 0)
                     delay = out - arr[j];
-                else if (fabs((out - arr[j]) - delay) > 1e-12 * (fabs(out) + 1e-300))
+                else if (pos > 0 && fabs((out - arr[j]) - delay) > 1e-12 * (fabs(out) + 1e-300))
                     same = 0; /* arr[j] is still the predecessor's output here */
                 arr[j] = out;
             }
