@@ -182,11 +182,10 @@ static double logp_confirm_own_total(const logp_trial_plan_t *plan, const logp_t
 }
 
 /* What blocks 0 .. blocks-1 of candidates other than native cost beyond
- * as many calls of base, and the trial's own in them. */
-static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, const logp_trial_own_t *own,
-                                 int blocks, double base)
+ * as many calls of base. */
+static double logp_confirm_spent(const logp_trial_plan_t *plan, const double *cost, int blocks, double base)
 {
-    double spent = logp_confirm_own_total(plan, own, blocks);
+    double spent = 0.0;
     for (int b = 0; b < blocks && b < logp_confirm_blocks(plan); b++)
         if (plan->algo[logp_confirm_block_of(plan, b)] != LOGP_ALGO_NATIVE && cost[b] > LOGP_CONFIRM_BLOCK * base)
             spent += cost[b] - LOGP_CONFIRM_BLOCK * base;
@@ -221,8 +220,8 @@ static double logp_confirm_over(const logp_trial_plan_t *plan, int block, const 
         return -1.0;
     /* the next block's own barriers: about the last block's */
     double next_own = own && block > 0 && own->block[block - 1] > 0.0 ? own->block[block - 1] : 0.0;
-    return (logp_confirm_spent(plan, cost, own, block, base) + logp_confirm_block_estimate(plan, block, base) +
-            next_own) / base -
+    return (logp_confirm_spent(plan, cost, block, base) + logp_confirm_own_total(plan, own, block) +
+            logp_confirm_block_estimate(plan, block, base) + next_own) / base -
            LOGP_CONFIRM_BUDGET - (double)waited / LOGP_CONFIRM_EARN;
 }
 
@@ -310,9 +309,10 @@ void logp_confirm_verdict(const logp_trial_plan_t *plan, const double *times, co
     }
     v->barriers = -1.0;
     if (cost && (v->base = logp_confirm_block_base(plan, cost, logp_confirm_blocks(plan))) > 0.0) {
-        v->overhead = logp_confirm_spent(plan, cost, own, logp_confirm_blocks(plan), v->base);
+        double barriers = logp_confirm_own_total(plan, own, logp_confirm_blocks(plan));
+        v->overhead = logp_confirm_spent(plan, cost, logp_confirm_blocks(plan), v->base) + barriers;
         if (own) /* what of it the trial's own barriers were */
-            v->barriers = logp_confirm_own_total(plan, own, logp_confirm_blocks(plan));
+            v->barriers = barriers;
         return;
     }
     v->base = logp_confirm_base(plan, times, logp_confirm_blocks(plan));

@@ -55,8 +55,11 @@ static inline logp_agree_action_t logp_agree_barrier(logp_comm_state_t *st, logp
     else
         logp_coll_barrier(st->pcomm, st->tag);
     int block = t->steps / LOGP_CONFIRM_BLOCK; /* the trial's own cost, its block's */
-    double *own = first ? &t->own.check : &t->own.block[block < LOGP_CONFIRM_BLOCKS_MAX ? block : LOGP_CONFIRM_BLOCKS_MAX - 1];
-    *own += PMPI_Wtime() - t0;
+    double took = PMPI_Wtime() - t0;
+    if (first)
+        t->own.check += took;
+    else
+        t->own.block[block < LOGP_CONFIRM_BLOCKS_MAX ? block : LOGP_CONFIRM_BLOCKS_MAX - 1] += took;
     return action;
 }
 
