@@ -72,6 +72,14 @@ done
     [ "$(grep -c '^  recv+combine from  *[0-9]  8 B' "$out")" -eq 3 ] && [ "$(grep -c '^  send to  *[0-9]  8 B' "$out")" -eq 3 ] &&
     grep -q '^  own value ' "$out" && grep -q '^completion: [0-9.]* us' "$out" &&
     ok "tree --allreduce recursive-doubling --rank 1: its operations" || { ko "tree --allreduce recursive-doubling"; cat "$out" "$err"; }
+# tree --allreduce recursive-multiplying: at P = 16 on the default platform radix 4, so rank 5 sends
+# to its group's 3 others, takes their partial results into slots 0 - 2 and folds the 4 operands
+# (its own the second), twice
+"$cli" tree --allreduce recursive-multiplying --P 16 --rank 5 >"$out" 2>"$err" &&
+    grep -q '^rank 5: 15 operations, 12 messages' "$out" && [ "$(grep -c '^  send to  *[0-9]*  8 B$' "$out")" -eq 6 ] &&
+    [ "$(grep -c '^  recv from  *[0-9]*  8 B (slot [012])$' "$out")" -eq 6 ] &&
+    [ "$(grep -c '^  fold slots  *8 B (4 operands, own 1-th)$' "$out")" -eq 2 ] &&
+    ok "tree --allreduce recursive-multiplying --rank 5: slots and folds" || { ko "tree --allreduce recursive-multiplying"; cat "$out" "$err"; }
 # a two-tree bcast on a shared network is paced (sched.h: window = its lag + 3), on LogGP and as a reduce not
 "$cli" tree --bcast two-tree --P 64 --bytes 1M --network shared --rank 1 >"$out" 2>"$err" &&
     grep -q 'parts, paced (synchronous sends, at most [0-9]* in flight)' "$out" &&

@@ -142,6 +142,25 @@ static void logp_reduce_ahead(logp_reduce_ahead_t *a, logp_sendq_t *q, const log
     }
 }
 
+/* LOGP_OP_FOLD: operand d of n is the accumulator if d == own, else slot
+ * d (below own) or d - 1; each combine writes the later operand's buffer,
+ * so the result lands in the last one's, which then becomes the
+ * accumulator (the two change roles: a receive into a slot first waits
+ * for sends still reading it, as every receive does). */
+static int logp_reduce_fold(logp_sendq_t *q, char **acc, char **slot, int own, int n, int count, MPI_Datatype dt,
+                            MPI_Op op)
+{
+    char *t = own == n - 1 ? *acc : slot[n - 2];
+    int r = own == n - 1 ? logp_sendq_wait(q, *acc, 0, -1) : MPI_SUCCESS;
+    for (int d = n - 2; d >= 0 && r == MPI_SUCCESS; d--)
+        r = PMPI_Reduce_local(d == own ? *acc : slot[d < own ? d : d - 1], t, count, dt, op); /* t = v_d op t */
+    if (own != n - 1) {
+        slot[n - 2] = *acc;
+        *acc = t;
+    }
+    return r;
+}
+
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int tag,
                      const logp_view_t *v, logp_scratch_t *scratch)
 {
@@ -162,13 +181,15 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
      * second, or where it would push the region past what is kept between
      * calls (pages faulted in anew per call cost more than the overlap
      * gains: buffer.h), receives wait for their turn */
-    int nbuf = 3 * span <= LOGP_SCRATCH_KEEP || 2 * span > LOGP_SCRATCH_KEEP ? 3 : 2;
-    char *mem = logp_scratch_get(scratch, (size_t)nbuf * span);
+    int nbuf = 3 * span <= LOGP_SCRATCH_KEEP || 2 * span > LOGP_SCRATCH_KEEP ? 3 : 2, nslot = v->s->slots;
+    char *mem = logp_scratch_get(scratch, (size_t)(nbuf + nslot) * span);
     if (mem == NULL && nbuf == 3)
-        mem = logp_scratch_get(scratch, (size_t)(nbuf = 2) * span);
-    if (mem == NULL)
+        mem = logp_scratch_get(scratch, (size_t)((nbuf = 2) + nslot) * span);
+    if (mem == NULL || nslot > LOGP_SCHED_SLOTS_MAX)
         return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM); /* the messages still move, so no peer waits */
-    char *acc = logp_buffer_base(mem, count, dt);
+    char *acc = logp_buffer_base(mem, count, dt), *slot[LOGP_SCHED_SLOTS_MAX];
+    for (int j = 0; j < nslot; j++) /* after the receive buffers: the look-ahead's nbuf - 1 */
+        slot[j] = logp_buffer_base(mem + (size_t)(nbuf + j) * span, count, dt);
     logp_reduce_ahead_t a;
     a.scan = 0;
     a.buf[0] = logp_buffer_base(mem + span, count, dt);
@@ -204,7 +225,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             r = logp_buffer_copy(acc + at, len, dt, (char *)recvbuf + at, len, dt, comm, tag);
             break;
         case LOGP_OP_RECV: {
-            char *to = o.arg == LOGP_RECV_RESULT ? recvbuf : acc;
+            char *to = o.arg == LOGP_RECV_RESULT ? recvbuf : o.arg >= LOGP_RECV_SLOT ? slot[o.arg - LOGP_RECV_SLOT] : acc;
             if (o.arg == LOGP_RECV_RESULT && posted && taken < nresult) { /* posted early */
                 MPI_Status status;
                 r = logp_buffer_got(logp_engine_wait(&result[taken++], &status), &status, dt, len);
@@ -240,6 +261,11 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             }
             break;
         }
+        case LOGP_OP_FOLD: /* acc = v_0 op (v_1 op (...)), into the last operand's buffer */
+            if (rc != MPI_SUCCESS || len == 0)
+                break; /* nothing sound to combine; a user's operator never sees a count of 0 */
+            r = logp_reduce_fold(&q, &acc, slot, o.peer, o.arg, count, dt, op);
+            break;
         case LOGP_OP_SEND:
             len = rc == MPI_SUCCESS ? len : 0; /* after an error: an empty message tells the receiver */
             r = logp_sendq_post(&q, acc, extent, first, len, (size_t)len * (size_t)tsize, dt, o.peer,

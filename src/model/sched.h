@@ -32,9 +32,13 @@ typedef enum logp_op_kind {
     LOGP_OP_RECV_REDUCE, /* receive and combine into the accumulator (arg: side) */
     LOGP_OP_INIT_OWN,    /* accumulator = own contribution (local copy, free in the model) */
     LOGP_OP_REDUCE_OWN,  /* accumulator = own contribution (op) accumulator */
-    LOGP_OP_RESULT_OWN   /* the result buffer's parts = the accumulator's (the root of a
+    LOGP_OP_RESULT_OWN,  /* the result buffer's parts = the accumulator's (the root of a
                             schedule whose result arrives part by part; a local copy, free
                             in the model) */
+    LOGP_OP_FOLD         /* accumulator = v_0 (op) (v_1 (op) (... (op) v_{arg-1})), v_peer the
+                            accumulator and the others the receive slots in order (v_d in slot
+                            d below peer, d - 1 above): the same association on every rank
+                            whatever the operands' arrival order; arg - 1 combines */
 } logp_op_kind_t;
 
 /* Side of the accumulator an incoming partial result goes to, so that
@@ -43,6 +47,10 @@ typedef enum logp_op_kind {
 #define LOGP_SIDE_PREPEND 1
 /* arg of the root's final LOGP_OP_RECV when the tree root is not the root. */
 #define LOGP_RECV_RESULT 2
+/* arg of a LOGP_OP_RECV into receive slot j: LOGP_RECV_SLOT + j, j < s->slots. */
+#define LOGP_RECV_SLOT 3
+/* Most receive slots a schedule may use (the executor's table of them). */
+#define LOGP_SCHED_SLOTS_MAX 15
 
 typedef struct logp_op {
     int kind;     /* logp_op_kind_t */
@@ -214,6 +222,8 @@ struct logp_sched {
                                   rank do not share its interface many ways
                                   (two-tree's bcast on a shared network) */
     int recv_window;           /* dataflow: plain receives a rank keeps posted (0: all) */
+    int slots;                 /* receive slots a rank may fill (LOGP_RECV_SLOT) before a
+                                  LOGP_OP_FOLD: the executor's buffers beside the accumulator */
     void *data;                /* family data, owned */
     logp_sched_planned_t planned; /* set by plan.h's refinements */
 };

@@ -141,6 +141,8 @@ logp_status_t logp_sim_exec(logp_sim_ctx_t *x, int r, long i, double start)
             x->got[r] = me->cpu;
     } else if (o->kind == LOGP_OP_REDUCE_OWN) {
         me->cpu += (double)o->bytes * topo->intra.gamma / logp_topo_speed(topo, r);
+    } else if (o->kind == LOGP_OP_FOLD) { /* arg - 1 combines */
+        me->cpu += (double)(o->arg - 1) * (double)o->bytes * topo->intra.gamma / logp_topo_speed(topo, r);
     }
     if (me->copy > 0.0 && i == me->end - 1) /* every block unpacked */
         me->cpu += (double)x->s->P * (double)x->s->bytes * me->copy;

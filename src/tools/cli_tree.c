@@ -62,7 +62,7 @@ static int tree_rank(const logp_cli_t *c, const logp_sched_t *s)
 static void print_ops(const logp_sched_t *s, int root, int rank, int max)
 {
     static const char *const kinds[] = {"send to",   "recv from",   "recv+combine from",
-                                        "own value", "combine own", "own part to result"};
+                                        "own value", "combine own", "own part to result", "fold slots"};
     logp_view_t v;
     if (logp_view_init(&v, s, root, rank, 1) != LOGP_OK)
         return;
@@ -76,7 +76,12 @@ static void print_ops(const logp_sched_t *s, int root, int rank, int max)
             printf(" %6s", "");
         if (o.nparts > 0)
             printf("  parts [%d, %d) of %d", o.part, o.part + o.nparts, s->parts);
-        printf("  %zu B%s\n", o.bytes, o.arg == LOGP_RECV_RESULT && o.kind <= LOGP_OP_RECV ? " (the result)" : "");
+        if (o.kind == LOGP_OP_RECV && o.arg >= LOGP_RECV_SLOT)
+            printf("  %zu B (slot %d)\n", o.bytes, o.arg - LOGP_RECV_SLOT);
+        else if (o.kind == LOGP_OP_FOLD)
+            printf("  %zu B (%d operands, own %d-th)\n", o.bytes, o.arg, o.peer);
+        else
+            printf("  %zu B%s\n", o.bytes, o.arg == LOGP_RECV_RESULT && o.kind <= LOGP_OP_RECV ? " (the result)" : "");
     }
     if (v.nops > max)
         printf("  ... %d more\n", v.nops - max);

@@ -18,7 +18,7 @@ b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
 prog="$b/tests/mpi/test_coll"
 NS="${LOGP_TEST_NS:-1 2 3 4 5 7 8}"
-SETS="${LOGP_TEST_SETS:-native:native:native:native binomial:binomial:ring:binomial flat:flat:bruck:flat logp-tree:logp-tree:butterfly:logp-tree auto:chain:ring:ring auto:chain-opt:auto:recursive-doubling auto:chain-adaptive:auto:reduce-scatter-allgather scatter-allgather:pipeline:linear:auto pipeline:reduce-scatter-gather:auto:ring binary-pipeline:binary-pipeline:linear:reduce-scatter-allgather two-tree:two-tree:ring:logp-tree auto:chunked-rsg:auto:binomial}"
+SETS="${LOGP_TEST_SETS:-native:native:native:native binomial:binomial:ring:binomial flat:flat:bruck:flat logp-tree:logp-tree:butterfly:logp-tree auto:chain:ring:ring auto:chain-opt:auto:recursive-doubling auto:chain-adaptive:auto:reduce-scatter-allgather scatter-allgather:pipeline:linear:recursive-multiplying pipeline:reduce-scatter-gather:auto:ring binary-pipeline:binary-pipeline:linear:reduce-scatter-allgather two-tree:two-tree:ring:logp-tree auto:chunked-rsg:auto:binomial}"
 [ -f "$lib" ] || [ -n "${LOGP_TEST_PRINT_SETS:-}" ] || { echo "SKIP: $lib not built"; exit 77; }
 # Layout runs: PMPI_LOGP_RANKS_PER_NODE makes one machine several "nodes"
 # (tests/data/hetero.conf gives them fast and slow pairs and speeds), so
@@ -31,7 +31,7 @@ hetero="${top_srcdir:-.}/tests/data/hetero.conf"
 # Every predefined operator on every predefined datatype (test_types, below):
 # sets that cover each algorithm family's combining and staging, not every
 # algorithm: whole messages, chains, segments, reduce-scatter.
-TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto:auto binomial:chain-adaptive:butterfly:recursive-doubling two-tree:two-tree:linear:ring pipeline:reduce-scatter-gather:bruck:reduce-scatter-allgather scatter-allgather:chunked-rsg:ring:binomial}"
+TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto:auto binomial:chain-adaptive:butterfly:recursive-doubling two-tree:two-tree:linear:ring pipeline:reduce-scatter-gather:bruck:reduce-scatter-allgather scatter-allgather:chunked-rsg:ring:recursive-multiplying}"
 # registry_sets MODE, the registry's "name bcast,reduce" lines on stdin:
 # "bad LIST: why" for every name of a set that is not an algorithm of its
 # column's collective; then per algorithm that some collective's column

@@ -1057,10 +1057,13 @@ END_TEST
 
 /* A part's value in the symbolic run: the ranks combined in it (a mask),
  * and, in rank order, the range [lo, hi] it covers (ordered: every
- * combine joined adjacent ranges, the lower first). */
+ * combine joined adjacent ranges, the lower first); shape, a hash of its
+ * expression tree (the association: the same on every rank means the same
+ * bits for floating point). */
 typedef struct {
     unsigned long long mask;
     int lo, hi, ordered;
+    unsigned long long shape;
 } ar_val_t;
 
 #define AR_MAXP 40
@@ -1075,7 +1078,8 @@ typedef struct {
 
 static ar_val_t ar_join(ar_val_t a, ar_val_t b) /* a op b */
 {
-    ar_val_t r = {a.mask | b.mask, a.lo, b.hi, a.ordered && b.ordered && a.hi + 1 == b.lo && !(a.mask & b.mask)};
+    ar_val_t r = {a.mask | b.mask, a.lo, b.hi, a.ordered && b.ordered && a.hi + 1 == b.lo && !(a.mask & b.mask),
+                  (a.shape * 0x9E3779B97F4A7C15ull + 0x7F4A7C15ull) ^ (b.shape * 0xC2B2AE3D27D4EB4Full + 0x165667B1ull)};
     return r;
 }
 
@@ -1087,7 +1091,7 @@ static ar_val_t ar_join(ar_val_t a, ar_val_t b) /* a op b */
 static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
 {
     int P = s->P, parts = s->parts < 1 ? 1 : s->parts;
-    static ar_val_t acc[AR_MAXP][AR_MAXPARTS];
+    static ar_val_t acc[AR_MAXP][AR_MAXPARTS], slot[AR_MAXP][LOGP_SCHED_SLOTS_MAX][AR_MAXPARTS];
     static ar_msg_t q[AR_MAXQ];
     logp_view_t v[AR_MAXP];
     int pc[AR_MAXP], nq = 0, head = 0, done = 0;
@@ -1104,7 +1108,7 @@ static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
             while (pc[r] < v[r].nops) {
                 logp_op_t o = logp_view_op(&v[r], pc[r]);
                 int first = o.nparts ? o.part : 0, n = o.nparts ? o.nparts : parts;
-                ar_val_t own = {1ull << r, r, r, 1};
+                ar_val_t own = {1ull << r, r, r, 1, 0x100000001ull * (unsigned long long)(r + 1)};
                 if (o.kind == LOGP_OP_INIT_OWN) {
                     for (int k = 0; k < parts; k++)
                         acc[r][k] = own;
@@ -1129,7 +1133,9 @@ static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
                                         n, o.peer, q[j].part, q[j].nparts), 0;
                     for (int k = 0; k < n; k++) {
                         ar_val_t in = q[j].v[k], *a = &acc[r][first + k];
-                        if (o.kind == LOGP_OP_RECV)
+                        if (o.kind == LOGP_OP_RECV && o.arg >= LOGP_RECV_SLOT)
+                            slot[r][o.arg - LOGP_RECV_SLOT][first + k] = in;
+                        else if (o.kind == LOGP_OP_RECV)
                             *a = in;
                         else
                             *a = o.arg == LOGP_SIDE_PREPEND || v[r].commutative ? ar_join(in, *a) : ar_join(*a, in);
@@ -1137,6 +1143,16 @@ static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
                     q[j].to = -1; /* taken */
                     while (head < nq && q[head].to < 0)
                         head++;
+                } else if (o.kind == LOGP_OP_FOLD) { /* v_0 op (v_1 op (...)), v_peer the accumulator */
+                    if (o.arg - 1 > s->slots || o.peer < 0 || o.peer >= o.arg)
+                        return snprintf(why, whylen, "rank %d op %d: fold of %d, own %d, %d slots", r, pc[r], o.arg,
+                                        o.peer, s->slots), 0;
+                    for (int k = 0; k < parts; k++) {
+                        ar_val_t t = o.peer == o.arg - 1 ? acc[r][k] : slot[r][o.arg - 2][k];
+                        for (int d = o.arg - 2; d >= 0; d--)
+                            t = ar_join(d == o.peer ? acc[r][k] : slot[r][d < o.peer ? d : d - 1][k], t);
+                        acc[r][k] = t;
+                    }
                 } else {
                     return snprintf(why, whylen, "rank %d: operation kind %d", r, o.kind), 0;
                 }
@@ -1157,6 +1173,8 @@ static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
             if (a.mask != all || (!v[r].commutative && !(a.ordered && a.lo == 0 && a.hi == P - 1)))
                 return snprintf(why, whylen, "rank %d part %d: mask %llx lo %d hi %d ordered %d", r, k, a.mask, a.lo,
                                 a.hi, a.ordered), 0;
+            if (a.shape != acc[0][k].shape) /* every rank the same association: the same bits */
+                return snprintf(why, whylen, "rank %d part %d: another association than rank 0's", r, k), 0;
         }
     return 1;
 }
@@ -1168,15 +1186,53 @@ START_TEST(test_allreduce_results)
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
             if (!schedulable(a, LOGP_COLL_ALLREDUCE))
                 continue;
-            logp_sched_t s;
-            build(&s, LOGP_COLL_ALLREDUCE, (logp_algo_t)a, 1000, &t, 3);
-            for (int commute = 0; commute <= 1; commute++) {
-                if (!commute && !(s.fam->flags & LOGP_FAMILY_RANK_ORDER))
-                    continue;
-                char why[160] = "";
-                if (!ar_run(&s, commute, why, sizeof why))
-                    ck_abort_msg("allreduce %s P=%d commute=%d: %s", logp_algo_name((logp_algo_t)a), P, commute, why);
+            for (int radix = 0; radix <= 32; radix = radix ? 2 * radix : 2) { /* the model's, then forced */
+                logp_sched_t s;
+                logp_sched_opts_t o = {3, 0, 0, radix, 0, 0};
+                LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, (logp_algo_t)a, 1000, &t, &o) == LOGP_OK);
+                for (int commute = 0; commute <= 1; commute++) {
+                    if (!commute && !(s.fam->flags & LOGP_FAMILY_RANK_ORDER))
+                        continue;
+                    char why[160] = "";
+                    if (!ar_run(&s, commute, why, sizeof why))
+                        ck_abort_msg("allreduce %s P=%d radix=%d commute=%d: %s", logp_algo_name((logp_algo_t)a), P,
+                                     s.k, commute, why);
+                }
+                logp_sched_free(&s);
             }
+        }
+    }
+}
+END_TEST
+
+/* recursive-multiplying: its estimate (a new rank's path) is the
+ * simulator's time where no rank folds, for every radix and random
+ * parameters, and within the fold's two messages where ranks fold (a
+ * group's members that did not fold wait for those that did); the model's radix is the least estimate, so never above radix 2's. */
+START_TEST(test_rmul_estimate)
+{
+    srand(91);
+    for (int trial = 0; trial < 60; trial++) {
+        logp_params_t p = trial % 3 ? random_params() : P0;
+        int P = trial % 2 ? 1 << (1 + rand() % 8) : 2 + rand() % 200;
+        size_t m = (size_t)exp(urand(0.0, log(65536.0)));
+        logp_topo_t t = logp_topo_uniform(P, &p);
+        double model = -1.0;
+        for (int radix = 0; radix <= 16; radix = radix ? 2 * radix : 2) {
+            logp_sched_t s;
+            logp_sched_opts_t o = {0, 0, 0, radix, 0, 0};
+            LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, LOGP_ALGO_RECURSIVE_MULTIPLYING, m, &t, &o) == LOGP_OK);
+            double sim, est = logp_sched_estimate(&s, 0, 0);
+            LOGP_CHECK(logp_sim_run(&s, 0, 0, NULL, NULL, &sim) == LOGP_OK);
+            int folds = (P & (P - 1)) != 0;
+            double slack = folds ? 2.0 * logp_params_p2p(&p, m) : 1e-9 * sim;
+            ck_assert_msg(fabs(est - sim) <= slack, "P=%d m=%zu radix %d: estimate %.9g sim %.9g",
+                          P, m, s.k, est, sim);
+            if (radix == 0)
+                model = est;
+            else
+                ck_assert_msg(model <= est * (1.0 + 1e-12), "P=%d m=%zu: the model's radix %.9g, radix %d %.9g", P, m,
+                              model, s.k, est);
             logp_sched_free(&s);
         }
     }
@@ -1305,7 +1361,7 @@ int main(void)
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim, test_closed_forms_on_alike_nodes,
         test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
-        test_twotree_window, test_chunked_rsg, test_allreduce_results, test_alltoallv_is_alltoall, test_pipeline_shared_proxy, test_forced_segments,
+        test_twotree_window, test_chunked_rsg, test_allreduce_results, test_rmul_estimate, test_alltoallv_is_alltoall, test_pipeline_shared_proxy, test_forced_segments,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
 }
