@@ -32,12 +32,23 @@ static inline int logp_fold_real(long i, long r)
  * butterfly of `inner` operations per new rank: 3 for an even folded rank
  * (its own, sent up, the result back), else 1 + inner, plus 2 for an odd
  * folded rank (its pair's combine first, the hand-back last). */
+static inline int logp_fold_view_to(logp_view_t *v, int inner, long pp);
+
 static inline int logp_fold_view(logp_view_t *v, int inner)
 {
-    int P = v->s->P, rank = v->rank, lg = logp_fold_log2(P);
-    long r = P - (1L << lg);
-    v->node.c[1] = r;
+    int lg = logp_fold_log2(v->s->P), n = logp_fold_view_to(v, inner, 1L << lg);
     v->node.c[2] = lg;
+    return n;
+}
+
+/* logp_fold_view to pp new ranks, P / 2 <= pp <= P (r = P - pp pairs
+ * fold); c[2] is pp. */
+static inline int logp_fold_view_to(logp_view_t *v, int inner, long pp)
+{
+    int P = v->s->P, rank = v->rank;
+    long r = P - pp;
+    v->node.c[1] = r;
+    v->node.c[2] = pp;
     if (rank < 2 * r && rank % 2 == 0) {
         v->node.c[0] = -1;
         return 3;
