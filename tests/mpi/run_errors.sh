@@ -128,9 +128,10 @@ rc=$?
 # next call is whole.  Every algorithm that stages is forced in some run.
 hetero="${top_srcdir:-.}/tests/data/hetero.conf"
 nomem() {
-    n=$1; f=$2; bc=$3; rd=$4; aa=$5; shift 5
-    algs="$bc $rd $aa"
+    n=$1; f=$2; bc=$3; rd=$4; aa=$5; ar=$6; shift 6
+    algs="$bc $rd $aa $ar"
     env LD_PRELOAD="$lib" PMPI_LOGP_TEST_NOMEM=$f PMPI_LOGP_BCAST=$bc PMPI_LOGP_REDUCE=$rd PMPI_LOGP_ALLTOALL=$aa \
+        PMPI_LOGP_ALLREDUCE=$ar \
         PMPI_LOGP_VERBOSE=1 "$@" timeout 120 $MPIEXEC -n "$n" "$prog" nomem >"$tmp/out" 2>"$tmp/err"
     rc=$?
     line=$(grep '^nomem:' "$tmp/out")
@@ -149,24 +150,24 @@ nomem() {
         ko "rank $f out of memory, $algs, n=$n (exit $rc): $line"; tail -3 "$tmp/err"
     fi
 }
-nomem 3 1 scatter-allgather binomial ring
-nomem 4 0 pipeline pipeline butterfly
-nomem 3 2 binary-pipeline logp-tree linear
-nomem 3 0 binomial reduce-scatter-gather butterfly
-nomem 5 1 binomial chunked-rsg ring
-nomem 5 2 logp-tree chain-adaptive ring
-nomem 3 1 flat chain-opt linear
-nomem 4 0 two-tree flat ring
-nomem 3 2 auto binary-pipeline auto
-nomem 4 3 auto chain node-aggregate PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
-nomem 4 1 two-level two-level node-aggregate PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
-nomem 5 3 hetero-tree hetero-tree auto PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
+nomem 3 1 scatter-allgather binomial ring recursive-multiplying
+nomem 4 0 pipeline pipeline butterfly recursive-multiplying
+nomem 3 2 binary-pipeline logp-tree linear recursive-doubling
+nomem 3 0 binomial reduce-scatter-gather butterfly reduce-scatter-allgather
+nomem 5 1 binomial chunked-rsg ring ring
+nomem 5 2 logp-tree chain-adaptive ring recursive-multiplying
+nomem 3 1 flat chain-opt linear binomial
+nomem 4 0 two-tree flat ring logp-tree
+nomem 3 2 auto binary-pipeline auto auto
+nomem 4 3 auto chain node-aggregate auto PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
+nomem 4 1 two-level two-level node-aggregate auto PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
+nomem 5 3 hetero-tree hetero-tree auto auto PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
 # auto out of memory for a decision, its schedule or a trial's candidates
 # on one rank (hung before: that rank ran another algorithm alone)
-nomem 3 1:decision auto auto auto
-nomem 3 2:schedule auto auto auto
-nomem 4 0:schedule auto auto auto PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
-nomem 3 1:trial auto auto auto
-nomem 5 4:trial auto auto auto
+nomem 3 1:decision auto auto auto auto
+nomem 3 2:schedule auto auto auto auto
+nomem 4 0:schedule auto auto auto auto PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"
+nomem 3 1:trial auto auto auto auto
+nomem 5 4:trial auto auto auto auto
 echo "errors: $pass passed, $fail failed"
 [ $fail -eq 0 ]

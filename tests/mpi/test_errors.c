@@ -400,7 +400,7 @@ int main(int argc, char **argv)
         MPI_Type_commit(&vec);
         int *vbuf = malloc(sizeof(int) * 2 * N), *sum = malloc(sizeof(int) * R), *own = malloc(sizeof(int) * R);
         int *a = malloc(sizeof(int) * B * (size_t)g_size), *b = malloc(sizeof(int) * B * (size_t)g_size);
-        for (int round = 0; round < 3 * g_size; round++) {
+        for (int round = 0; round < 4 * g_size; round++) {
             int root = round % g_size, kind = round / g_size, ok = 1;
             if (kind == 0) { /* bcast */
                 for (int i = 0; i < 2 * N; i++)
@@ -413,6 +413,13 @@ int main(int argc, char **argv)
                     own[i] = g_rank + i;
                 rc = MPI_Reduce(own, sum, R, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
                 for (int i = 0; g_rank == root && i < R; i++)
+                    ok &= sum[i] == g_size * (g_size - 1) / 2 + g_size * i;
+            } else if (kind == 3) { /* allreduce, in place on odd rounds */
+                for (int i = 0; i < R; i++)
+                    own[i] = sum[i] = g_rank + i;
+                rc = root % 2 ? MPI_Allreduce(MPI_IN_PLACE, sum, R, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
+                              : MPI_Allreduce(own, sum, R, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+                for (int i = 0; i < R; i++)
                     ok &= sum[i] == g_size * (g_size - 1) / 2 + g_size * i;
             } else { /* alltoall, in place on odd roots (the direct ones stage then) */
                 for (int i = 0; i < B * g_size; i++)
