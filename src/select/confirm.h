@@ -26,7 +26,7 @@
                                    that the budget cut short: candidates not tried wait until the
                                    class has paid for them */
 #define LOGP_CONFIRM_SPAN 8.0   /* native is tried if predicted within 8x of the best */
-#define LOGP_CONFIRM_NEAR 2.0   /* our runners-up are tried if predicted within 2x of the best */
+#define LOGP_CONFIRM_NEAR LOGP_SELECT_NEAR /* our runners-up are tried if predicted within 2x of the best */
 #define LOGP_CONFIRM_DISTINCT 0.005 /* a runner-up must be priced > 0.5% away from our candidates */
 #define LOGP_CONFIRM_MARGIN 0.05 /* a challenger overturns the model only if >= 5% faster */
 #define LOGP_CONFIRM_DRIFT 3.0  /* a decision re-opens if its calls got 3x slower or faster */

@@ -6,6 +6,11 @@
 #include "../model/plan.h"
 #include "native.h"
 
+/* How far a candidate's estimate may be from its simulation, either way,
+ * for pruning (check_select test_prune: the decision and its trial's
+ * candidates never change). */
+#define LOGP_SELECT_SLACK 2.0
+
 logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe)
 {
     if (!native_unsafe)
@@ -44,6 +49,42 @@ double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q)
     return t;
 }
 
+/* Candidates out of the running are priced by their estimate instead of
+ * a simulation: one whose estimate, were it SLACK times too high, would
+ * still exceed SLACK times the best estimate by more than a trial's reach
+ * (LOGP_SELECT_NEAR, or the widest error band among the candidates:
+ * confirm.h) can neither win nor be tried.  Its price is then only
+ * reported.  Why: the ring allreduce's O(P^2) simulation made a decision
+ * at P = 200 cost 34 - 52 ms, at P = 64 and 8 B 3.8 ms, where the ring is
+ * 20 - 60 times the best.  Sets t[a] for the pruned ones and for those
+ * with a closed form (their exact price). */
+static void logp_select_prune(const logp_select_query_t *q, logp_sched_t *all, const int *have, double *t)
+{
+    double est[LOGP_ALGO_COUNT], ref = -1.0, widest = 0.0;
+    int sc = logp_learn_class(q->bytes);
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        est[a] = -1.0;
+        if (!have[a])
+            continue;
+        double b = logp_algo_error_band((logp_algo_t)a, q->topo->shared);
+        b = b < 0.0 || b > 0.9 ? 0.9 : b; /* unmeasured: as wide as a band may be */
+        widest = b > widest ? b : widest;
+        double exact = logp_sched_time(&all[a], 0, q->commutative), f;
+        if (exact >= 0.0) /* a closed form: its price, computed once (some cost a replay) */
+            t[a] = exact;
+        est[a] = exact >= 0.0 ? exact : logp_sched_estimate(&all[a], 0, q->commutative);
+        f = logp_learn_factor(q->learn, q->coll, (logp_algo_t)a, sc);
+        if (est[a] > 0.0 && (ref < 0.0 || est[a] * f < ref))
+            ref = est[a] * f;
+    }
+    double reach = (1.0 + widest) / (1.0 - widest);
+    reach = reach > LOGP_SELECT_NEAR ? reach : LOGP_SELECT_NEAR;
+    for (int a = 0; a < LOGP_ALGO_COUNT && ref > 0.0; a++)
+        if (est[a] > 0.0 && t[a] < 0.0 &&
+            est[a] * logp_learn_factor(q->learn, q->coll, (logp_algo_t)a, sc) > LOGP_SELECT_SLACK * LOGP_SELECT_SLACK * reach * ref)
+            t[a] = est[a];
+}
+
 /* Every candidate of auto for the query: built into all[] (have[a] set)
  * and priced into t[] (< 0: not a candidate or not priced), with
  * q->learn's corrections; raw[] (if not NULL): the same prices without
@@ -68,8 +109,10 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
     }
     /* simulate all candidates or none: decisions compare like with like */
     int exact = work <= LOGP_PLAN_BUDGET;
+    if (exact)
+        logp_select_prune(q, all, have, t);
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
-        if (have[a])
+        if (have[a] && t[a] < 0.0)
             t[a] = logp_plan_price(&all[a], 0, q->commutative, exact);
     if (logp_algo_supports(LOGP_ALGO_NATIVE, q->coll) && !q->native_unsafe)
         t[LOGP_ALGO_NATIVE] = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, exact);

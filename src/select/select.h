@@ -10,6 +10,11 @@
 #include "../model/topo.h"
 #include "native.h"
 
+/* The reach of a trial beyond auto's pick (confirm.h's LOGP_CONFIRM_NEAR):
+ * runners-up predicted within this factor of the best are tried, so the
+ * pricing may not prune them (select.c). */
+#define LOGP_SELECT_NEAR 2.0
+
 typedef struct logp_select_query {
     logp_coll_t coll;
     size_t bytes;            /* bcast/reduce: message; alltoall: one block */

@@ -1,5 +1,7 @@
 /* Unit tests of src/select: the registry, auto selection, the native model. */
 #include <check.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../src/model/algo.h"
@@ -7,6 +9,7 @@
 #include "../../src/model/plan.h"
 #include "../../src/model/sim.h"
 #include "../../src/model/topo.h"
+#include "../../src/select/confirm.h"
 #include "../../src/select/native.h"
 #include "../../src/select/select.h"
 #include "check_main.h"
@@ -93,6 +96,62 @@ END_TEST
 /* The decision hands its trial the prices it computed, without the
  * learned corrections: the very prices logp_select_prices gives without
  * them (a class's first call prices every candidate once). */
+/* Pruning (select.c): a candidate priced by its estimate because it is
+ * out of the running never changes the decision nor its trial's
+ * candidates: on random platforms, the plan from auto's prices is the
+ * plan from every candidate priced alone. */
+START_TEST(test_prune)
+{
+    srand(5);
+    int pruned = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        double L = 0.5e-6 * pow(40.0, (double)rand() / RAND_MAX), o = 0.1e-6 * pow(50.0, (double)rand() / RAND_MAX);
+        double g = 0.1e-6 * pow(50.0, (double)rand() / RAND_MAX), G = 0.02e-9 * pow(100.0, (double)rand() / RAND_MAX);
+        logp_params_t p = {L, o, g, G, 1e-9 * rand() / RAND_MAX};
+        int P = 2 + rand() % 150, coll = rand() % LOGP_COLL_COUNT;
+        size_t m = (size_t)pow(2.0, 3 + rand() % 18);
+        if (!logp_check_sampled(trial))
+            continue;
+        logp_topo_t topo = logp_topo_uniform(P, &p);
+        logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0};
+        double t, raw[LOGP_ALGO_COUNT], full[LOGP_ALGO_COUNT], band[LOGP_ALGO_COUNT];
+        logp_algo_t a;
+        int priced = 0;
+        ck_assert_int_eq(logp_select_decide_priced(LOGP_ALGO_AUTO, &q, &a, NULL, &t, raw, &priced), LOGP_OK);
+        if (!priced || !logp_select_prices(&q, full))
+            continue; /* estimates of all: nothing is pruned */
+        logp_algo_t best = LOGP_ALGO_COUNT;
+        for (int b = 0; b < LOGP_ALGO_COUNT; b++) {
+            band[b] = logp_algo_error_band((logp_algo_t)b, 0);
+            if (full[b] < 0.0 || b == LOGP_ALGO_NATIVE)
+                continue;
+            logp_sched_t sb; /* priced alone as auto prices it, simulated unless its family is estimated */
+            logp_sched_opts_t op = {4, 0, 0, 0, 0, 0};
+            ck_assert_int_eq(logp_plan_build(&sb, (logp_coll_t)coll, (logp_algo_t)b, m, &topo, &op), LOGP_OK);
+            double tb = logp_plan_price(&sb, 0, 1, 1);
+            logp_sched_free(&sb);
+            pruned += tb != full[b];
+            full[b] = tb;
+        }
+        if (logp_coll_local_sizes((logp_coll_t)coll))
+            full[LOGP_ALGO_NATIVE] = raw[LOGP_ALGO_NATIVE] = -1.0;
+        for (int b = 0; b < LOGP_ALGO_COUNT; b++) /* as the decision: native first, then registry order */
+            if (full[b] >= 0.0 && (best == LOGP_ALGO_COUNT || full[b] < full[best]))
+                best = (logp_algo_t)b;
+        ck_assert_msg(a == best, "coll %d P=%d m=%zu: auto %s, every candidate simulated %s", coll, P, m,
+                      logp_algo_name(a), logp_algo_name(best));
+        logp_trial_plan_t x, y;
+        logp_confirm_plan(raw, raw, band, a, &x);
+        logp_confirm_plan(full, full, band, best, &y);
+        ck_assert_int_eq(x.n, y.n);
+        for (int c = 0; c < x.n; c++)
+            ck_assert_msg(x.algo[c] == y.algo[c], "coll %d P=%d m=%zu: trial candidate %d %s, unpruned %s", coll, P,
+                          m, c, logp_algo_name(x.algo[c]), logp_algo_name(y.algo[c]));
+    }
+    printf("prune: %d candidates priced by their estimate\n", pruned);
+}
+END_TEST
+
 START_TEST(test_decide_priced)
 {
     logp_params_t p = logp_params_default();
@@ -287,7 +346,7 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {test_decide_priced, 
+    const TTest *const tests[] = {test_decide_priced, test_prune,
         test_registry,
         test_auto_is_cheapest,
         test_forced_kept,
