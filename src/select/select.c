@@ -49,39 +49,33 @@ double logp_select_predict(logp_algo_t algo, const logp_select_query_t *q)
     return t;
 }
 
-/* Candidates out of the running are priced by their estimate instead of
- * a simulation: one whose estimate, were it SLACK times too high, would
- * still exceed SLACK times the best estimate by more than a trial's reach
- * (LOGP_SELECT_NEAR, or the widest error band among the candidates:
- * confirm.h) can neither win nor be tried.  Its price is then only
- * reported.  Why: the ring allreduce's O(P^2) simulation made a decision
- * at P = 200 cost 34 - 52 ms, at P = 64 and 8 B 3.8 ms, where the ring is
- * 20 - 60 times the best.  Sets t[a] for the pruned ones and for those
- * with a closed form (their exact price). */
-static void logp_select_prune(const logp_select_query_t *q, logp_sched_t *all, const int *have, double *t)
+/* Candidates out of the running are priced by their estimate, neither
+ * simulated nor replayed: one whose estimate, were it SLACK times too
+ * high, would still exceed SLACK times the best estimate by more than a
+ * trial's reach (LOGP_SELECT_NEAR, or the widest error band among the
+ * candidates: confirm.h) can neither win nor be tried.  Why: the ring
+ * allreduce's O(P^2) simulation made a decision at P = 200 cost 34 - 52
+ * ms, at P = 64 and 8 B 3.8 ms, where the ring is 20 - 60 times the best.
+ * est[a]: the candidates' estimates (< 0: none, never pruned); sets t[a]
+ * of the pruned ones. */
+static void logp_select_prune(const logp_select_query_t *q, const int *have, const double *est, double *t)
 {
-    double est[LOGP_ALGO_COUNT], ref = -1.0, widest = 0.0;
+    double ref = -1.0, widest = 0.0, f[LOGP_ALGO_COUNT];
     int sc = logp_learn_class(q->bytes);
     for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
-        est[a] = -1.0;
         if (!have[a])
             continue;
         double b = logp_algo_error_band((logp_algo_t)a, q->topo->shared);
         b = b < 0.0 || b > 0.9 ? 0.9 : b; /* unmeasured: as wide as a band may be */
         widest = b > widest ? b : widest;
-        double exact = logp_sched_time(&all[a], 0, q->commutative), f;
-        if (exact >= 0.0) /* a closed form: its price, computed once (some cost a replay) */
-            t[a] = exact;
-        est[a] = exact >= 0.0 ? exact : logp_sched_estimate(&all[a], 0, q->commutative);
-        f = logp_learn_factor(q->learn, q->coll, (logp_algo_t)a, sc);
-        if (est[a] > 0.0 && (ref < 0.0 || est[a] * f < ref))
-            ref = est[a] * f;
+        f[a] = logp_learn_factor(q->learn, q->coll, (logp_algo_t)a, sc);
+        if (est[a] > 0.0 && (ref < 0.0 || est[a] * f[a] < ref))
+            ref = est[a] * f[a];
     }
     double reach = (1.0 + widest) / (1.0 - widest);
     reach = reach > LOGP_SELECT_NEAR ? reach : LOGP_SELECT_NEAR;
     for (int a = 0; a < LOGP_ALGO_COUNT && ref > 0.0; a++)
-        if (est[a] > 0.0 && t[a] < 0.0 &&
-            est[a] * logp_learn_factor(q->learn, q->coll, (logp_algo_t)a, sc) > LOGP_SELECT_SLACK * LOGP_SELECT_SLACK * reach * ref)
+        if (have[a] && est[a] > 0.0 && est[a] * f[a] > LOGP_SELECT_SLACK * LOGP_SELECT_SLACK * reach * ref)
             t[a] = est[a];
 }
 
@@ -89,28 +83,40 @@ static void logp_select_prune(const logp_select_query_t *q, logp_sched_t *all, c
  * and priced into t[] (< 0: not a candidate or not priced), with
  * q->learn's corrections; raw[] (if not NULL): the same prices without
  * them.  Returns nonzero if the prices are exact (closed forms or
- * simulation). */
+ * simulation; pruned candidates are estimated either way). */
 static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all, int *have, double *t, double *raw)
 {
     long work = 0;
+    double est[LOGP_ALGO_COUNT];
     for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
         have[a] = 0;
-        t[a] = -1.0;
+        t[a] = est[a] = -1.0;
         if (a == LOGP_ALGO_AUTO || a == LOGP_ALGO_NATIVE || !logp_algo_supports((logp_algo_t)a, q->coll) ||
             (logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_FORCED_ONLY) ||
             logp_select_resolve((logp_algo_t)a, q) != (logp_algo_t)a)
             continue;
         if (logp_select_build((logp_algo_t)a, q, &all[a]) == LOGP_OK) {
             have[a] = 1;
-            /* what the simulation below would cost (a closed form costs none) */
-            if (logp_plan_affordable(&all[a]) && logp_sched_time(&all[a], 0, q->commutative) < 0.0)
-                work += logp_sched_ops(&all[a]);
+            est[a] = logp_sched_estimate(&all[a], 0, q->commutative);
         }
     }
-    /* simulate all candidates or none: decisions compare like with like */
+    logp_select_prune(q, have, est, t);
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        if (!have[a] || !logp_plan_affordable(&all[a]))
+            continue;
+        if (t[a] >= 0.0) { /* pruned: counted as if simulated, so that pruning never turns a
+                              decision by estimates into one by costlier simulations */
+            work += logp_sched_ops(&all[a]);
+            continue;
+        }
+        /* a closed form's price, computed once (some replay O(P^2) steps), or what the
+         * simulation below would cost */
+        t[a] = logp_sched_time(&all[a], 0, q->commutative);
+        if (t[a] < 0.0)
+            work += logp_sched_ops(&all[a]);
+    }
+    /* simulate all candidates in the running or none: decisions compare like with like */
     int exact = work <= LOGP_PLAN_BUDGET;
-    if (exact)
-        logp_select_prune(q, all, have, t);
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
         if (have[a] && t[a] < 0.0)
             t[a] = logp_plan_price(&all[a], 0, q->commutative, exact);

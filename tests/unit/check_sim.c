@@ -366,9 +366,9 @@ static int closed_form_case(int P, const logp_params_t *p, size_t m, int k, doub
                     continue; /* a non-commutative reduce does not run it */
                 double closed = logp_sched_time(&s, root, commute), sim;
                 /* an allreduce has closed forms on binomial and flat trees, and for the
-                 * ring where P divides m (sched.c, sched_ring.c) */
+                 * ring (a replay of its steps where P does not divide m: sched_ring.c) */
                 if (closed < 0.0 && coll == LOGP_COLL_ALLREDUCE && a != LOGP_ALGO_BINOMIAL && a != LOGP_ALGO_FLAT &&
-                    !(a == LOGP_ALGO_RING && m % (size_t)P == 0))
+                    a != LOGP_ALGO_RING)
                     continue;
                 if (closed < 0.0)
                     ck_abort_msg("%s %s has no closed form", logp_coll_name(coll), logp_algo_name(a));
