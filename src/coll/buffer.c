@@ -240,6 +240,7 @@ void logp_sendq_init(logp_sendq_t *q, int concurrent, int window)
     q->n = 0;
     q->serial = !concurrent;
     q->paced = window > 0;
+    q->eager = 0;
     q->window = window > 0 && window < LOGP_SENDQ_WINDOW ? window : LOGP_SENDQ_WINDOW;
     for (int i = 0; i < LOGP_SENDQ_WINDOW; i++)
         q->req[i] = MPI_REQUEST_NULL;
@@ -267,7 +268,7 @@ int logp_sendq_post(logp_sendq_t *q, const void *buf, MPI_Aint extent, int first
      * received, not when a library that buffers (or a simulator that
      * detaches) took it */
     int (*isend)(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *) =
-        large || q->paced ? PMPI_Issend : PMPI_Isend;
+        (large && !q->eager) || q->paced ? PMPI_Issend : PMPI_Isend;
     int s = isend((const char *)buf + (MPI_Aint)first * extent, len, dt, peer, tag, comm, &q->req[slot]);
     if (s != MPI_SUCCESS && PMPI_Isend(buf, 0, MPI_BYTE, peer, tag, comm, &q->req[slot]) != MPI_SUCCESS)
         q->req[slot] = MPI_REQUEST_NULL; /* else an empty message: the peer reports a short one, not waits */

@@ -162,6 +162,7 @@ typedef struct logp_sendq {
     int serial; /* large sends alone (1, the default), or all concurrent (0) */
     int window; /* sends in flight at most (<= LOGP_SENDQ_WINDOW) */
     int paced;  /* every send synchronous (a schedule's window, sched.h) */
+    int eager;  /* large sends not synchronous (LOGP_FAMILY_EXCHANGE; set after init) */
 } logp_sendq_t;
 
 /* An empty queue; `concurrent` nonzero lets large sends be in flight

@@ -238,6 +238,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     a.op[0] = a.op[1] = -1;
     logp_sendq_t q;
     logp_sendq_init(&q, (v->s->fam->flags & LOGP_FAMILY_CONCURRENT) != 0, logp_sched_window(v->s));
+    q.eager = (v->s->fam->flags & LOGP_FAMILY_EXCHANGE) != 0;
     rc = MPI_SUCCESS;
     MPI_Request result[LOGP_PIPELINE_MAX_SEGMENTS];
     int after, nresult = logp_reduce_results(v, sendbuf == MPI_IN_PLACE, &after), taken = 0, posted = 0;

@@ -210,6 +210,7 @@ const logp_family_t logp_family_recursive_multiplying = {
     /* concurrent: a member's large sends to its q - 1 partners must all be
      * out before it receives; held back one peer at a time (buffer.h's
      * LogGP rule), member x's second send waits for x - 1 to receive,
-     * which is sending to x - 2 first, ...: a cycle round the group */
-    .flags = LOGP_FAMILY_RANK_ORDER | LOGP_FAMILY_CONCURRENT,
+     * which is sending to x - 2 first, ...: a cycle round the group;
+     * an exchange: a round's receives are all posted as it begins */
+    .flags = LOGP_FAMILY_RANK_ORDER | LOGP_FAMILY_CONCURRENT | LOGP_FAMILY_EXCHANGE,
 };
