@@ -143,11 +143,10 @@ static void logp_reduce_ahead(logp_reduce_ahead_t *a, logp_sendq_t *q, const log
 }
 
 /* Receive slots (LOGP_RECV_SLOT): the first of a run of slot receives
- * posts them all, so that every partner's message moves at once; taken
- * one at a time, each large (synchronous) message would start only once
- * the previous one was in, a latency apiece where the model has them all
- * in flight (SMPI, a 64 KiB allreduce at P = 64 with L = 16.7 us: 279 us
- * against the model's 188).  Then each waits for its own. */
+ * posts them all, so that every partner's message moves at once, as the
+ * model has them in flight: where a library moves a large message only
+ * once its receive is posted (rendezvous), taken one at a time each would
+ * start a latency after the previous one.  Then each waits for its own. */
 typedef struct {
     MPI_Request req[LOGP_SCHED_SLOTS_MAX];
     int posted[LOGP_SCHED_SLOTS_MAX];
