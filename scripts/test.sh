@@ -114,7 +114,9 @@ san_mpi() {
     fi
 }
 for n in 2 3; do
-    for algs in "binomial logp-tree ring ring" "flat chain-adaptive bruck recursive-doubling"; do
+    # (allreduce: recursive-multiplying's slots and folds, the butterflies, and the ring in the engine's run below)
+    for algs in "binomial logp-tree ring recursive-multiplying" "flat chain-adaptive bruck recursive-doubling" \
+        "logp-tree pipeline butterfly reduce-scatter-allgather"; do
         set -- $algs
         san_mpi "MPI matrix $algs" $n test_coll_linked PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 \
             PMPI_LOGP_ALLREDUCE=$4
