@@ -217,8 +217,10 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
      * calls (pages faulted in anew per call cost more than the overlap
      * gains: buffer.h), receives wait for their turn */
     int nbuf = 3 * span <= LOGP_SCRATCH_KEEP || 2 * span > LOGP_SCRATCH_KEEP ? 3 : 2, nslot = v->s->slots;
-    char *mem = nslot <= LOGP_SCHED_SLOTS_MAX ? logp_scratch_get(scratch, (size_t)(nbuf + nslot) * span) : NULL;
-    if (mem == NULL && nbuf == 3 && nslot <= LOGP_SCHED_SLOTS_MAX)
+    if (nslot > LOGP_SCHED_SLOTS_MAX) /* no family asks for more (sched.h) */
+        return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM);
+    char *mem = logp_scratch_get(scratch, (size_t)(nbuf + nslot) * span);
+    if (mem == NULL && nbuf == 3)
         mem = logp_scratch_get(scratch, (size_t)((nbuf = 2) + nslot) * span);
     if (mem == NULL)
         return logp_coll_drain(v, comm, tag, MPI_ERR_NO_MEM); /* the messages still move, so no peer waits */

@@ -133,7 +133,7 @@ static double logp_rmul_path(const logp_sched_t *s, const logp_rmul_t *d)
     logp_recv_state_t st = {0.0, 0.0};
     double next_send = 0.0, arrive[LOGP_RMUL_RADIX_MAX];
     if (fold)
-        logp_params_take(p, m, 1, p->o + logp_params_inj(p, m) + p->L, &st);
+        logp_fold_estimate_in(s, &st);
     for (int j = 0; j < d->R; j++) {
         for (int k = 0; k < d->q[j] - 1; k++)
             arrive[k] = logp_params_post(p, m, &st.cpu, &next_send);
@@ -141,10 +141,7 @@ static double logp_rmul_path(const logp_sched_t *s, const logp_rmul_t *d)
             logp_params_take(p, m, 0, arrive[k], &st);
         st.cpu += (double)(d->q[j] - 1) * (double)m * p->gamma;
     }
-    if (!fold)
-        return st.cpu;
-    double got = logp_params_post(p, m, &st.cpu, &next_send) + p->o;
-    return got > st.cpu ? got : st.cpu;
+    return fold ? logp_fold_estimate_out(s, &st, &next_send) : st.cpu;
 }
 
 /* The shape: the least estimate over P' (P itself, the largest 7-smooth
@@ -164,7 +161,7 @@ static logp_status_t logp_rmul_build(logp_sched_t *s, const logp_sched_opts_t *o
     }
     double best = -1.0;
     for (int i = 0; i < 3; i++)
-        for (int b = bmin; b <= bmax; b++) {
+        for (int b = bmin; b <= bmax && (i == 0 || pps[i] != pps[i - 1]); b++) { /* each P' once (the three do not increase) */
             if (!logp_rmul_shape(&c, pps[i], b))
                 break; /* P has a larger prime factor */
             double t = logp_rmul_path(s, &c);

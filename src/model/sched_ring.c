@@ -13,8 +13,8 @@
  *   bits.  Bandwidth-optimal: 2 (P-1)/P m G + (P-1)/P m gamma, with
  *   2 (P-1) (2o + L) of latency (Patarasuk and Yuan 2009; Rabenseifner's
  *   ring variant).  `time` runs the steps of a rank with params.h's rules
- *   where every rank is alike (P divides m); otherwise that is the estimate
- *   and the simulator prices the parts.
+ *   where every rank is alike (P divides m); otherwise that is the
+ *   estimate, and `time` replays every rank's steps (O(P^2), exact).
  * Every rank's operations are a closed form of (rank, phase): O(1) each. */
 #include <stdlib.h>
 
