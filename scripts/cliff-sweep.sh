@@ -7,14 +7,15 @@
 #   > 3 x its prediction   ("MODEL")   > 10 x native   ("CLIFF")
 #   RAW=/tmp/grid.raw sh scripts/fresh-grid.sh build > /dev/null   # or SIZES= powers of 4
 #   sh scripts/cliff-sweep.sh build /tmp/grid.raw > table.txt
-#   env: TUNING=FILE (the parameters the run used; default: built-in)
+#   env: TUNING=FILE (the parameters the run used; default: built-in),
+#        NETWORK=loggp|shared (the model's network; default: the built-in)
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 BUILD_DIR RAW" >&2; exit 2; }
 b=$(cd "$1" && pwd)
 raw=$2
-params=
+params=${NETWORK:+--network $NETWORK}
 if [ -n "${TUNING:-}" ]; then # L, o, g, G, gamma of [default]
-    params=$(awk -F= '/^\[/ { d = ($0 ~ /^\[default\]/) } d && NF == 2 {
+    params="$params"$(awk -F= '/^\[/ { d = ($0 ~ /^\[default\]/) } d && NF == 2 {
         k = $1; v = $2; gsub(/[ \t]/, "", k); sub(/#.*/, "", v); gsub(/[ \t]/, "", v)
         if (k ~ /^(L|o|g|G|gamma)$/) printf " --%s %s", k, v }' "$TUNING")
 fi
