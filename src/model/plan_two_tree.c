@@ -16,22 +16,25 @@
  * rank posts them (the simulator, within 9% of SMPI there, and SMPI favour
  * smaller segments than T(k): docs/results/measurements-in-code.md,
  * "two-tree: the shared-network proxy").  There the count is chosen by
- * simulating a proxy: the same segments on P' = min(P, 32) ranks, at most
- * 64 of them (k' = 32 and 64 extrapolated linearly to k: the steady
+ * simulating a proxy: the same segments on P' = min(P, 16) ranks, at most
+ * 32 of them (k' = 16 and 32 extrapolated linearly to k: the steady
  * period is reached by then), plus T(k)'s hop for each level P has beyond
- * P'.  At the default parameters the proxy ranks the candidates as the
- * full simulation does for P = 64 and 256, bcast and reduce, 1 and 4 MiB,
- * within 10% of its times (at most 2 x 4,128 operations per candidate,
- * about 2-9 ms; independent of P).  -1 if the proxy cannot run. */
-#define LOGP_TWOTREE_PROXY_P 32
-#define LOGP_TWOTREE_PROXY_K 64
+ * P'.  On 90 drawn platforms (P = 48 - 128, 256 KiB - 4 MiB, bcast and
+ * reduce) the count it picks simulates in full within 1.000x of the best
+ * count found (median; 90th percentile 1.085x), where 32 ranks and 64
+ * segments gave 1.000x and 1.060x for 5-10x the cost (a 1 MiB bcast's
+ * decision at P = 64: 92 ms; docs/results/measurements-in-code.md,
+ * "two-tree: the shared-network proxy").  At most 2 x 1,056 operations
+ * per candidate, independent of P.  -1 if the proxy cannot run. */
+#define LOGP_TWOTREE_PROXY_P 16
+#define LOGP_TWOTREE_PROXY_K 32
 
 /* The proxy's simulated times, remembered per thread (no lock; a hit is
  * the very value the run would give, the model being pure): every
- * communicator's first call of a size class runs up to 7 proxies of 2 - 9
- * ms each, and communicators of equal parameters and message size ask
- * for the same ones (so does any P >= 32 of the same tree depth: the
- * proxy's ranks are then 32, and its counts come from the depth).  A
+ * communicator's first call of a size class runs up to 8 proxies of
+ * 0.2 - 3 ms each, and communicators of equal parameters and message size
+ * ask for the same ones (so does any P >= 16 of the same tree depth: the
+ * proxy's ranks are then 16, and its counts come from the depth).  A
  * fixed table, oldest entry replaced: no allocation. */
 #define LOGP_TWOTREE_MEMO 32
 typedef struct {
