@@ -83,10 +83,17 @@ done
 # a two-tree bcast on a shared network is paced (sched.h: window = its lag + 3), on LogGP and as a reduce not
 "$cli" tree --bcast two-tree --P 64 --bytes 1M --network shared --rank 1 >"$out" 2>"$err" &&
     grep -q 'parts, paced (synchronous sends, at most [0-9]* in flight)' "$out" &&
-    "$cli" tree --bcast two-tree --P 64 --bytes 1M --rank 1 >"$out" 2>"$err" &&
+    "$cli" tree --bcast two-tree --P 64 --bytes 1M --network loggp --rank 1 >"$out" 2>"$err" &&
     grep -q '^bcast two-tree, P=64, root 0, 1048576 B, [0-9]* parts, L=' "$out" &&
     "$cli" tree --reduce two-tree --P 64 --bytes 1M --network shared --rank 1 >"$out" 2>"$err" && ! grep -q paced "$out" &&
     ok "tree: two-tree's bcast paced on a shared network" || { ko "tree: paced two-tree"; cat "$out" "$err"; }
+# the default network, as the shim's (config.h): shared for hosts of their own (--P alone, or several
+# nodes), loggp within one node; --network wins
+"$cli" predict --P 16 --bytes 1M >"$out" 2>"$err" && grep -q 'network = shared' "$out" &&
+    "$cli" predict --nodes 4 --rpn 4 --bytes 1M >"$out" 2>"$err" && grep -q 'network = shared' "$out" &&
+    "$cli" predict --nodes 1 --rpn 16 --bytes 1M >"$out" 2>"$err" && grep -q 'network = loggp' "$out" &&
+    "$cli" predict --P 16 --bytes 1M --network loggp >"$out" 2>"$err" && grep -q 'network = loggp' "$out" &&
+    ok "default network: shared between hosts, loggp within one node" || { ko "default network"; cat "$out" "$err"; }
 "$cli" predict --P 4 --bytes 1MiB >"$out" 2>"$err" && grep -q '1048576' "$out" && ok "--bytes 1MiB = 1048576" ||
     { ko "--bytes 1MiB"; cat "$out" "$err"; }
 # check: every error and the warnings, exit 1; warnings alone are valid

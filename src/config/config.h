@@ -129,7 +129,8 @@ typedef struct logp_resolved {
     logp_algo_t algo[LOGP_COLL_COUNT]; /* LOGP_ALGO_AUTO unless a section says */
     int chain_k;
     int ranks_per_node; /* 0: the node layout comes from MPI */
-    int shared;         /* the network shares the hosts' interfaces (logp_topo_t.shared) */
+    int shared;         /* the network shares the hosts' interfaces (logp_topo_t.shared);
+                           built-in: between nodes (!facts->intra_node) yes, within one no */
     logp_rules_t rules; /* of every matching section, later ones overriding per entry */
     char matched[256]; /* "default, size 2-64, ..." */
 } logp_resolved_t;

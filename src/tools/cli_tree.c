@@ -109,7 +109,7 @@ static int cmd_tree_ops(const logp_cli_t *c, const logp_sched_t *s)
             printf("(ranks 8 .. %d: --rank R)\n", c->P - 1);
     }
     double t = logp_plan_predict(s, c->root, 1);
-    if (t >= 0.0 && (c->rank < 0 || logp_sched_uniform(s)))
+    if (t >= 0.0 && (c->rank < 0 || logp_sched_alike(s)))
         printf("completion: %.6g us\n", t * 1e6);
     return 0;
 }

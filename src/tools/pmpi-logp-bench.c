@@ -44,8 +44,9 @@ static const char logp_bench_usage[] =
     "  --tuning FILE                      parameters (default: $PMPI_LOGP_TUNING, else built-in)\n"
     "  --rpn R                            R consecutive ranks form a node\n"
     "  --algos a,b,..                     only these algorithms (native always runs)\n"
-    "  --network loggp|shared             the model's network: LogGP (default) or interfaces that share\n"
-    "                                     bandwidth (model/net.h); predictions and auto's pick follow it\n"
+    "  --network loggp|shared             the model's network: LogGP or interfaces that share bandwidth\n"
+    "                                     (model/net.h); default: the file's, else shared between nodes;\n"
+    "                                     predictions and auto's pick follow it\n"
     "  --shape radix=R,chunks=C,window=W,segments=S  shapes instead of the model's: bruck's radix,\n"
     "                                     chunked-rsg's chunks, linear's window, pipeline's and two-tree's\n"
     "                                     segments (comparing shapes; predictions stay the\n"
@@ -503,7 +504,7 @@ int main(int argc, char **argv)
     PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
     const char *which = "all", *tuning = NULL;
     char sizes[512] = "8,1024,65536,1048576";
-    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0, shared = 0, large_count = 0,
+    int iters = 20, transpose = 0, pingpong = 0, native_only = 0, rpn = 0, dispatch = 0, shared = -1, large_count = 0,
         form = 0;
     for (int i = 1; i < argc; i++) {
         const char *bad = NULL;
@@ -611,7 +612,7 @@ int main(int argc, char **argv)
     g_topo = &topo;
     if (topo.nnodes > 1)
         r = r_inter;
-    topo.shared = shared || r.shared; /* predictions (and auto) with interfaces that share bandwidth */
+    topo.shared = shared >= 0 ? shared : r.shared; /* predictions (and auto): --network, else the file's or built-in */
     g_gamma = r.params.gamma;
     g_sum = MPI_SUM;
 #ifdef SMPI_H

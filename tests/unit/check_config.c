@@ -292,7 +292,11 @@ START_TEST(test_hosts)
     logp_config_free(&cfg);
     logp_config_resolve(NULL, &f, &r);
     ck_assert_int_eq(r.ranks_per_node, 0); /* from MPI */
-    ck_assert_int_eq(r.shared, 0);           /* LogGP unless a file says */
+    ck_assert_int_eq(r.shared, 1); /* between nodes the interfaces share, unless a file says */
+    f.intra_node = 1;
+    logp_config_resolve(NULL, &f, &r);
+    ck_assert_int_eq(r.shared, 0); /* within one node LogGP */
+    f.intra_node = 0;
     /* network: the last matching section wins */
     text = "[default]\nnetwork = shared\n[size 1-8]\nnetwork = loggp\n";
     ck_assert_msg(logp_config_parse(&cfg, text, strlen(text), "n.conf", err, sizeof err) == 0, "%s", err);
@@ -301,6 +305,10 @@ START_TEST(test_hosts)
     f.size = 8;
     logp_config_resolve(&cfg, &f, &r);
     ck_assert_int_eq(r.shared, 0);
+    f.intra_node = 1; /* a file's key overrides the built-in choice within a node too */
+    f.size = 16;
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert_int_eq(r.shared, 1);
     logp_config_free(&cfg);
 }
 END_TEST
