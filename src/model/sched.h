@@ -231,9 +231,25 @@ struct logp_sched {
     int recv_window;           /* dataflow: plain receives a rank keeps posted (0: all) */
     int slots;                 /* receive slots a rank may fill (LOGP_RECV_SLOT) before a
                                   LOGP_OP_FOLD: the executor's buffers beside the accumulator */
+    unsigned lib_sends;        /* 0: our executors' sends; else LOGP_LIB_SENDS_* bits, how a
+                                  library's own collective sends (select/native.c prices
+                                  one of our schedules of its shape) */
     void *data;                /* family data, owned */
     logp_sched_planned_t planned; /* set by plan.h's refinements */
 };
+
+/* A library's sends (logp_sched_t.lib_sends), on a shared network:
+ * STANDARD, every send a standard-mode one, which SMPI delivers into a
+ * mailbox whatever its size, so its receiver pays the receive overhead
+ * (no rendezvous: sim_shared.c); TOGETHER, a rank's sends posted at once
+ * (nonblocking) and sharing its interface, not held back one after
+ * another (params.h's rule for ours).  Measured in SMPI 3.32 (mpich
+ * selector, docs/results/smpi-fidelity): its recursive-doubling allreduce
+ * at 64 KiB pays one receive overhead per round more than ours, and its
+ * binomial bcast of 1 MiB takes (log2 P)(log2 P + 1)/2 m G (P = 16: 10.3 m
+ * G), a rank's children's transfers sharing its link. */
+#define LOGP_LIB_SENDS_STANDARD 1u
+#define LOGP_LIB_SENDS_TOGETHER 2u
 
 /* Receives the executors post ahead of their turn in a part-wise bcast
  * (coll/buffer.h), which the simulator follows (sim.h). */

@@ -94,7 +94,8 @@ logp_status_t logp_sim_run_budget(const logp_sched_t *s, int root, int commutati
     if (rc == LOGP_OK)
         rc = logp_sim_match(s, n, x.op, x.owner, x.match, link);
     /* the executors' rule for large sends (params.h), where they keep it */
-    x.serial = !logp_coll_exchanges(s->coll) && !(s->fam->flags & LOGP_FAMILY_CONCURRENT);
+    x.serial = !logp_coll_exchanges(s->coll) && !(s->fam->flags & LOGP_FAMILY_CONCURRENT) &&
+               !(x.shared && (s->lib_sends & LOGP_LIB_SENDS_TOGETHER));
     int packed = (s->fam->flags & LOGP_FAMILY_A2A_BRUCK) != 0;
     for (int r = 0; r < P; r++) {
         /* a packed all-to-all's copies (sched_bruck.c): every block packed first */
@@ -105,7 +106,10 @@ logp_status_t logp_sim_run_budget(const logp_sched_t *s, int root, int commutati
         st[r].paced_op = -1;
         st[r].sent = sent ? sent + (size_t)r * (size_t)window : NULL;
     }
-    x.sh.rendezvous = !logp_coll_exchanges(s->coll); /* the all-to-all executors' sends are standard ones */
+    /* the all-to-all executors' sends are standard ones, so are an exchange's
+     * large sends (LOGP_FAMILY_EXCHANGE) and a library's (sched.h) */
+    x.sh.rendezvous = !logp_coll_exchanges(s->coll) && !(s->fam->flags & LOGP_FAMILY_EXCHANGE) &&
+                      !(s->lib_sends & LOGP_LIB_SENDS_STANDARD);
     x.sh.ahead = logp_sched_recv_ahead(s);
     if (rc == LOGP_OK && dataflow)
         rc = logp_sim_dataflow_init(&x, n);

@@ -264,14 +264,16 @@ const char *logp_native_algo(logp_native_lib_t lib, logp_coll_t coll, int P, siz
 #define LOGP_MPICH_SCATTERED_WINDOW 32
 
 /* One of our schedules that has the native algorithm's shape (window: a
- * linear all-to-all's, <= 0 for the model's). */
+ * linear all-to-all's, <= 0 for the model's), sent as the library sends
+ * (sends: LOGP_LIB_SENDS_* bits, sched.h). */
 static double logp_native_sched(logp_coll_t coll, logp_algo_t algo, size_t bytes, int commutative,
-                                const logp_topo_t *topo, int exact, int window)
+                                const logp_topo_t *topo, int exact, int window, unsigned sends)
 {
     logp_sched_t s;
     logp_sched_opts_t opts = {0, 0, window, 0, 0, 0};
     if (logp_plan_build(&s, coll, algo, bytes, topo, &opts) != LOGP_OK)
         return -1.0;
+    s.lib_sends = sends;
     double t = logp_plan_price(&s, 0, commutative, exact);
     logp_sched_free(&s);
     return t;
@@ -288,7 +290,7 @@ static double logp_native_levels(int P, int k)
 }
 
 static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_t bytes, int commutative,
-                                const logp_topo_t *topo, int exact)
+                                const logp_topo_t *topo, int exact, unsigned sends)
 {
     int P = topo->P;
     const logp_params_t *p = logp_topo_rep(topo);
@@ -302,13 +304,13 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
     case LOGP_NK_NONE:
         return 0.0;
     case LOGP_NK_BINOMIAL:
-        return logp_native_sched(coll, LOGP_ALGO_BINOMIAL, bytes, commutative, topo, exact, 0);
+        return logp_native_sched(coll, LOGP_ALGO_BINOMIAL, bytes, commutative, topo, exact, 0, sends);
     case LOGP_NK_LINEAR:
-        return logp_native_sched(coll, LOGP_ALGO_FLAT, bytes, commutative, topo, exact, 0);
+        return logp_native_sched(coll, LOGP_ALGO_FLAT, bytes, commutative, topo, exact, 0, sends);
     case LOGP_NK_BRUCK:
-        return logp_native_sched(coll, LOGP_ALGO_BUTTERFLY, bytes, 1, topo, exact, 0);
+        return logp_native_sched(coll, LOGP_ALGO_BUTTERFLY, bytes, 1, topo, exact, 0, sends);
     case LOGP_NK_PAIRWISE:
-        return logp_native_sched(coll, LOGP_ALGO_RING, bytes, 1, topo, exact, 0);
+        return logp_native_sched(coll, LOGP_ALGO_RING, bytes, 1, topo, exact, 0, sends);
     case LOGP_NK_BINARY:
     case LOGP_NK_IN_ORDER_BINARY: /* two children per level, the second a gap later */
         return binary_depth * (gap + p2p + 2.0 * red);
@@ -327,24 +329,24 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
     case LOGP_NK_SCATTER_RING: /* binomial scatter + ring allgather of P - 1 chunks */
         return steps * hop + frac * m * p->G + (double)(P - 1) * (hop + (m / P) * p->G);
     case LOGP_NK_RSAG_ALL: /* Rabenseifner's allreduce: our schedule of its shape */
-        return logp_native_sched(coll, LOGP_ALGO_REDUCE_SCATTER_ALLGATHER, bytes, 1, topo, exact, 0);
+        return logp_native_sched(coll, LOGP_ALGO_REDUCE_SCATTER_ALLGATHER, bytes, 1, topo, exact, 0, sends);
     case LOGP_NK_RSAG: /* recursive-halving reduce-scatter, then binomial gather */
         return 2.0 * steps * hop + 2.0 * frac * m * p->G + frac * m * p->gamma;
     case LOGP_NK_ALL_AT_ONCE: /* every send posted at once: the NIC is the limit */
     case LOGP_NK_LINEAR_SYNC: /* the same with a window of requests */
         return (double)(P - 1) * gap + p2p;
     case LOGP_NK_SCATTER_DEST: /* windows of 4, a waitall after each: our linear in windows of 4 */
-        return logp_native_sched(coll, LOGP_ALGO_LINEAR, bytes, 1, topo, exact, LOGP_SMPI_SCATTER_DEST_WINDOW);
+        return logp_native_sched(coll, LOGP_ALGO_LINEAR, bytes, 1, topo, exact, LOGP_SMPI_SCATTER_DEST_WINDOW, sends);
     case LOGP_NK_SCATTERED: /* windows of 32, a waitall after each */
-        return logp_native_sched(coll, LOGP_ALGO_LINEAR, bytes, 1, topo, exact, LOGP_MPICH_SCATTERED_WINDOW);
+        return logp_native_sched(coll, LOGP_ALGO_LINEAR, bytes, 1, topo, exact, LOGP_MPICH_SCATTERED_WINDOW, sends);
     case LOGP_NK_TWO_PROC: /* one exchange */
         return p2p;
     case LOGP_NK_RECURSIVE_DOUBLING:
-        return logp_native_sched(coll, LOGP_ALGO_RECURSIVE_DOUBLING, bytes, commutative, topo, exact, 0);
+        return logp_native_sched(coll, LOGP_ALGO_RECURSIVE_DOUBLING, bytes, commutative, topo, exact, 0, sends);
     case LOGP_NK_RING:
-        return logp_native_sched(coll, LOGP_ALGO_RING, bytes, 1, topo, exact, 0);
+        return logp_native_sched(coll, LOGP_ALGO_RING, bytes, 1, topo, exact, 0, sends);
     case LOGP_NK_REDUCE_BCAST:
-        return logp_native_sched(coll, LOGP_ALGO_BINOMIAL, bytes, commutative, topo, exact, 0);
+        return logp_native_sched(coll, LOGP_ALGO_BINOMIAL, bytes, commutative, topo, exact, 0, sends);
     }
     return -1.0;
 }
@@ -364,5 +366,7 @@ double logp_native_predict(logp_native_lib_t lib, logp_coll_t coll, size_t bytes
     if ((int)coll < 0 || (int)coll >= LOGP_COLL_COUNT || topo == NULL)
         return -1.0;
     logp_native_kind_t kind = logp_native_kind(lib, coll, topo->P, bytes, commutative);
-    return logp_native_price(kind, coll, bytes, commutative, topo, exact);
+    /* SMPI's collectives (measured: sched.h); MPICH's and Open MPI's sends as ours */
+    unsigned sends = lib == LOGP_NATIVE_SMPI ? LOGP_LIB_SENDS_STANDARD | LOGP_LIB_SENDS_TOGETHER : 0;
+    return logp_native_price(kind, coll, bytes, commutative, topo, exact, sends);
 }

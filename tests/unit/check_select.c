@@ -280,6 +280,46 @@ START_TEST(test_native_model)
 }
 END_TEST
 
+/* How SMPI's collectives send (sched.h, LOGP_LIB_SENDS_*), on a shared
+ * network: a rank's children's transfers share its link (binomial bcast
+ * of m: (log2 P)(log2 P + 1)/2 m G at P = 16, where ours, one send after
+ * another, takes about log2 P m G), and a standard-mode receive pays its
+ * overhead (recursive doubling: one o per round more than ours, whose
+ * large sends are synchronous); an exchange's plain sends are standard
+ * ones already. */
+START_TEST(test_native_smpi_sends)
+{
+    logp_params_t p = {0.1e-6, 0.01e-6, 0.01e-6, 1e-9, 0.0, 0.0};
+    logp_topo_t t16 = logp_topo_uniform(16, &p);
+    t16.shared = 1;
+    double mG = (double)(1 << 20) * p.G;
+    double lib = logp_native_predict(LOGP_NATIVE_SMPI, LOGP_COLL_BCAST, 1 << 20, 1, &t16, 1);
+    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 20, 1, 0, 4, &t16, LOGP_NATIVE_SMPI, NULL, 0};
+    double ours = logp_select_predict(LOGP_ALGO_BINOMIAL, &q);
+    ck_assert_msg(lib > 10.0 * mG && lib < 10.05 * mG, "SMPI's binomial %.9g, 10 m G %.9g", lib, mG * 10.0);
+    ck_assert_msg(ours > 4.0 * mG && ours < 4.5 * mG, "ours %.9g, 4 m G %.9g", ours, mG * 4.0);
+    /* recursive doubling at 64 KiB: SMPI's pays 4 receive overheads more (g <= o) */
+    logp_params_t r = {1e-6, 1e-6, 0.5e-6, 0.1e-9, 0.0, 0.0};
+    logp_topo_t u16 = logp_topo_uniform(16, &r);
+    u16.shared = 1;
+    logp_sched_t s;
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, LOGP_ALGO_RECURSIVE_DOUBLING, 65536, &u16, NULL), LOGP_OK);
+    double sync, plain, exch, exch_plain;
+    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &sync), LOGP_OK);
+    s.lib_sends = LOGP_LIB_SENDS_STANDARD;
+    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &plain), LOGP_OK);
+    logp_sched_free(&s);
+    ck_assert_msg(fabs(plain - sync - 4.0 * r.o) < 1e-9, "plain %.9g sync %.9g", plain, sync);
+    ck_assert(fabs(logp_native_predict(LOGP_NATIVE_SMPI, LOGP_COLL_ALLREDUCE, 65536, 1, &u16, 1) - plain) < 1e-12);
+    ck_assert_int_eq(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, LOGP_ALGO_RECURSIVE_MULTIPLYING, 65536, &u16, NULL), LOGP_OK);
+    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &exch), LOGP_OK);
+    s.lib_sends = LOGP_LIB_SENDS_STANDARD;
+    ck_assert_int_eq(logp_sim_run(&s, 0, 1, NULL, NULL, &exch_plain), LOGP_OK);
+    logp_sched_free(&s);
+    ck_assert(exch == exch_plain);
+}
+END_TEST
+
 /* The Open MPI model follows coll/tuned's fixed tables, and every table
  * answers for every communicator size and message size. */
 START_TEST(test_native_openmpi)
@@ -352,6 +392,7 @@ int main(void)
         test_forced_kept,
         test_estimated_small_simulated,
         test_native_model,
+        test_native_smpi_sends,
         test_native_openmpi,
     };
     return logp_check_run("select", tests, (int)(sizeof tests / sizeof tests[0]));
