@@ -15,7 +15,8 @@ typedef enum logp_native_lib {
     LOGP_NATIVE_MPICH = 0,   /* MPICH 4.0.2 (Debian 12), also used for SMPI */
     LOGP_NATIVE_OPENMPI = 1, /* Open MPI 4.1's coll/tuned fixed decisions */
     LOGP_NATIVE_SMPI = 2,    /* SimGrid 3.32 SMPI's mpich selector (as measured:
-                                bcast binomial at every size; else MPICH's) */
+                                bcast binomial at every size; else MPICH's),
+                                its sends as SMPI's (sched.h, LOGP_LIB_SENDS_*) */
     LOGP_NATIVE_LIB_COUNT
 } logp_native_lib_t;
 
