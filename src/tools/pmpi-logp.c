@@ -132,8 +132,8 @@ static const char logp_cli_layout_help[] =
     "         --network loggp|shared   one message at a time through an interface (LogGP), or\n"
     "                             transfers in flight sharing it max-min fairly (as NICs and\n"
     "                             SimGrid's links do; simulated, no closed forms); default:\n"
-    "                             loggp for one node (--nodes 1), else shared (--P alone: a\n"
-    "                             host per rank)\n"
+    "                             shared for several nodes (--nodes N > 1, as the shim between\n"
+    "                             nodes), else loggp (--P alone: the seeds' LogP machine)\n"
     "sizes:   --bytes M           digits with B, K/KiB, M/MiB, G/GiB (64K = 65536)\n"
     "options take --opt VALUE or --opt=VALUE\n";
 
@@ -323,8 +323,10 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
         c->file = argv[optind];
     if (make_layout(c, c->P_given) != 0)
         return -1;
-    if (c->shared < 0) /* as the shim's default (config.h): LogGP within one node, shared between nodes */
-        c->shared = !(c->topo.P > 0 && c->nodes == 1);
+    /* a cluster of several nodes as the shim's default (config.h): shared
+     * between nodes; --P alone is the seeds' LogP machine, and one node LogGP */
+    if (c->shared < 0)
+        c->shared = c->topo.P > 0 && c->nodes > 1;
     if (c->root < 0 || c->root >= c->P || c->rank >= c->P) {
         fprintf(stderr, "pmpi-logp %s: --root and --rank must be in 0..P-1\n", cmd->name);
         return -1;
