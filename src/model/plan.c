@@ -51,6 +51,11 @@ int logp_plan_affordable(const logp_sched_t *s)
     return !(s->fam->flags & LOGP_FAMILY_ESTIMATED) || logp_sched_ops(s) <= LOGP_PLAN_ESTIMATED_OPS;
 }
 
+long logp_plan_work(const logp_sched_t *s)
+{
+    return logp_sched_ops(s) * (s->topo.shared ? LOGP_PLAN_SHARED_OP_COST : 1L);
+}
+
 double logp_plan_price(const logp_sched_t *s, int root, int commutative, int exact)
 {
     double t = logp_sched_time(s, root, commutative);

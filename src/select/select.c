@@ -106,14 +106,14 @@ static int logp_select_price_all(const logp_select_query_t *q, logp_sched_t *all
             continue;
         if (t[a] >= 0.0) { /* pruned: counted as if simulated, so that pruning never turns a
                               decision by estimates into one by costlier simulations */
-            work += logp_sched_ops(&all[a]);
+            work += logp_plan_work(&all[a]);
             continue;
         }
         /* a closed form's price, computed once (some replay O(P^2) steps), or what the
          * simulation below would cost */
         t[a] = logp_sched_time(&all[a], 0, q->commutative);
         if (t[a] < 0.0)
-            work += logp_sched_ops(&all[a]);
+            work += logp_plan_work(&all[a]);
     }
     /* simulate all candidates in the running or none: decisions compare like with like */
     int exact = work <= LOGP_PLAN_BUDGET;
@@ -160,7 +160,7 @@ logp_status_t logp_select_decide_priced(logp_algo_t configured, const logp_selec
         best = logp_select_resolve(configured, q);
         if (best != LOGP_ALGO_NATIVE) {
             rc = logp_select_build(best, q, &best_s);
-            best_t = rc == LOGP_OK ? logp_plan_price(&best_s, 0, q->commutative, logp_sched_ops(&best_s) <= LOGP_PLAN_BUDGET)
+            best_t = rc == LOGP_OK ? logp_plan_price(&best_s, 0, q->commutative, logp_plan_work(&best_s) <= LOGP_PLAN_BUDGET)
                                    : -1.0;
         } else {
             best_t = logp_native_predict(q->native, q->coll, q->bytes, q->commutative, q->topo, 1);

@@ -53,7 +53,7 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
  * price is multiplied by its learned factor (logp_learn_apply): auto
  * compares corrected prices, and *predicted is the corrected price.  Uniform layouts are
  * priced by closed forms (logp_sched_time); others by the simulator when
- * all candidates' operations fit LOGP_PLAN_BUDGET, else every candidate by
+ * all candidates' work fits LOGP_PLAN_BUDGET (logp_plan_work), else every candidate by
  * its estimate (logp_sched_estimate), so that one decision stays within
  * about 0.1 s at any P.
  * Writes the predicted time of the choice to *predicted (if not NULL; < 0

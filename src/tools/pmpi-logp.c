@@ -387,7 +387,8 @@ static int cmd_predict(const logp_cli_t *c)
         }
         if (!exact)
             printf("(%s: estimates, as auto makes them: simulating every candidate here costs more than %ld "
-                   "operations)\n", logp_coll_name((logp_coll_t)coll), LOGP_PLAN_BUDGET);
+                   "operations%s)\n", logp_coll_name((logp_coll_t)coll), LOGP_PLAN_BUDGET,
+                   c->shared ? ", a shared network's counted twice" : "");
         qsort(pred, (size_t)n, sizeof pred[0], cmp_pred);
         printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), logp_coll_exchanges((logp_coll_t)coll) ? " (bytes per block)" : "");
         int best = -1; /* auto's pick among these: the cheapest candidate (native first on a tie) */

@@ -320,6 +320,26 @@ START_TEST(test_native_smpi_sends)
 }
 END_TEST
 
+/* A shared network's simulations count twice against the decision's
+ * budget (plan.h): an 8-byte bcast at P = 4096 is decided on estimates
+ * there (it simulated every candidate in 71 ms), at P = 256 still by the
+ * simulator; LogGP's closed forms need no simulation at either. */
+START_TEST(test_shared_budget)
+{
+    logp_params_t p = logp_params_default();
+    int Ps[2] = {256, 4096};
+    for (int i = 0; i < 2; i++)
+        for (int shared = 0; shared < 2; shared++) {
+            logp_topo_t t = logp_topo_uniform(Ps[i], &p);
+            t.shared = shared;
+            logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t, LOGP_NATIVE_MPICH, NULL, 0};
+            double prices[LOGP_ALGO_COUNT];
+            int exact = logp_select_prices(&q, prices);
+            ck_assert_msg(exact == (!shared || Ps[i] == 256), "P = %d, shared %d: exact %d", Ps[i], shared, exact);
+        }
+}
+END_TEST
+
 /* The Open MPI model follows coll/tuned's fixed tables, and every table
  * answers for every communicator size and message size. */
 START_TEST(test_native_openmpi)
@@ -393,6 +413,7 @@ int main(void)
         test_estimated_small_simulated,
         test_native_model,
         test_native_smpi_sends,
+        test_shared_budget,
         test_native_openmpi,
     };
     return logp_check_run("select", tests, (int)(sizeof tests / sizeof tests[0]));
