@@ -107,8 +107,12 @@ winner=$(grep "bcast 8-15 B: trial (fastest" "$tmp/slow.2" | head -1 | sed -n 's
 # the exploration budget (LOGP_CONFIRM_BUDGET, 10 native calls): at n = 2
 # the bcast 8 B trial is native, binomial, scatter-allgather; with binomial
 # slow its block spends the budget, so scatter-allgather waits, the trial
-# ends after two blocks and native (the model's pick) stays
-run 2 "$tmp/budget" PMPI_LOGP_TEST_SLOW=binomial
+# ends after two blocks and native (the model's pick) stays.  Native made
+# 50 us x P slow, so that the budget (about 1 ms) stands above the trial's
+# own barriers, which it counts too: at native's 0.3 us the budget was 3 us,
+# and a loaded machine's barriers (45.7 us in one CI rehearsal) spent it
+# before binomial's block could run
+run 2 "$tmp/budget" PMPI_LOGP_TEST_SLOW=native:50,binomial
 line=$(grep "^pmpi-logp: rank 0: MPI_COMM_WORLD (P=2): bcast 8-15 B: trial (fastest" "$tmp/budget" | tail -1)
 ntrial=$(grep -c "^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> .* (trial)$" "$tmp/budget")
 if grep -q "all results correct" "$tmp/budget" && printf '%s\n' "$line" | grep -q "binomial [0-9.e+]* us" &&
