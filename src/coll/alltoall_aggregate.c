@@ -209,7 +209,8 @@ int logp_coll_alltoall_aggregate(const void *sendbuf, int scount, MPI_Datatype s
         logp_sched_free(&ring);
         return rc;
     }
-    logp_op_t first = logp_view_op(v, 0);
+    /* (a leader alone on the only node has no operation: not asked for one) */
+    logp_op_t first = v->nops > 0 ? logp_view_op(v, 0) : (logp_op_t){0};
     /* a member: two operations, the first a send to its leader on its node */
     if (v->nops == 2 && first.kind == LOGP_OP_SEND && logp_topo_node(t, first.peer) == logp_topo_node(t, v->rank))
         return logp_agg_member(sendbuf, scount, stype, recvbuf, rcount, rtype, blk, comm, tag, v, scratch);
