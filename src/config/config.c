@@ -685,6 +685,7 @@ void logp_config_resolve(const logp_config_t *cfg, const logp_comm_facts_t *fact
      * to be the default between nodes, but on a real MPI layout it crashed
      * 2 of 24 Open MPI runs at MPI_Finalize (a heap corruption not yet
      * found: docs/results/smpi-probe/README.md, "The default network") */
+    out->shared = 0;
     logp_config_rules_init(&out->rules);
     strcpy(out->matched, "built-in");
     logp_config_resolve_more(cfg, facts, out);

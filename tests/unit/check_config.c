@@ -305,7 +305,7 @@ START_TEST(test_hosts)
     f.size = 8;
     logp_config_resolve(&cfg, &f, &r);
     ck_assert_int_eq(r.shared, 0);
-    f.intra_node = 1; /* a file's key overrides the built-in choice within a node too */
+    f.intra_node = 1; /* a file's key holds within a node too */
     f.size = 16;
     logp_config_resolve(&cfg, &f, &r);
     ck_assert_int_eq(r.shared, 1);
