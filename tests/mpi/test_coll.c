@@ -431,6 +431,20 @@ static void test_allreduce(MPI_Comm comm, const char *cname, const tcase_t *t, o
     int r, P;
     MPI_Comm_rank(comm, &r);
     MPI_Comm_size(comm, &P);
+#ifdef OPEN_MPI
+    /* Open MPI 4.1's ring allreduce (coll/tuned's choice for large
+     * commutative calls, count >= P) receives into a temporary buffer
+     * without the datatype's true lower bound and so writes before it when
+     * that bound is negative (valgrind, without the shim too): a corrupted
+     * heap that crashed matrix runs at MPI_Finalize.  The shim's own
+     * algorithms are tested on this type when forced; where the library's
+     * allreduce may run (native, auto, unset), the library's bug would be
+     * tested instead. */
+    const char *forced = getenv("PMPI_LOGP_ALLREDUCE");
+    if (t->pad != 0 && count >= P &&
+        (forced == NULL || strcmp(forced, "native") == 0 || strcmp(forced, "auto") == 0))
+        return;
+#endif
     void *smem, *rmem = NULL, *sbuf = talloc(t, count, &smem);
     void *rbuf = in_place ? sbuf : talloc(t, count, &rmem);
     for (long k = 0; k < count; k++)
