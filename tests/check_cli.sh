@@ -87,11 +87,13 @@ done
     grep -q '^bcast two-tree, P=64, root 0, 1048576 B, [0-9]* parts, L=' "$out" &&
     "$cli" tree --reduce two-tree --P 64 --bytes 1M --network shared --rank 1 >"$out" 2>"$err" && ! grep -q paced "$out" &&
     ok "tree: two-tree's bcast paced on a shared network" || { ko "tree: paced two-tree"; cat "$out" "$err"; }
-# the default network, as the shim's (config.h): loggp, for one node and several; --network wins
+# the default network: shared for several nodes, as the shim's between nodes (config.h); loggp for
+# one node and for --P alone (the seeds' LogP machine); --network wins
 "$cli" predict --P 16 --bytes 1M >"$out" 2>"$err" && grep -q 'network = loggp' "$out" &&
-    "$cli" predict --nodes 4 --rpn 4 --bytes 1M >"$out" 2>"$err" && grep -q 'network = loggp' "$out" &&
+    "$cli" predict --nodes 4 --rpn 4 --bytes 1M >"$out" 2>"$err" && grep -q 'network = shared' "$out" &&
+    "$cli" predict --nodes 1 --rpn 16 --bytes 1M >"$out" 2>"$err" && grep -q 'network = loggp' "$out" &&
     "$cli" predict --P 16 --bytes 1M --network shared >"$out" 2>"$err" && grep -q 'network = shared' "$out" &&
-    ok "default network: loggp; --network shared" || { ko "default network"; cat "$out" "$err"; }
+    ok "default network: shared for several nodes, loggp for one and for --P alone" || { ko "default network"; cat "$out" "$err"; }
 "$cli" predict --P 4 --bytes 1MiB >"$out" 2>"$err" && grep -q '1048576' "$out" && ok "--bytes 1MiB = 1048576" ||
     { ko "--bytes 1MiB"; cat "$out" "$err"; }
 # check: every error and the warnings, exit 1; warnings alone are valid

@@ -130,7 +130,7 @@ typedef struct logp_resolved {
     int chain_k;
     int ranks_per_node; /* 0: the node layout comes from MPI */
     int shared;         /* the network shares the hosts' interfaces (logp_topo_t.shared);
-                           built-in: no (loggp) */
+                           built-in: between nodes (!facts->intra_node) yes, within one no */
     logp_rules_t rules; /* of every matching section, later ones overriding per entry */
     char matched[256]; /* "default, size 2-64, ..." */
 } logp_resolved_t;

@@ -15,7 +15,8 @@
 typedef struct {
     logp_params_t p, intra;
     int P, root, k, dot, nodes, rpn, intra_set, nspeeds, rank, P_given, intra_node;
-    int shared; /* --network shared: hosts' interfaces share bandwidth (model/net.h) */
+    int shared; /* --network shared: hosts' interfaces share bandwidth (model/net.h); by default
+                   (-1 while parsing) 1 for a layout of several nodes, as the shim's default */
     long N, iL, io, ig;   /* sum-plan: integer time steps */
     const char *file;     /* check FILE */
     const char *name;     /* check --name */

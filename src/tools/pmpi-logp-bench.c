@@ -45,7 +45,7 @@ static const char logp_bench_usage[] =
     "  --rpn R                            R consecutive ranks form a node\n"
     "  --algos a,b,..                     only these algorithms (native always runs)\n"
     "  --network loggp|shared             the model's network: LogGP or interfaces that share bandwidth\n"
-    "                                     (model/net.h); default: the file's, else loggp;\n"
+    "                                     (model/net.h); default: the file's, else shared between nodes;\n"
     "                                     predictions and auto's pick follow it\n"
     "  --shape radix=R,chunks=C,window=W,segments=S  shapes instead of the model's: bruck's radix,\n"
     "                                     chunked-rsg's chunks, linear's window, pipeline's and two-tree's\n"

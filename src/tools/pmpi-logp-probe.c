@@ -368,7 +368,7 @@ static void write_network(FILE *f, const sharing_t *s)
 {
     if (s->k < 2) {
         fprintf(f, "# network: not measured (it takes 3 ranks or more: 2 - 4 sending to one at once); "
-                   "the default, loggp, applies\n");
+                   "the default applies: loggp within one node, shared between nodes\n");
         return;
     }
     fprintf(f, "network = %s  # %d %s ranks sent 4 MiB each to one at once: slowed %.2f, together %.2f "

@@ -129,9 +129,11 @@ static const char logp_cli_layout_help[] =
     "         --speeds S0,S1,..   relative speed per node (or one for all)\n"
     "         --intra-L T --intra-o T --intra-g T --intra-G X   same-node pairs (the plain\n"
     "                             parameters are then the inter-node ones)\n"
-    "         --network loggp|shared   one message at a time through an interface (LogGP, the\n"
-    "                             default), or transfers in flight sharing it max-min fairly\n"
-    "                             (as NICs and SimGrid's links do; simulated, no closed forms)\n"
+    "         --network loggp|shared   one message at a time through an interface (LogGP), or\n"
+    "                             transfers in flight sharing it max-min fairly (as NICs and\n"
+    "                             SimGrid's links do; simulated, no closed forms); default:\n"
+    "                             shared for several nodes (--nodes N > 1, as the shim between\n"
+    "                             nodes), else loggp (--P alone: the seeds' LogP machine)\n"
     "sizes:   --bytes M           digits with B, K/KiB, M/MiB, G/GiB (64K = 65536)\n"
     "options take --opt VALUE or --opt=VALUE\n";
 
@@ -277,6 +279,7 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
     c->rank = -1;
     c->native = logp_native_lib_default();
     c->iL = c->io = c->ig = -1;
+    c->shared = -1;
     opterr = 0; /* our messages name the command */
     optind = 1;
     int opt, idx;
@@ -320,6 +323,10 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
         c->file = argv[optind];
     if (make_layout(c, c->P_given) != 0)
         return -1;
+    /* a cluster of several nodes as the shim's default (config.h): shared
+     * between nodes; --P alone is the seeds' LogP machine, and one node LogGP */
+    if (c->shared < 0)
+        c->shared = c->topo.P > 0 && c->nodes > 1;
     if (c->root < 0 || c->root >= c->P || c->rank >= c->P) {
         fprintf(stderr, "pmpi-logp %s: --root and --rank must be in 0..P-1\n", cmd->name);
         return -1;

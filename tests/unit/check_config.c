@@ -292,10 +292,10 @@ START_TEST(test_hosts)
     logp_config_free(&cfg);
     logp_config_resolve(NULL, &f, &r);
     ck_assert_int_eq(r.ranks_per_node, 0); /* from MPI */
-    ck_assert_int_eq(r.shared, 0); /* LogGP unless a file says */
+    ck_assert_int_eq(r.shared, 1); /* between nodes the interfaces share, unless a file says */
     f.intra_node = 1;
     logp_config_resolve(NULL, &f, &r);
-    ck_assert_int_eq(r.shared, 0);
+    ck_assert_int_eq(r.shared, 0); /* within one node LogGP */
     f.intra_node = 0;
     /* network: the last matching section wins */
     text = "[default]\nnetwork = shared\n[size 1-8]\nnetwork = loggp\n";
