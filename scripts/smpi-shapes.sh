@@ -9,7 +9,7 @@
 # Per case the model's time over the best forced one; the bar is 1.05 in
 # the median.  The platforms' own LogGP parameters (model.conf) and
 # `network = shared`, what pmpi-logp-probe writes for SimGrid's links
-# (docs/results/smpi-probe); NETWORK=loggp for the default.
+# (docs/results/smpi-probe); NETWORK=loggp for LogGP (the default within one node).
 #
 #   sh scripts/smpi-shapes.sh
 #   env: SEED=1 PLATFORMS=8 PS="16 64" NETWORK=shared OUT=docs/results/smpi-shapes
