@@ -14,10 +14,10 @@ set -u
 b=$(cd "$1" && pwd)
 raw=$2
 params=${NETWORK:+--network $NETWORK}
-if [ -n "${TUNING:-}" ]; then # L, o, g, G, gamma of [default]
+if [ -n "${TUNING:-}" ]; then # L, o, g, G, gamma, copy, fresh of [default]
     params="$params"$(awk -F= '/^\[/ { d = ($0 ~ /^\[default\]/) } d && NF == 2 {
         k = $1; v = $2; gsub(/[ \t]/, "", k); sub(/#.*/, "", v); gsub(/[ \t]/, "", v)
-        if (k ~ /^(L|o|g|G|gamma)$/) printf " --%s %s", k, v }' "$TUNING")
+        if (k ~ /^(L|o|g|G|gamma|copy|fresh)$/) printf " --%s %s", k, v }' "$TUNING")
 fi
 pred=$(mktemp)
 trap 'rm -f "$pred"' EXIT

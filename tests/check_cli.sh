@@ -48,6 +48,14 @@ bad "--root does not apply to an allreduce" tree --allreduce ring --P 4 --root 1
 "$cli" predict --P 16 --bytes 1K --native openmpi >"$out" && grep -q "native .*(model of Open MPI 4.1's default: knomial)" "$out" &&
     "$cli" predict --P 16 --bytes 1K --native=mpich >"$out" && grep -q "native .*(model of MPICH 4.0.2's default: binomial)" "$out" &&
     ok "predict --native openmpi | mpich" || { ko "predict --native"; cat "$out"; }
+# --fresh prices the pages MPICH's large reduce faults in at every call (select/native.c):
+# 4 MiB at P = 2 with --fresh 0 is m (fresh + fresh / 2) = 1.5 x 4194304 x 0.25 ns = 1572.864 us cheaper
+a=$("$cli" predict --reduce native --P 2 --bytes 4M --native mpich | awk '$1 == "native" {print $2}')
+z=$("$cli" predict --reduce native --P 2 --bytes 4M --native mpich --fresh 0 | awk '$1 == "native" {print $2}')
+awk -v a="$a" -v z="$z" 'BEGIN { d = a - z - 1572.864; exit !(d < 0.001 && d > -0.001) }' &&
+    "$cli" predict --reduce native --P 2 --bytes 4M --fresh=0.5ns/B | grep -q 'fresh=0.5ns/B' &&
+    ok "predict --fresh: MPICH's reduce's fresh buffers ($a - $z us)" || ko "predict --fresh ($a, $z)"
+bad "bad value for --fresh: '0.5ns'" predict --P 2 --fresh 0.5ns
 "$cli" tree --P=8 --bytes=64K >"$out" 2>"$err" && grep -q 'P=8, root 0, 65536 B' "$out" &&
     ok "--opt=VALUE and --bytes 64K = 65536" || ko "--opt=VALUE and --bytes 64K"
 # tree --alltoall: a Bruck schedule shows its radix (4 for 8-byte blocks at P = 16, default

@@ -293,6 +293,7 @@ static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, c
         {"G", LOGP_KEY_G_BYTE, 2, offsetof(logp_params_t, G), 0},
         {"gamma", LOGP_KEY_GAMMA, 2, offsetof(logp_params_t, gamma), 0},
         {"copy", LOGP_KEY_COPY, 2, offsetof(logp_params_t, copy), 0},
+        {"fresh", LOGP_KEY_FRESH, 2, offsetof(logp_params_t, fresh), 0},
         {"bcast", LOGP_KEY_BCAST, 3, 0, LOGP_COLL_BCAST},
         {"reduce", LOGP_KEY_REDUCE, 3, 0, LOGP_COLL_REDUCE},
         {"alltoall", LOGP_KEY_ALLTOALL, 3, 0, LOGP_COLL_ALLTOALL},
@@ -406,7 +407,7 @@ static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, c
         return LOGP_OK;
     }
     return logp_config_fail(err, errlen, path, line,
-                            "unknown key '%.40s' (expected L, o, g, G, gamma, copy, bcast, reduce, alltoall, chain_k, "
+                            "unknown key '%.40s' (expected L, o, g, G, gamma, copy, fresh, bcast, reduce, alltoall, chain_k, "
                             "ranks_per_node, network, rule, correction, learn; speed in [host])", key);
 }
 
@@ -722,6 +723,8 @@ void logp_config_resolve_more(const logp_config_t *cfg, const logp_comm_facts_t 
             out->params.gamma = s->params.gamma;
         if (s->set & LOGP_KEY_COPY)
             out->params.copy = s->params.copy;
+        if (s->set & LOGP_KEY_FRESH)
+            out->params.fresh = s->params.fresh;
         for (int c = 0; c < LOGP_COLL_COUNT; c++)
             if (s->set & (LOGP_KEY_BCAST << c))
                 out->algo[c] = s->algo[c];

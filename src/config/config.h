@@ -47,7 +47,8 @@ enum {
     LOGP_KEY_CORRECTION = 1 << 14,     /* correction = ..., any number per section */
     LOGP_KEY_LEARN = 1 << 15,          /* learn = FILE, [default] only */
     LOGP_KEY_NETWORK = 1 << 16,        /* network = loggp | shared, not in [host] */
-    LOGP_KEY_COPY = 1 << 17            /* copy = per byte (logp_params_t.copy) */
+    LOGP_KEY_COPY = 1 << 17,           /* copy = per byte (logp_params_t.copy) */
+    LOGP_KEY_FRESH = 1 << 18           /* fresh = per byte (logp_params_t.fresh) */
 };
 
 /* Message-size rules and model corrections: what `rule` and `correction`

@@ -5,17 +5,18 @@
 
 logp_params_t logp_params_default(void)
 {
-    logp_params_t p = {1.6e-6, 0.4e-6, 0.6e-6, 0.1e-9, 0.3e-9, 0.05e-9};
+    logp_params_t p = {1.6e-6, 0.4e-6, 0.6e-6, 0.1e-9, 0.3e-9, 0.05e-9, 0.25e-9};
 #ifdef LOGP_BUILD_SMPI
     p.copy = 0.0; /* the SMPI scripts' runs (smpi/simulate-computation:no) charge no time for local work */
+    p.fresh = 0.0;
 #endif
     return p;
 }
 
 logp_status_t logp_params_check(const logp_params_t *p)
 {
-    const double v[6] = {p->L, p->o, p->g, p->G, p->gamma, p->copy};
-    for (int i = 0; i < 6; i++)
+    const double v[7] = {p->L, p->o, p->g, p->G, p->gamma, p->copy, p->fresh};
+    for (int i = 0; i < 7; i++)
         if (!isfinite(v[i]) || v[i] < 0.0)
             return LOGP_ERR_ARG;
     return LOGP_OK;

@@ -32,12 +32,16 @@ typedef struct logp_params {
                      schedules moving packed blocks do besides their messages (Bruck's
                      all-to-all); 0 where local work is free (a simulator that does not
                      simulate computation) */
+    double fresh; /* first touch of memory allocated for one call, per byte, s/B: the page
+                     faults and the kernel's zeroing of pages a library's temporary buffers
+                     get back from the allocator at every call (MPICH's large reduce:
+                     select/native.c); 0 where local work is free */
 } logp_params_t;
 
 /* The built-in defaults, used when no tuning file says otherwise:
  * a commodity cluster (L 1.6us, o 0.4us, g 0.6us, G 0.1ns/B, gamma 0.3ns/B,
- * copy 0.1ns/B; 0 in the SMPI build, LOGP_BUILD_SMPI, whose simulations
- * leave local work out). */
+ * copy 0.05ns/B, fresh 0.25ns/B; the last two 0 in the SMPI build,
+ * LOGP_BUILD_SMPI, whose simulations leave local work out). */
 logp_params_t logp_params_default(void);
 
 /* LOGP_OK if every parameter is finite and >= 0, LOGP_ERR_ARG otherwise. */

@@ -289,8 +289,29 @@ static double logp_native_levels(int P, int k)
     return (double)levels;
 }
 
-static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_t bytes, int commutative,
-                                const logp_topo_t *topo, int exact, unsigned sends)
+/* MPICH's reduce (reduce-scatter-gather) allocates its buffers at every
+ * call: a non-root rank mallocs a copy of its send buffer (m, copied in)
+ * and a receive buffer (frac m of it received into by the recursive
+ * halving), and frees both.  Above glibc's mmap threshold (128 KiB) the
+ * two freed buffers pass the trim threshold (twice the largest freed
+ * mapping) and go back to the kernel, so every call faults them in again:
+ * MPICH 4.0.2, n = 2, 256 KiB - 16 MiB ran 2.9 - 3.1x the closed form
+ * below, and 1.0x of it with MALLOC_TRIM_THRESHOLD_ and
+ * MALLOC_MMAP_THRESHOLD_ raised (docs/results/cliffs, "MPICH's reduce").
+ * At 128 KiB itself nothing is given back (measured alike). */
+#define LOGP_NATIVE_FRESH_BYTES ((size_t)131072)
+
+static double logp_native_fresh(logp_native_lib_t lib, logp_coll_t coll, size_t bytes, double frac,
+                                const logp_params_t *p)
+{
+    if (lib != LOGP_NATIVE_MPICH || coll != LOGP_COLL_REDUCE || bytes <= LOGP_NATIVE_FRESH_BYTES)
+        return 0.0;
+    double m = (double)bytes;
+    return m * (p->copy + p->fresh) + frac * m * p->fresh;
+}
+
+static double logp_native_price(logp_native_lib_t lib, logp_native_kind_t kind, logp_coll_t coll, size_t bytes,
+                                int commutative, const logp_topo_t *topo, int exact, unsigned sends)
 {
     int P = topo->P;
     const logp_params_t *p = logp_topo_rep(topo);
@@ -330,8 +351,9 @@ static double logp_native_price(logp_native_kind_t kind, logp_coll_t coll, size_
         return steps * hop + frac * m * p->G + (double)(P - 1) * (hop + (m / P) * p->G);
     case LOGP_NK_RSAG_ALL: /* Rabenseifner's allreduce: our schedule of its shape */
         return logp_native_sched(coll, LOGP_ALGO_REDUCE_SCATTER_ALLGATHER, bytes, 1, topo, exact, 0, sends);
-    case LOGP_NK_RSAG: /* recursive-halving reduce-scatter, then binomial gather */
-        return 2.0 * steps * hop + 2.0 * frac * m * p->G + frac * m * p->gamma;
+    case LOGP_NK_RSAG: /* recursive-halving reduce-scatter, then binomial gather (and MPICH's fresh buffers) */
+        return 2.0 * steps * hop + 2.0 * frac * m * p->G + frac * m * p->gamma +
+               logp_native_fresh(lib, coll, bytes, frac, p);
     case LOGP_NK_ALL_AT_ONCE: /* every send posted at once: the NIC is the limit */
     case LOGP_NK_LINEAR_SYNC: /* the same with a window of requests */
         return (double)(P - 1) * gap + p2p;
@@ -368,5 +390,5 @@ double logp_native_predict(logp_native_lib_t lib, logp_coll_t coll, size_t bytes
     logp_native_kind_t kind = logp_native_kind(lib, coll, topo->P, bytes, commutative);
     /* SMPI's collectives (measured: sched.h); MPICH's and Open MPI's sends as ours */
     unsigned sends = lib == LOGP_NATIVE_SMPI ? LOGP_LIB_SENDS_STANDARD | LOGP_LIB_SENDS_TOGETHER : 0;
-    return logp_native_price(kind, coll, bytes, commutative, topo, exact, sends);
+    return logp_native_price(lib, kind, coll, bytes, commutative, topo, exact, sends);
 }

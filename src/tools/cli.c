@@ -9,6 +9,8 @@ void logp_cli_print_model(const logp_cli_t *c)
            c->p.gamma * 1e9);
     if (c->p.copy != logp_params_default().copy)
         printf(" copy=%gns/B", c->p.copy * 1e9);
+    if (c->p.fresh != logp_params_default().fresh)
+        printf(" fresh=%gns/B", c->p.fresh * 1e9);
     if (c->topo.P > 0) {
         printf("%s; %d nodes x %d ranks, intra-node L=%gus o=%gus g=%gus G=%gns/B", c->nodes > 1 ? " between nodes" : "",
                c->nodes, c->rpn, c->intra.L * 1e6, c->intra.o * 1e6, c->intra.g * 1e6, c->intra.G * 1e9);

@@ -20,6 +20,9 @@
  *         clamped at 0, as every value);
  *   gamma MPI_Reduce_local(MPI_SUM) on 1 MiB of doubles, per byte;
  *   copy  memcpy of 16 MiB, per byte (local copies of packing schedules);
+ *   fresh memset of 16 MiB just mapped, less memset of 16 MiB already
+ *         touched, per byte (the page faults of buffers an MPI library
+ *         gets back from the kernel at every call);
  *   network  with 3 ranks or more: k = 2..4 ranks (on other nodes if any)
  *         send 4 MiB each to rank 0 at once.  If the transfers slowed each
  *         other (the last ended after more than half of k - 1 extra
@@ -32,10 +35,12 @@
  * (max - min) / median over the repetitions.  While L or o spread more than
  * 20%, the repetitions double (at most three rounds, 64 repetitions).
  * Real clusters need pairs on different nodes for [inter-node]. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define SMALL 8
@@ -226,6 +231,38 @@ static stat_t measure_copy(void)
     return summarize(v, g_reps);
 }
 
+/* fresh: what the first touch of newly mapped memory costs beyond writing
+ * it (page faults, the kernel's zeroing), per byte: what MPICH's large
+ * reduce pays for the buffers it allocates at every call
+ * (select/native.c).  The pages come from mmap itself, as glibc's do
+ * above its thresholds. */
+static stat_t measure_fresh(void)
+{
+    size_t n = (size_t)16 << 20;
+    char *warm = malloc(n);
+    double v[64];
+    stat_t none = {0.0, 0.0};
+    if (warm == NULL)
+        return none;
+    memset(warm, 1, n);
+    for (int r = 0; r < g_reps; r++) {
+        void *map = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map == MAP_FAILED) {
+            free(warm);
+            return none;
+        }
+        double t0 = MPI_Wtime();
+        memset(map, r + 2, n);
+        double t1 = MPI_Wtime();
+        memset(warm, r + 2, n);
+        double t2 = MPI_Wtime();
+        munmap(map, n);
+        v[r] = ((t1 - t0) - (t2 - t1)) / (double)n;
+    }
+    free(warm);
+    return summarize(v, g_reps);
+}
+
 /* The sharing test: its message is long enough that its bytes, not the
  * latency, fix its time on any network the model targets (4 MiB at G =
  * 0.02 ns/B: 84 us), and at most this many senders. */
@@ -349,7 +386,8 @@ static int write_value(FILE *f, const char *section, const char *key, const stat
     return why != NULL;
 }
 
-static int write_section(FILE *f, const char *name, const pair_t *p, const stat_t *gamma, const stat_t *copy)
+static int write_section(FILE *f, const char *name, const pair_t *p, const stat_t *gamma, const stat_t *copy,
+                         const stat_t *fresh)
 {
     fprintf(f, "[%s]\n", name);
     int warned = write_value(f, name, "L", &p->L, 1e6, "us");
@@ -360,6 +398,8 @@ static int write_section(FILE *f, const char *name, const pair_t *p, const stat_
         warned += write_value(f, name, "gamma", gamma, 1e9, "ns/B");
     if (copy)
         warned += write_value(f, name, "copy", copy, 1e9, "ns/B");
+    if (fresh)
+        warned += write_value(f, name, "fresh", fresh, 1e9, "ns/B");
     return warned;
 }
 
@@ -393,7 +433,7 @@ int main(int argc, char **argv)
             if (g_rank == 0)
                 printf("usage: mpiexec -n 2 pmpi-logp-probe [--out FILE] [--reps N]\n"
                        "  measures L, o, g, G (rank 0 with a rank on its node and, if any, one on another\n"
-                       "  node), gamma, copy and, with 3 ranks or more, whether transfers in flight\n"
+                       "  node), gamma, copy, fresh and, with 3 ranks or more, whether transfers in flight\n"
                        "  share an interface (network), and writes a tuning file (standard output\n"
                        "  without --out).\n"
                        "  --reps N   repetitions per quantity, 3..64 (7); doubled while L or o spread > 20%%\n"
@@ -450,10 +490,12 @@ int main(int argc, char **argv)
         pe = measure_pair(inter, buf);
     const pair_t *d = inter > 0 ? &pe : &pi;
     sharing_t sharing = measure_sharing(same, d->L.median + 2 * d->o.median);
-    stat_t gamma = measure_gamma(), copy = {0.0, 0.0};
+    stat_t gamma = measure_gamma(), copy = {0.0, 0.0}, fresh = {0.0, 0.0};
     MPI_Barrier(MPI_COMM_WORLD);
-    if (g_rank == 0) /* alone: the other ranks' copies would share the memory bandwidth */
+    if (g_rank == 0) { /* alone: the other ranks' copies would share the memory bandwidth */
         copy = measure_copy();
+        fresh = measure_fresh();
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     if (g_rank == 0) {
         FILE *f = out ? fopen(out, "w") : stdout;
@@ -463,11 +505,11 @@ int main(int argc, char **argv)
         }
         fprintf(f, "# written by pmpi-logp-probe (%d ranks, %d repetitions; spread = (max - min) / median)\n",
                 g_size, g_reps);
-        int warned = write_section(f, "default", d, &gamma, &copy);
+        int warned = write_section(f, "default", d, &gamma, &copy, &fresh);
         write_network(f, &sharing);
         if (intra > 0 && inter > 0) {
-            warned += write_section(f, "intra-node", &pi, NULL, NULL);
-            warned += write_section(f, "inter-node", &pe, NULL, NULL);
+            warned += write_section(f, "intra-node", &pi, NULL, NULL, NULL);
+            warned += write_section(f, "inter-node", &pe, NULL, NULL, NULL);
         } else {
             fprintf(f, "# only %s pairs were available\n", inter > 0 ? "inter-node" : "intra-node");
         }

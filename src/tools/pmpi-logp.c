@@ -89,14 +89,15 @@ static int make_layout(logp_cli_t *c, int P_given)
 enum {
     OPT_P = 1, OPT_N, OPT_ROOT, OPT_RANK, OPT_CHAIN_K, OPT_BYTES, OPT_L, OPT_O, OPT_G_GAP, OPT_G_BYTE, OPT_GAMMA,
     OPT_NODES, OPT_RPN, OPT_SPEEDS, OPT_INTRA_L, OPT_INTRA_O, OPT_INTRA_G, OPT_INTRA_GB, OPT_BCAST, OPT_REDUCE,
-    OPT_ALLTOALL, OPT_ALLREDUCE, OPT_ALLTOALLV, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_COPY, OPT_HELP
+    OPT_ALLTOALL, OPT_ALLREDUCE, OPT_ALLTOALLV, OPT_DOT, OPT_NAME, OPT_INTRA_NODE, OPT_NATIVE, OPT_NETWORK, OPT_COPY,
+    OPT_FRESH, OPT_HELP
 };
 _Static_assert(OPT_HELP < 32 && OPT_ALLTOALLV - OPT_BCAST == LOGP_COLL_ALLTOALLV, "options: bits; collectives in order");
 #define OPT(o) (1u << (o))
 #define OPTS_COLL (OPT(OPT_BCAST) | OPT(OPT_REDUCE) | OPT(OPT_ALLTOALL) | OPT(OPT_ALLREDUCE) | OPT(OPT_ALLTOALLV))
 #define LOGP_CLI_COLL_SYNOPSIS "[--bcast ALGO | --reduce ALGO | --alltoall ALGO | --allreduce ALGO | --alltoallv ALGO]"
 #define OPTS_PARAMS (OPT(OPT_L) | OPT(OPT_O) | OPT(OPT_G_GAP) | OPT(OPT_G_BYTE) | OPT(OPT_GAMMA) | OPT(OPT_ROOT) | \
-                     OPT(OPT_CHAIN_K) | OPT(OPT_NATIVE) | OPT(OPT_COPY))
+                     OPT(OPT_CHAIN_K) | OPT(OPT_NATIVE) | OPT(OPT_COPY) | OPT(OPT_FRESH))
 #define OPTS_LAYOUT (OPT(OPT_NODES) | OPT(OPT_RPN) | OPT(OPT_SPEEDS) | OPT(OPT_INTRA_L) | OPT(OPT_INTRA_O) | \
                      OPT(OPT_INTRA_G) | OPT(OPT_INTRA_GB) | OPT(OPT_NETWORK))
 
@@ -116,12 +117,15 @@ static const struct option logp_cli_options[] = {
     {"dot", no_argument, NULL, OPT_DOT},             {"name", required_argument, NULL, OPT_NAME},
     {"intra-node", no_argument, NULL, OPT_INTRA_NODE}, {"native", required_argument, NULL, OPT_NATIVE},
     {"network", required_argument, NULL, OPT_NETWORK}, {"copy", required_argument, NULL, OPT_COPY},
+    {"fresh", required_argument, NULL, OPT_FRESH},
     {NULL, 0, NULL, 0}};
 
 static const char logp_cli_params_help[] =
     "params:  --L T --o T --g T   LogP times (T: number with ns, us (default), ms or s)\n"
     "         --G X --gamma X     per byte (ns/B (default), us/B, s/B) or a bandwidth (B/s KB/s MB/s GB/s)\n"
     "         --copy X            per byte of a local memory copy (packing all-to-alls pay it; default 0.05ns/B)\n"
+    "         --fresh X           per byte of memory first touched (page faults; MPICH's large reduce\n"
+    "                             pays it for buffers it allocates at every call; default 0.25ns/B)\n"
     "         --root R --chain-k K\n"
     "         --native LIB        whose defaults \"native\" models: mpich, openmpi or smpi (default: the build's)\n";
 static const char logp_cli_layout_help[] =
@@ -227,6 +231,8 @@ static logp_status_t parse_value(logp_cli_t *c, const logp_cli_cmd_t *cmd, int o
         return logp_units_per_byte(v, &c->p.gamma);
     case OPT_COPY:
         return logp_units_per_byte(v, &c->p.copy);
+    case OPT_FRESH:
+        return logp_units_per_byte(v, &c->p.fresh);
     case OPT_SPEEDS:
         return parse_speeds(v, c);
     case OPT_INTRA_L:
@@ -521,8 +527,9 @@ static int cmd_check(const logp_cli_t *c)
            diag.warnings == 1 ? "" : "s");
     printf("communicator: P=%d name '%s' %s\nmatched: %s\n", facts.size, facts.name,
            facts.intra_node ? "intra-node" : "inter-node", r.matched);
-    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B copy=%gns/B chain_k=%d network=%s\n", r.params.L * 1e6,
-           r.params.o * 1e6, r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9, r.params.copy * 1e9, r.chain_k,
+    printf("L=%gus o=%gus g=%gus G=%gns/B gamma=%gns/B copy=%gns/B fresh=%gns/B chain_k=%d network=%s\n",
+           r.params.L * 1e6, r.params.o * 1e6, r.params.g * 1e6, r.params.G * 1e9, r.params.gamma * 1e9,
+           r.params.copy * 1e9, r.params.fresh * 1e9, r.chain_k,
            r.shared ? "shared" : "loggp");
     printf("%10s  %-30s %-30s %-30s %-30s %s\n", "bytes", "bcast", "reduce (commutative)", "alltoall (per block)",
            "allreduce (commutative)", "alltoallv (mean block)");

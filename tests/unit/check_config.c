@@ -112,7 +112,7 @@ END_TEST
 START_TEST(test_cascade)
 {
     const char *text = "# cluster\n[default]\nL = 1.6us\no = 0.4us  # comment\ng = 0.6us\nG = 10GB/s\ngamma = 0.3ns/B\n"
-                       "[intra-node]\nL = 0.2us\ncopy = 20GB/s\n[size 2-64]\nreduce = chain-adaptive\nchain_k = 6\n"
+                       "[intra-node]\nL = 0.2us\ncopy = 20GB/s\nfresh = 0.5ns/B\n[size 2-64]\nreduce = chain-adaptive\nchain_k = 6\n"
                        "[name MPI_COMM_WORLD]\nL = 3us\nbcast = binomial\n[inter-node]\ng=1000ns\n";
     logp_config_t cfg;
     char err[640];
@@ -125,6 +125,7 @@ START_TEST(test_cascade)
     ck_assert(fabs(r.params.G - 0.1e-9) < 1e-20);
     ck_assert(fabs(r.params.g - 0.6e-6) < 1e-15); /* inter-node does not match */
     ck_assert(fabs(r.params.copy - 0.05e-9) < 1e-20); /* intra-node's copy, 20 GB/s */
+    ck_assert(fabs(r.params.fresh - 0.5e-9) < 1e-20);
     ck_assert_int_eq(r.algo[LOGP_COLL_REDUCE], LOGP_ALGO_CHAIN_ADAPTIVE);
     ck_assert_int_eq(r.algo[LOGP_COLL_BCAST], LOGP_ALGO_BINOMIAL);
     ck_assert_int_eq(r.algo[LOGP_COLL_ALLTOALL], LOGP_ALGO_AUTO);
@@ -140,7 +141,8 @@ START_TEST(test_cascade)
     /* no file: the built-in defaults */
     logp_config_resolve(NULL, &f, &r);
     logp_params_t d = logp_params_default();
-    ck_assert(r.params.L == d.L && r.params.gamma == d.gamma && r.params.copy == d.copy && d.copy > 0.0);
+    ck_assert(r.params.L == d.L && r.params.gamma == d.gamma && r.params.copy == d.copy && d.copy > 0.0 &&
+              r.params.fresh == d.fresh && d.fresh > 0.0);
 }
 END_TEST
 
@@ -175,6 +177,7 @@ START_TEST(test_errors)
     expect_error("[default]\nG = 1B/s\n", "t.conf:2:", "above 1 ms/B");
     expect_error("[default]\ngamma = 2ms/B\n", "t.conf:2:", "above 1 ms/B");
     expect_error("[default]\ncopy = -1ns/B\n", "t.conf:2:", "copy");
+    expect_error("[default]\nfresh = fast\n", "t.conf:2:", "fresh");
     expect_error("[default]\nchain_k = 1073741824\n", "t.conf:2:", "integer 1..1048576");
     expect_error("[default]\nranks_per_node = 2000000\n", "t.conf:2:", "integer 1..1048576");
     expect_error("[host n*]\nspeed = 1e-300\n", "t.conf:2:", "from 0.001 to 1000");

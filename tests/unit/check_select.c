@@ -280,6 +280,32 @@ START_TEST(test_native_model)
 }
 END_TEST
 
+/* MPICH's large reduce faults in the buffers it allocates at every call
+ * (select/native.c): at P = 2 the closed form 2(2o + L) + m G + m gamma / 2
+ * gains m (copy + fresh) + m fresh / 2 above 128 KiB, and nothing at
+ * 128 KiB itself, nor for Open MPI, nor with fresh = 0. */
+START_TEST(test_native_fresh)
+{
+    logp_params_t p = logp_params_default();
+    p.copy = 0.04e-9;
+    p.fresh = 0.5e-9;
+    logp_topo_t t2 = logp_topo_uniform(2, &p);
+    for (size_t m = (size_t)1 << 16; m <= (size_t)1 << 24; m <<= 1) {
+        double md = (double)m, base = 2.0 * (2.0 * p.o + p.L) + md * p.G + 0.5 * md * p.gamma;
+        double want = base + (m > 131072 ? md * (p.copy + p.fresh) + 0.5 * md * p.fresh : 0.0);
+        double got = logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_REDUCE, m, 1, &t2, 1);
+        ck_assert_msg(fabs(got - want) <= 1e-9 * want, "m=%zu: %g, want %g", m, got, want);
+    }
+    double ompi = logp_native_predict(LOGP_NATIVE_OPENMPI, LOGP_COLL_REDUCE, 1 << 22, 1, &t2, 1);
+    p.fresh = 0.0;
+    logp_topo_t z2 = logp_topo_uniform(2, &p);
+    ck_assert(ompi == logp_native_predict(LOGP_NATIVE_OPENMPI, LOGP_COLL_REDUCE, 1 << 22, 1, &z2, 1));
+    double m = 4194304.0;
+    ck_assert(fabs(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_REDUCE, 1 << 22, 1, &z2, 1) -
+                   (2.0 * (2.0 * p.o + p.L) + m * p.G + 0.5 * m * p.gamma + m * p.copy)) < 1e-12);
+}
+END_TEST
+
 /* How SMPI's collectives send (sched.h, LOGP_LIB_SENDS_*), on a shared
  * network: a rank's children's transfers share its link (binomial bcast
  * of m: (log2 P)(log2 P + 1)/2 m G at P = 16, where ours, one send after
@@ -412,6 +438,7 @@ int main(void)
         test_forced_kept,
         test_estimated_small_simulated,
         test_native_model,
+        test_native_fresh,
         test_native_smpi_sends,
         test_shared_budget,
         test_native_openmpi,
