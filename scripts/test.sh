@@ -28,9 +28,10 @@ if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' && [ "$(id -u)" = 0 ]; 
 fi
 # Third-party code under the shim, Debian's builds against MPICH:
 # OpenCoarrays' test suite (tests/mpi/run_coarrays.sh), parallel HDF5
-# (tests/mpi/run_hdf5.sh) and ScaLAPACK's test programs
-# (tests/mpi/run_scalapack.sh); each is skipped if its package is missing.
-for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test; do
+# (tests/mpi/run_hdf5.sh), ScaLAPACK's test programs
+# (tests/mpi/run_scalapack.sh) and NWChem, an application
+# (tests/mpi/run_nwchem.sh); each is skipped if its package is missing.
+for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich; do
     if ! dpkg -s $p >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $p >/dev/null 2>&1 ||
             echo "note: $p not installed: its tests are skipped"
@@ -246,11 +247,12 @@ caf=$(counts 'OpenCoarrays under the shim' tests/mpi/run_coarrays.sh.log)
 h5=$(sed -n 's/^hdf5: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' tests/mpi/run_hdf5.sh.log)
 grep -q '^SKIP' tests/mpi/run_hdf5.sh.log 2>/dev/null && h5="0 0"
 sl=$(counts scalapack tests/mpi/run_scalapack.sh.log)
+nw=$(counts nwchem tests/mpi/run_nwchem.sh.log)
 ms=$(sed -n 's/^MPICH .* test suite (coll, under the shim): \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' mpich-suite.out)
 grep -q "^note: " mpich-suite.out 2>/dev/null && ms="0 0" # not fetched: said above
-set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1} ${h5:-0 1} ${ms:-0 1} ${sl:-0 1} ${a2v:-0 1} ${nbc:-0 1}
-passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + ${19} + ${21} + ${23} + ${25} + ${27} + san_pass + ompi_pass ))
-failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + ${20} + ${22} + ${24} + ${26} + ${28} + san_fail + ompi_fail ))
+set -- $unit ${mpi:-0 1} ${pre:-0 1} ${tun:-0 1} ${err:-0 1} ${cli:-0 1} ${ins:-0 1} ${con:-0 1} ${caf:-0 1} ${h5:-0 1} ${ms:-0 1} ${sl:-0 1} ${a2v:-0 1} ${nbc:-0 1} ${nw:-0 1}
+passed=$(( ($1 - $2) + $3 + $5 + $7 + $9 + ${11} + ${13} + ${15} + ${17} + ${19} + ${21} + ${23} + ${25} + ${27} + ${29} + san_pass + ompi_pass ))
+failed=$(( $2 + $4 + $6 + $8 + ${10} + ${12} + ${14} + ${16} + ${18} + ${20} + ${22} + ${24} + ${26} + ${28} + ${30} + san_fail + ompi_fail ))
 [ $status -eq 0 ] || [ $failed -gt 0 ] || failed=1
 stage "done"
 echo "libpmpi-logp tests: $passed passed, $failed failed"
