@@ -1,0 +1,74 @@
+#!/bin/sh
+# A real application under the shim built for Open MPI: MIT Photonic Bands
+# (Debian's mpb-mpi, built by Debian against Open MPI), the band structure
+# of a simple cubic lattice of dielectric spheres (3D, 6 bands, 5 k-points)
+# at n = 2.  Its eigensolver's inner products and norms are MPI_Allreduce
+# calls (4 B - 1 KiB) and its set-up broadcasts (MPI_Bcast); every
+# frequency stands on them.
+#
+# Each run must exit 0 and print every band's frequency at every k-point
+# within 1e-4 (relative) of the run without the shim, and the shim must
+# have decided (a decision line under PMPI_LOGP_VERBOSE=1).  The fields
+# start from random numbers, so runs without the shim differ from each
+# other too, in the highest band by about 2e-5.  The eigensolver mends
+# small errors (a library that scaled every double allreduce's first
+# element by 1 + 1e-4 passed in some runs, failed in others), so this
+# catches wrong data, not the last bits.  Sets: auto, and every
+# allreduce and bcast algorithm of the registry forced at least once.
+# Skipped (77) where mpb-mpi is not installed or the library was not built
+# for Open MPI (scripts/test.sh runs it in its Open MPI stage).
+: "${MPIEXEC:=mpiexec}"
+b="$(cd "${top_builddir:-.}" && pwd)"
+lib="$b/.libs/libpmpi-logp.so"
+mpb=${MPB:-$(command -v mpb-mpi)}
+[ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
+[ -n "$mpb" ] && [ -x "$mpb" ] || { echo "SKIP: MPB's MPI build not installed (mpb-mpi)"; exit 77; }
+ldd "$mpb" | grep -q 'libmpi\.so\.40' && ldd "$lib" | grep -q 'libmpi\.so\.40' ||
+    { echo "SKIP: mpb-mpi and $lib are not both built for Open MPI"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0; fail=0
+
+cat >"$work/cubic.ctl" <<'EOF'
+(set! num-bands 6)
+(set! k-points (interpolate 1 (list (vector3 0 0 0) (vector3 0.5 0 0) (vector3 0.5 0.5 0.5))))
+(set! geometry (list (make sphere (center 0 0 0) (radius 0.3) (material (make dielectric (epsilon 13))))))
+(set! geometry-lattice (make lattice (size 1 1 1)))
+(set! resolution 12)
+(run)
+EOF
+
+# mpb OUT ENV...: one run; the frequency lines go to OUT.freqs
+mpb() {
+    out=$1
+    shift
+    (cd "$work" && env "$@" timeout 120 $MPIEXEC -n 2 "$mpb" cubic.ctl >"$out" 2>"$out.err") &&
+        grep '^freqs:, [0-9]' "$out" >"$out.freqs" && [ "$(wc -l <"$out.freqs")" -eq 5 ]
+}
+mpb "$work/plain.out" X=1 || { echo "SKIP: mpb-mpi fails at n = 2 without the shim"; tail -5 "$work/plain.out.err"; exit 77; }
+
+# run LABEL ENV...: passes under the shim with the plain run's frequencies
+run() {
+    label=$1
+    shift
+    if mpb "$work/out" LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$@" && grep -q '^pmpi-logp: .* -> ' "$work/out.err" &&
+        paste -d, "$work/plain.out.freqs" "$work/out.freqs" | awk -F, '{
+            n = NF / 2; worst = 0
+            for (i = 7; i <= n; i++) { d = ($i - $(i + n)) / ($i > 0 ? $i : 1); if (d < 0) d = -d; if (d > worst) worst = d }
+            if (worst > 1e-4) { print "k-point " $2 ": off by " worst; bad = 1 } } END { exit bad }'; then
+        pass=$((pass + 1)); echo "ok: $label"
+    else
+        fail=$((fail + 1)); echo "FAIL: $label"
+        grep -v '^pmpi-logp: ' "$work/out.err" | tail -5
+    fi
+}
+run auto
+for a in binomial flat logp-tree ring recursive-doubling reduce-scatter-allgather recursive-multiplying; do
+    run "allreduce $a" PMPI_LOGP_ALLREDUCE=$a
+done
+run "bcast logp-tree" PMPI_LOGP_BCAST=logp-tree
+for a in binomial flat hetero-tree two-level scatter-allgather pipeline binary-pipeline two-tree; do
+    run "bcast $a" PMPI_LOGP_BCAST=$a
+done
+echo "mpb: $pass passed, $fail failed"
+[ $fail -eq 0 ] && [ $pass -gt 0 ]
