@@ -30,8 +30,9 @@ typedef struct logp_params {
     double gamma; /* reduction operator cost per byte, s/B */
     double copy;  /* a local memory copy per byte, s/B: the packing and unpacking that
                      schedules moving packed blocks do besides their messages (Bruck's
-                     all-to-all); 0 where local work is free (a simulator that does not
-                     simulate computation) */
+                     all-to-all; MPICH's large reduce copies its send buffer:
+                     select/native.c); 0 where local work is free (a simulator that
+                     does not simulate computation) */
     double fresh; /* first touch of memory allocated for one call, per byte, s/B: the page
                      faults and the kernel's zeroing of pages a library's temporary buffers
                      get back from the allocator at every call (MPICH's large reduce:

@@ -296,9 +296,11 @@ static double logp_native_levels(int P, int k)
  * two freed buffers pass the trim threshold (twice the largest freed
  * mapping) and go back to the kernel, so every call faults them in again:
  * MPICH 4.0.2, n = 2, 256 KiB - 16 MiB ran 2.9 - 3.1x the closed form
- * below, and 1.0x of it with MALLOC_TRIM_THRESHOLD_ and
- * MALLOC_MMAP_THRESHOLD_ raised (docs/results/cliffs, "MPICH's reduce").
- * At 128 KiB itself nothing is given back (measured alike). */
+ * below, and 0.6 - 1.3x of it with MALLOC_TRIM_THRESHOLD_ and
+ * MALLOC_MMAP_THRESHOLD_ raised, 1.5 - 5x faster than with glibc's
+ * defaults (docs/results/cliffs, "MPICH's reduce").  At 128 KiB itself
+ * nothing is given back (measured alike).  Local memory: the node's
+ * (intra) copy and fresh, as the simulator's copies. */
 #define LOGP_NATIVE_FRESH_BYTES ((size_t)131072)
 
 static double logp_native_fresh(logp_native_lib_t lib, logp_coll_t coll, size_t bytes, double frac,
@@ -353,7 +355,7 @@ static double logp_native_price(logp_native_lib_t lib, logp_native_kind_t kind, 
         return logp_native_sched(coll, LOGP_ALGO_REDUCE_SCATTER_ALLGATHER, bytes, 1, topo, exact, 0, sends);
     case LOGP_NK_RSAG: /* recursive-halving reduce-scatter, then binomial gather (and MPICH's fresh buffers) */
         return 2.0 * steps * hop + 2.0 * frac * m * p->G + frac * m * p->gamma +
-               logp_native_fresh(lib, coll, bytes, frac, p);
+               logp_native_fresh(lib, coll, bytes, frac, &topo->intra);
     case LOGP_NK_ALL_AT_ONCE: /* every send posted at once: the NIC is the limit */
     case LOGP_NK_LINEAR_SYNC: /* the same with a window of requests */
         return (double)(P - 1) * gap + p2p;

@@ -22,6 +22,7 @@
 # on two cores spin (one native run took over 300 s).  Skipped (77) where
 # the package is not installed.
 : "${MPIEXEC:=mpiexec}"
+. "$(dirname "$0")/app_decided.sh"
 b="$(cd "${top_builddir:-.}" && pwd)"
 lib="$b/.libs/libpmpi-logp.so"
 nwchem=${NWCHEM:-$(command -v nwchem.mpich)}
@@ -29,8 +30,11 @@ basis=${NWCHEM_BASIS_LIBRARY:-/usr/share/nwchem/libraries/}
 [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
 [ -n "$nwchem" ] && [ -x "$nwchem" ] && [ -d "$basis" ] ||
     { echo "SKIP: NWChem's MPICH build not installed (nwchem-mpich)"; exit 77; }
-work=$(mktemp -d)
+ldd "$nwchem" | grep -q 'libmpich\.so' && ldd "$lib" | grep -q 'libmpich\.so' ||
+    { echo "SKIP: $nwchem and $lib are not both built for MPICH"; exit 77; }
+work=$(mktemp -d) && [ -d "$work" ] || { echo "FAIL: mktemp -d"; exit 99; }
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM
 pass=0; fail=0
 export NWCHEM_BASIS_LIBRARY="$basis" ARMCI_USE_WIN_ALLOCATE=0
 
@@ -69,7 +73,7 @@ energies() { # OUT: the SCF and the DFT total energy
     awk '/Total SCF energy =/ { s = $NF } /Total DFT energy =/ { d = $NF } END { if (s != "" && d != "") print s, d }' "$1"
 }
 nw "$work/plain.out" X=1 && ref=$(energies "$work/plain.out")
-[ -n "${ref:-}" ] || { echo "SKIP: NWChem fails at n = 2 without the shim"; tail -5 "$work/plain.out"; exit 77; }
+[ -n "${ref:-}" ] || { echo "SKIP: NWChem fails at n = 2 without the shim"; tail -5 "$work/plain.out" "$work/plain.out.err"; exit 77; }
 echo "without the shim: $ref"
 
 # run LABEL ENV...: passes under the shim with the plain run's energies
@@ -78,7 +82,7 @@ run() {
     shift
     if nw "$work/out" LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$@"; then rc=0; else rc=$?; fi
     got=$(energies "$work/out")
-    if [ $rc -eq 0 ] && [ -n "$got" ] && grep -q '^pmpi-logp: .* -> ' "$work/out.err" &&
+    if [ $rc -eq 0 ] && [ -n "$got" ] && logp_app_decided "$work/out.err" "$@" &&
         echo "$ref $got" | awk '{ d1 = $1 - $3; d2 = $2 - $4; exit !(d1 < 1e-8 && d1 > -1e-8 && d2 < 1e-8 && d2 > -1e-8) }'; then
         pass=$((pass + 1)); echo "ok: $label: $got"
     else
