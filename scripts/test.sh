@@ -31,9 +31,9 @@ fi
 # (tests/mpi/run_hdf5.sh), ScaLAPACK's test programs
 # (tests/mpi/run_scalapack.sh) and NWChem, an application
 # (tests/mpi/run_nwchem.sh); each is skipped if its package is missing.
-# MIT Photonic Bands, Debian's Open MPI build, runs in the Open MPI stage
-# below (tests/mpi/run_mpb.sh).
-for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich mpb-mpi; do
+# MIT Photonic Bands and NWChem's Open MPI build run in the Open MPI stage
+# below (tests/mpi/run_mpb.sh, run_nwchem.sh).
+for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich mpb-mpi nwchem-openmpi; do
     if ! dpkg -s $p >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $p >/dev/null 2>&1 ||
             echo "note: $p not installed: its tests are skipped"
@@ -150,7 +150,7 @@ echo "sanitizers: $san_pass passed, $san_fail failed"
 # The same library built for Open MPI: the export check, the MPI
 # correctness matrix (at 1, 2, 3 and 5 ranks: the algorithms meet every
 # size in MPICH's pass; this one is about the library beneath them), the preload/relink/PMPI-tool tests, ScaLAPACK's
-# test programs and MIT Photonic Bands of Debian's Open MPI builds under mpiexec.openmpi (about a
+# test programs, MIT Photonic Bands and NWChem of Debian's Open MPI builds under mpiexec.openmpi (about a
 # minute and a half here).
 stage "Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
@@ -161,7 +161,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
         make -j"$(nproc)" >/dev/null 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
-            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh" \
+            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh" \
             >"$ob/check.out" 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" make check TESTS=tests/mpi/run_alltoallv.sh \
             >>"$ob/check.out" 2>&1 &&
@@ -187,6 +187,10 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     set -- ${m:-0 1}
     ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
     echo "Open MPI MIT Photonic Bands: $1 passed, $2 failed"
+    m=$(counts nwchem "$ob/tests/mpi/run_nwchem.sh.log")
+    set -- ${m:-0 1}
+    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
+    echo "Open MPI NWChem: $1 passed, $2 failed"
     m=$(sed -n 's/^nonblocking: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_nonblocking.sh.log" 2>/dev/null)
     set -- ${m:-0 1}
     ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))

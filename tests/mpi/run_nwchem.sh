@@ -1,6 +1,7 @@
 #!/bin/sh
-# A real application under the shim: NWChem (Debian's nwchem-mpich, built
-# by Debian, not by us), a water molecule's Hartree-Fock energy and its
+# A real application under the shim: NWChem (Debian's nwchem-mpich or
+# nwchem-openmpi, whichever matches the library's MPI: built by Debian,
+# not by us), a water molecule's Hartree-Fock energy and its
 # B3LYP energy and gradient in the 6-31G* basis at n = 2.  NWChem's Global
 # Arrays broadcast with MPI_Bcast and combine with MPI_Allreduce and
 # MPI_Reduce (sizes 4 B - 64 KiB here, hundreds of calls per run); the SCF
@@ -20,18 +21,21 @@
 # the shim too (SCF energy rising every iteration, "scf energy failed");
 # with windows over its own memory it converges.  Not at n = 3: three ranks
 # on two cores spin (one native run took over 300 s).  Skipped (77) where
-# the package is not installed.
+# the package is not installed.  scripts/test.sh runs it for both builds.
 : "${MPIEXEC:=mpiexec}"
 . "$(dirname "$0")/app_decided.sh"
 b="$(cd "${top_builddir:-.}" && pwd)"
 lib="$b/.libs/libpmpi-logp.so"
-nwchem=${NWCHEM:-$(command -v nwchem.mpich)}
-basis=${NWCHEM_BASIS_LIBRARY:-/usr/share/nwchem/libraries/}
 [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
+mpi=mpich
+ldd "$lib" | grep -q 'libmpi\.so\.40' && mpi=openmpi # Open MPI's libmpi (MPICH's is libmpich)
+nwchem=${NWCHEM:-$(command -v nwchem.$mpi)}
+basis=${NWCHEM_BASIS_LIBRARY:-/usr/share/nwchem/libraries/}
 [ -n "$nwchem" ] && [ -x "$nwchem" ] && [ -d "$basis" ] ||
-    { echo "SKIP: NWChem's MPICH build not installed (nwchem-mpich)"; exit 77; }
-ldd "$nwchem" | grep -q 'libmpich\.so' && ldd "$lib" | grep -q 'libmpich\.so' ||
-    { echo "SKIP: $nwchem and $lib are not both built for MPICH"; exit 77; }
+    { echo "SKIP: NWChem's $mpi build not installed (nwchem-$mpi)"; exit 77; }
+lib_of() { ldd "$1" | grep -Eo 'lib(mpich|mpi)\.so[.0-9]*' | head -1; }
+[ "$(lib_of "$nwchem")" = "$(lib_of "$lib")" ] ||
+    { echo "SKIP: $nwchem and $lib are not built for the same MPI"; exit 77; }
 work=$(mktemp -d) && [ -d "$work" ] || { echo "FAIL: mktemp -d"; exit 99; }
 trap 'rm -rf "$work"' EXIT
 trap 'exit 1' HUP INT TERM
