@@ -31,11 +31,13 @@ fi
 # (tests/mpi/run_hdf5.sh), ScaLAPACK's test programs
 # (tests/mpi/run_scalapack.sh) and NWChem, an application
 # (tests/mpi/run_nwchem.sh); each is skipped if its package is missing.
-# MIT Photonic Bands and NWChem's Open MPI build run in the Open MPI stage
-# below (tests/mpi/run_mpb.sh, run_nwchem.sh).
-for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich mpb-mpi nwchem-openmpi; do
+# MIT Photonic Bands, LAMMPS and NWChem's Open MPI build run in the Open
+# MPI stage below (tests/mpi/run_mpb.sh, run_lammps.sh, run_nwchem.sh).
+for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich mpb-mpi nwchem-openmpi lammps; do
     if ! dpkg -s $p >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $p >/dev/null 2>&1 ||
+        # lammps recommends its documentation and examples (MathJax, fonts): not needed
+        opt=; [ $p = lammps ] && opt=--no-install-recommends
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $opt $p >/dev/null 2>&1 ||
             echo "note: $p not installed: its tests are skipped"
     fi
 done
@@ -150,7 +152,7 @@ echo "sanitizers: $san_pass passed, $san_fail failed"
 # The same library built for Open MPI: the export check, the MPI
 # correctness matrix (at 1, 2, 3 and 5 ranks: the algorithms meet every
 # size in MPICH's pass; this one is about the library beneath them), the preload/relink/PMPI-tool tests, ScaLAPACK's
-# test programs, MIT Photonic Bands and NWChem of Debian's Open MPI builds under mpiexec.openmpi (about a
+# test programs, MIT Photonic Bands, LAMMPS and NWChem of Debian's Open MPI builds under mpiexec.openmpi (about a
 # minute and a half here).
 stage "Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
@@ -161,7 +163,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
         make -j"$(nproc)" >/dev/null 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
-            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh" \
+            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh tests/mpi/run_lammps.sh" \
             >"$ob/check.out" 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" make check TESTS=tests/mpi/run_alltoallv.sh \
             >>"$ob/check.out" 2>&1 &&
@@ -175,26 +177,20 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     set -- ${m:-0 1}
     ompi_pass=$1; ompi_fail=$2
     echo "Open MPI matrix: $ompi_pass cases passed, $ompi_fail failed"
-    m=$(sed -n 's/^preload\/relink: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_preload.sh.log" 2>/dev/null)
-    set -- ${m:-0 1}
-    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
-    echo "Open MPI preload/relink (C and Fortran, PMPI tool in both orders): $1 passed, $2 failed"
-    m=$(counts scalapack "$ob/tests/mpi/run_scalapack.sh.log")
-    set -- ${m:-0 1}
-    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
-    echo "Open MPI ScaLAPACK test programs: $1 passed, $2 failed"
-    m=$(counts mpb "$ob/tests/mpi/run_mpb.sh.log")
-    set -- ${m:-0 1}
-    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
-    echo "Open MPI MIT Photonic Bands: $1 passed, $2 failed"
-    m=$(counts nwchem "$ob/tests/mpi/run_nwchem.sh.log")
-    set -- ${m:-0 1}
-    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
-    echo "Open MPI NWChem: $1 passed, $2 failed"
-    m=$(sed -n 's/^nonblocking: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_nonblocking.sh.log" 2>/dev/null)
-    set -- ${m:-0 1}
-    ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
-    echo "Open MPI nonblocking collectives (PMPI_LOGP_NONBLOCKING=1): $1 passed, $2 failed"
+    # ompi_add "N M" TITLE: one runner's counts into the stage's (a missing count: one failure)
+    ompi_add() {
+        set -- ${1:-0 1} "$2"
+        ompi_pass=$((ompi_pass + $1)); ompi_fail=$((ompi_fail + $2))
+        echo "Open MPI $3: $1 passed, $2 failed"
+    }
+    ompi_add "$(sed -n 's/^preload\/relink: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_preload.sh.log" 2>/dev/null)" \
+        "preload/relink (C and Fortran, PMPI tool in both orders)"
+    ompi_add "$(counts scalapack "$ob/tests/mpi/run_scalapack.sh.log")" "ScaLAPACK test programs"
+    ompi_add "$(counts mpb "$ob/tests/mpi/run_mpb.sh.log")" "MIT Photonic Bands"
+    ompi_add "$(counts nwchem "$ob/tests/mpi/run_nwchem.sh.log")" "NWChem"
+    ompi_add "$(counts lammps "$ob/tests/mpi/run_lammps.sh.log")" "LAMMPS"
+    ompi_add "$(sed -n 's/^nonblocking: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_nonblocking.sh.log" 2>/dev/null)" \
+        "nonblocking collectives (PMPI_LOGP_NONBLOCKING=1)"
     [ "$ompi_fail" -eq 0 ] || status=1
 else
     echo "note: no mpicc.openmpi: Open MPI build skipped"

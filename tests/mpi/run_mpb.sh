@@ -18,17 +18,9 @@
 # Skipped (77) where mpb-mpi is not installed or the library was not built
 # for Open MPI (scripts/test.sh runs it in its Open MPI stage).
 : "${MPIEXEC:=mpiexec}"
-. "$(dirname "$0")/app_decided.sh"
-b="$(cd "${top_builddir:-.}" && pwd)"
-lib="$b/.libs/libpmpi-logp.so"
+. "$(dirname "$0")/app_common.sh"
 mpb=${MPB:-$(command -v mpb-mpi)}
-[ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
-[ -n "$mpb" ] && [ -x "$mpb" ] || { echo "SKIP: MPB's MPI build not installed (mpb-mpi)"; exit 77; }
-ldd "$mpb" | grep -q 'libmpi\.so\.40' && ldd "$lib" | grep -q 'libmpi\.so\.40' ||
-    { echo "SKIP: mpb-mpi and $lib are not both built for Open MPI"; exit 77; }
-work=$(mktemp -d) && [ -d "$work" ] || { echo "FAIL: mktemp -d"; exit 99; }
-trap 'rm -rf "$work"' EXIT
-trap 'exit 1' HUP INT TERM
+logp_app_start "$mpb" "MPB's MPI build (mpb-mpi)"
 pass=0; fail=0
 
 cat >"$work/cubic.ctl" <<'EOF'

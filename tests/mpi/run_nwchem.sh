@@ -23,21 +23,13 @@
 # on two cores spin (one native run took over 300 s).  Skipped (77) where
 # the package is not installed.  scripts/test.sh runs it for both builds.
 : "${MPIEXEC:=mpiexec}"
-. "$(dirname "$0")/app_decided.sh"
-b="$(cd "${top_builddir:-.}" && pwd)"
-lib="$b/.libs/libpmpi-logp.so"
-[ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
-mpi=mpich
-ldd "$lib" | grep -q 'libmpi\.so\.40' && mpi=openmpi # Open MPI's libmpi (MPICH's is libmpich)
+. "$(dirname "$0")/app_common.sh"
+mpi=mpich # the NWChem build of the library's MPI (MPICH's libmpich, Open MPI's libmpi)
+case $(logp_app_mpi "${top_builddir:-.}/.libs/libpmpi-logp.so" 2>/dev/null) in libmpi.so*) mpi=openmpi ;; esac
 nwchem=${NWCHEM:-$(command -v nwchem.$mpi)}
 basis=${NWCHEM_BASIS_LIBRARY:-/usr/share/nwchem/libraries/}
-[ -n "$nwchem" ] && [ -x "$nwchem" ] && [ -d "$basis" ] ||
-    { echo "SKIP: NWChem's $mpi build not installed (nwchem-$mpi)"; exit 77; }
-lib_of() { ldd "$1" | grep -Eo 'lib(mpich|mpi)\.so[.0-9]*' | head -1; }
-[ "$(lib_of "$nwchem")" = "$(lib_of "$lib")" ] ||
-    { echo "SKIP: $nwchem and $lib are not built for the same MPI"; exit 77; }
-work=$(mktemp -d) && [ -d "$work" ] || { echo "FAIL: mktemp -d"; exit 99; }
-trap 'rm -rf "$work"' EXIT
+[ -d "$basis" ] || { echo "SKIP: NWChem's basis library not installed (nwchem-data)"; exit 77; }
+logp_app_start "$nwchem" "NWChem's $mpi build (nwchem-$mpi)"
 trap 'exit 1' HUP INT TERM
 pass=0; fail=0
 export NWCHEM_BASIS_LIBRARY="$basis" ARMCI_USE_WIN_ALLOCATE=0
