@@ -104,6 +104,16 @@ int logp_confirm_native_index(const logp_trial_plan_t *plan)
     return -1;
 }
 
+int logp_confirm_pick_first(const logp_trial_plan_t *plan, const double *raw)
+{
+    int nat = logp_confirm_native_index(plan);
+    if (nat <= 0 || !(plan->predicted[0] > 0.0))
+        return 0;
+    double margin = LOGP_CONFIRM_SAFE_MARGIN * (1.0 + (plan->band[0] > 0.0 ? plan->band[0] : 0.0));
+    return plan->predicted[nat] >= margin * plan->predicted[0] &&
+           (raw == NULL || (raw[plan->algo[0]] > 0.0 && raw[LOGP_ALGO_NATIVE] >= margin * raw[plan->algo[0]]));
+}
+
 double logp_confirm_median(const double *v, int n)
 {
     double s[16];

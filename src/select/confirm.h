@@ -121,6 +121,22 @@ int logp_confirm_steps(const logp_trial_plan_t *plan);
  * a candidate (unsafe there, or priced far above the pick). */
 int logp_confirm_native_index(const logp_trial_plan_t *plan);
 
+/* Nonzero if the class's safe start (its first calls, before the trial's
+ * blocks) runs the model's pick rather than the library's collective:
+ * native is a candidate, and priced at least LOGP_CONFIRM_SAFE_MARGIN
+ * times the pick's price at the top of its error band, so that only a
+ * model off by that much beyond its measured error would make the pick the
+ * slower one; both as the plan prices them (with the learned corrections)
+ * and, if raw (indexed by algorithm) is not NULL, as the model alone does
+ * (a correction extrapolated from other classes does not start a class on
+ * the pick by itself, nor a model without evidence overrule one).  Where
+ * the model knows the library to be slow (MPICH's large reduce, which
+ * faults its buffers in at every call: select/native.c) the safe start
+ * otherwise spent a class's first calls at 2 - 4.5x the pick's
+ * time (docs/results/fresh, "the safe start's exception"). */
+#define LOGP_CONFIRM_SAFE_MARGIN 2.0
+int logp_confirm_pick_first(const logp_trial_plan_t *plan, const double *raw);
+
 /* Block b's candidate (index into plan): native's block first, then the
  * plan's order, then native's again.  Timed calls b * LOGP_CONFIRM_ROUNDS
  * .. +ROUNDS-1 are its.  Native's second block judges the library warm:

@@ -100,6 +100,7 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
         logp_sched_free(&prev_sched);
         return;
     }
+    t->pick_first = logp_confirm_pick_first(&t->plan, raw);
     logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0, 0};
     for (int c = 0; c < t->plan.n; c++) {
         t->raw[c] = c == t->previous ? 0.0 : raw[t->plan.algo[c]];
@@ -156,7 +157,8 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
     if (t->phase == LOGP_TRIAL_RUNNING || t->phase == LOGP_TRIAL_WAITING) {
         char warm[48] = ""; /* the safe start's calls still to come before the trial's first */
         if (t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup)
-            snprintf(warm, sizeof warm, ", after %d warm-up call%s", warmup - t->warm, warmup - t->warm == 1 ? "" : "s");
+            snprintf(warm, sizeof warm, ", after %d warm-up call%s%s", warmup - t->warm, warmup - t->warm == 1 ? "" : "s",
+                     t->pick_first ? " of the pick" : "");
         len += (size_t)snprintf(out, n, "trial %s (%d of %d calls%s):",
                                 t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement", t->steps,
                                 logp_confirm_steps(&t->plan), warm);

@@ -29,6 +29,8 @@ typedef struct logp_trial {
     double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
     int warm;                             /* calls before the trial (the pick, untimed; until the
                                              communicator's warmup), kept when deciding again */
+    int pick_first;                       /* the safe start runs the pick, not native
+                                             (logp_confirm_pick_first) */
     int checked;                          /* the ranks' plans compared (agree.h: logp_agree_first) */
     int steps;                            /* trial calls made (blocks: warm and timed) */
     int calls;                            /* timed trial calls made */
@@ -119,7 +121,8 @@ static inline int logp_trial_step_timed(const logp_trial_t *t)
  * `warmup` calls (PMPI_LOGP_CONFIRM_WARMUP), and the calls that wait for
  * the verdict, run the library's collective where it is a candidate (else
  * the pick): never the class's first calls spent warming an unproven
- * pick (docs/results/auto-confirm.md).  The trial then gives each
+ * pick (docs/results/auto-confirm.md); unless the model prices the
+ * library far above the pick (t->pick_first).   The trial then gives each
  * candidate a block of calls, the first ones untimed (the schedule's own
  * warm-up).  Returns nonzero if the call is to be timed for
  * logp_trial_record (timed trial calls, and one in 16 later calls for the
@@ -140,8 +143,7 @@ static inline int logp_trial_turn(logp_trial_t *t, int warmup, const logp_sched_
         t->checked = 0;
     }
     if ((t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup) || t->phase == LOGP_TRIAL_WAITING) {
-        int nat = logp_confirm_native_index(&t->plan);
-        if (nat >= 0)
+        if (logp_confirm_native_index(&t->plan) >= 0 && !t->pick_first)
             *algo = LOGP_ALGO_NATIVE;
         return 0;
     }

@@ -229,6 +229,41 @@ START_TEST(test_error_band)
 }
 END_TEST
 
+/* The safe start runs the pick only where native is priced at least
+ * LOGP_CONFIRM_SAFE_MARGIN x the pick at the top of its error band. */
+START_TEST(test_pick_first)
+{
+    double t[LOGP_ALGO_COUNT], band[LOGP_ALGO_COUNT];
+    logp_trial_plan_t p;
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        t[a] = -1.0;
+        band[a] = -1.0;
+    }
+    t[LOGP_ALGO_REDUCE_SCATTER_GATHER] = 100e-6;
+    band[LOGP_ALGO_REDUCE_SCATTER_GATHER] = 0.1;
+    t[LOGP_ALGO_NATIVE] = 221e-6; /* 2 x 1.1 x 100 = 220 */
+    ck_assert_int_eq(logp_confirm_plan(t, t, band, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 2);
+    ck_assert(logp_confirm_pick_first(&p, NULL));
+    double raw[LOGP_ALGO_COUNT];
+    memcpy(raw, t, sizeof raw);
+    ck_assert(logp_confirm_pick_first(&p, raw));
+    raw[LOGP_ALGO_NATIVE] = 150e-6; /* the corrections alone set native apart: not enough */
+    ck_assert(!logp_confirm_pick_first(&p, raw));
+    t[LOGP_ALGO_NATIVE] = 219e-6;
+    logp_confirm_plan(t, t, band, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p);
+    ck_assert(!logp_confirm_pick_first(&p, NULL));
+    band[LOGP_ALGO_REDUCE_SCATTER_GATHER] = -1.0; /* not known: 0, so 2 x 100 */
+    logp_confirm_plan(t, t, band, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p);
+    ck_assert(logp_confirm_pick_first(&p, NULL));
+    t[LOGP_ALGO_NATIVE] = 900e-6; /* beyond LOGP_CONFIRM_SPAN: not a candidate, no trial of it */
+    ck_assert_int_eq(logp_confirm_plan(t, t, band, LOGP_ALGO_REDUCE_SCATTER_GATHER, &p), 1);
+    ck_assert(!logp_confirm_pick_first(&p, NULL));
+    t[LOGP_ALGO_NATIVE] = 50e-6; /* native is the pick */
+    logp_confirm_plan(t, t, band, LOGP_ALGO_NATIVE, &p);
+    ck_assert(!logp_confirm_pick_first(&p, NULL));
+}
+END_TEST
+
 START_TEST(test_verdict)
 {
     logp_trial_plan_t p = {3, {LOGP_ALGO_LOGP_TREE, LOGP_ALGO_NATIVE, LOGP_ALGO_BINOMIAL}, {1e-6, 2e-6, 1.5e-6}, {-1, -1, -1}};
@@ -561,6 +596,6 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {test_learn_factor, test_plan, test_error_band, test_verdict, test_budget, test_agree, test_block_message, test_points, test_fit};
+    const TTest *const tests[] = {test_learn_factor, test_plan, test_error_band, test_pick_first, test_verdict, test_budget, test_agree, test_block_message, test_points, test_fit};
     return logp_check_run("confirm", tests, (int)(sizeof tests / sizeof tests[0]));
 }
