@@ -122,7 +122,7 @@ static inline int logp_trial_step_timed(const logp_trial_t *t)
  * the verdict, run the library's collective where it is a candidate (else
  * the pick): never the class's first calls spent warming an unproven
  * pick (docs/results/auto-confirm.md); unless the model prices the
- * library far above the pick (t->pick_first).   The trial then gives each
+ * library far above the pick (t->pick_first).  The trial then gives each
  * candidate a block of calls, the first ones untimed (the schedule's own
  * warm-up).  Returns nonzero if the call is to be timed for
  * logp_trial_record (timed trial calls, and one in 16 later calls for the

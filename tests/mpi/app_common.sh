@@ -1,13 +1,14 @@
 # Sourced by the application runners (run_nwchem.sh, run_mpb.sh,
 # run_lammps.sh).
 
-# logp_app_start PROGRAM NAME: the shim library of the build
-# (${top_builddir}/.libs) and PROGRAM (NAME: its Debian package) exist and
-# link the same MPI library (MPICH's libmpich, Open MPI's libmpi), else the
-# runner is skipped (exit 77); then $lib is the library and $work a temporary
+# $lib: the shim library of the build (${top_builddir}/.libs)
+lib="$(cd "${top_builddir:-.}" && pwd)/.libs/libpmpi-logp.so"
+
+# logp_app_start PROGRAM NAME: $lib and PROGRAM (NAME: its Debian package)
+# exist and link the same MPI library (MPICH's libmpich, Open MPI's
+# libmpi), else the runner is skipped (exit 77); then $work is a temporary
 # directory, removed at exit.
 logp_app_start() {
-    lib="$(cd "${top_builddir:-.}" && pwd)/.libs/libpmpi-logp.so"
     [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
     [ -n "$1" ] && [ -x "$1" ] || { echo "SKIP: $2 not installed"; exit 77; }
     [ "$(logp_app_mpi "$1")" = "$(logp_app_mpi "$lib")" ] ||

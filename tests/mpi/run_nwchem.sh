@@ -25,12 +25,11 @@
 : "${MPIEXEC:=mpiexec}"
 . "$(dirname "$0")/app_common.sh"
 mpi=mpich # the NWChem build of the library's MPI (MPICH's libmpich, Open MPI's libmpi)
-case $(logp_app_mpi "${top_builddir:-.}/.libs/libpmpi-logp.so" 2>/dev/null) in libmpi.so*) mpi=openmpi ;; esac
+[ -f "$lib" ] && case $(logp_app_mpi "$lib") in libmpi.so*) mpi=openmpi ;; esac
 nwchem=${NWCHEM:-$(command -v nwchem.$mpi)}
 basis=${NWCHEM_BASIS_LIBRARY:-/usr/share/nwchem/libraries/}
 [ -d "$basis" ] || { echo "SKIP: NWChem's basis library not installed (nwchem-data)"; exit 77; }
 logp_app_start "$nwchem" "NWChem's $mpi build (nwchem-$mpi)"
-trap 'exit 1' HUP INT TERM
 pass=0; fail=0
 export NWCHEM_BASIS_LIBRARY="$basis" ARMCI_USE_WIN_ALLOCATE=0
 
