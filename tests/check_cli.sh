@@ -113,6 +113,11 @@ printf '[default]\nL = 1us\nL = 2us\ng = 0\no = 1 parsec\nfoo = 1\n' >"$out.conf
 printf '[default]\nL = 1us\nL = 2us\n' >"$out.conf"
 "$cli" check "$out.conf" >"$out" 2>"$err" && grep -q 'valid, 1 sections, 1 warning' "$out" &&
     ok "check: warnings only, valid, exit 0" || { ko "check: warnings only"; cat "$out" "$err"; }
+# show-learned: a learned section's basis (the prices its corrections were measured against)
+printf '[size 4-4]\nrule = bcast 8-15 flat\nbasis = 00ff00ff00ff00ff\ncorrection = bcast flat 8 2.5\n' >"$out.conf"
+"$cli" show-learned "$out.conf" >"$out" 2>"$err" && grep -q '^\[size 4-4\] basis 00ff00ff00ff00ff (line 1)' "$out" &&
+    grep -q 'bcast  *8-15  *flat .*flat 2.5' "$out" && ok "show-learned: the basis and the correction" ||
+    { ko "show-learned: basis"; cat "$out" "$err"; }
 rm -f "$out.conf"
 # every registry row, with its collectives
 "$cli" algorithms >"$out" || ko "algorithms"

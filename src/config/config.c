@@ -318,6 +318,17 @@ static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, c
         sec->set |= LOGP_KEY_NETWORK;
         return LOGP_OK;
     }
+    if (strcmp(key, "basis") == 0) { /* 16 hex digits, as the learned file writes them */
+        char *end = NULL;
+        int hex = strlen(val) == 16 && strspn(val, "0123456789abcdefABCDEF") == 16;
+        unsigned long long b = hex ? strtoull(val, &end, 16) : 0;
+        if (end == NULL || *end != '\0' || b == 0 || sec->kind == LOGP_SECTION_HOST)
+            return logp_config_fail(err, errlen, path, line, "basis = %.40s: expected 16 hex digits, not all 0, "
+                                    "outside [host] (the learned file writes it)", val);
+        sec->basis = (uint64_t)b;
+        sec->set |= LOGP_KEY_BASIS;
+        return LOGP_OK;
+    }
     if (strcmp(key, "learn") == 0) {
         if (sec->kind != LOGP_SECTION_DEFAULT || *val == '\0')
             return logp_config_fail(err, errlen, path, line, "learn = FILE: in [default] only, with a file name");
@@ -408,7 +419,7 @@ static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, c
     }
     return logp_config_fail(err, errlen, path, line,
                             "unknown key '%.40s' (expected L, o, g, G, gamma, copy, fresh, bcast, reduce, alltoall, chain_k, "
-                            "ranks_per_node, network, rule, correction, learn; speed in [host])", key);
+                            "ranks_per_node, network, rule, correction, basis, learn; speed in [host])", key);
 }
 
 static int logp_size_cmp(const void *a, const void *b)
@@ -736,6 +747,8 @@ void logp_config_resolve_more(const logp_config_t *cfg, const logp_comm_facts_t 
             out->shared = s->shared;
         if (s->rules)
             logp_rules_merge(&out->rules, s->rules);
+        if (s->set & LOGP_KEY_BASIS)
+            out->basis = s->basis;
         char what[160];
         switch (s->kind) {
         case LOGP_SECTION_SIZE:

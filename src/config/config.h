@@ -3,6 +3,7 @@
 #define LOGP_CONFIG_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../model/algo.h"
 #include "../model/learn.h"
@@ -48,7 +49,9 @@ enum {
     LOGP_KEY_LEARN = 1 << 15,          /* learn = FILE, [default] only */
     LOGP_KEY_NETWORK = 1 << 16,        /* network = loggp | shared, not in [host] */
     LOGP_KEY_COPY = 1 << 17,           /* copy = per byte (logp_params_t.copy) */
-    LOGP_KEY_FRESH = 1 << 18           /* fresh = per byte (logp_params_t.fresh) */
+    LOGP_KEY_FRESH = 1 << 18,          /* fresh = per byte (logp_params_t.fresh) */
+    LOGP_KEY_BASIS = 1 << 19           /* basis = 16 hex digits: what the section's corrections were measured
+                                          against (the learned file writes it; select/confirm.h) */
 };
 
 /* Message-size rules and model corrections: what `rule` and `correction`
@@ -82,6 +85,7 @@ typedef struct logp_section {
     int shared;         /* network = shared (1) or loggp (0): model/net.h */
     logp_rules_t *rules; /* rule and correction keys; NULL if none (owned) */
     char *learn;         /* [default] learn = FILE: the learned file (owned), NULL if unset */
+    uint64_t basis;      /* basis = ..., not 0 */
 } logp_section_t;
 
 typedef struct logp_config {
@@ -133,6 +137,7 @@ typedef struct logp_resolved {
     int shared;         /* the network shares the hosts' interfaces (logp_topo_t.shared);
                            built-in: between nodes (!facts->intra_node) yes, within one no */
     logp_rules_t rules; /* of every matching section, later ones overriding per entry */
+    uint64_t basis;     /* of the last matching section that sets it; 0: none (hand-written corrections) */
     char matched[256]; /* "default, size 2-64, ..." */
 } logp_resolved_t;
 

@@ -39,6 +39,13 @@ typedef struct logp_params {
                      select/native.c); 0 where local work is free */
 } logp_params_t;
 
+/* The revision of the model's prices: raise it with every change that
+ * moves a price (a schedule's cost, a native library's model, a term such
+ * as copy or fresh).  Learned corrections are measured / predicted ratios,
+ * so those written under another revision are dropped
+ * (select/confirm.h, logp_confirm_basis). */
+#define LOGP_MODEL_REVISION 20261201
+
 /* The built-in defaults, used when no tuning file says otherwise:
  * a commodity cluster (L 1.6us, o 0.4us, g 0.6us, G 0.1ns/B, gamma 0.3ns/B,
  * copy 0.05ns/B, fresh 0.25ns/B; the last two 0 in the SMPI build,

@@ -2,6 +2,7 @@
 #include "confirm.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 int logp_confirm_twins(double t, double t_ref)
@@ -494,4 +495,26 @@ int logp_confirm_fittable(logp_algo_t algo)
 {
     return algo != LOGP_ALGO_NATIVE && algo != LOGP_ALGO_AUTO && algo < LOGP_ALGO_COUNT &&
            !(logp_sched_family(algo)->flags & LOGP_FAMILY_ESTIMATED);
+}
+
+/* FNV-1a over n bytes, from h. */
+static uint64_t logp_confirm_fnv(const void *data, size_t n, uint64_t h)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+uint64_t logp_confirm_basis(const logp_topo_t *topo, logp_native_lib_t lib)
+{
+    long revision = LOGP_MODEL_REVISION, nnodes = topo->nnodes > 1 ? topo->nnodes : 1, shared = topo->shared != 0,
+         native = (long)lib;
+    uint64_t h = logp_confirm_fnv(&revision, sizeof revision, 14695981039346656037ull);
+    h = logp_confirm_fnv(&topo->intra, sizeof topo->intra, h);
+    h = logp_confirm_fnv(&topo->inter, sizeof topo->inter, h);
+    h = logp_confirm_fnv(&nnodes, sizeof nnodes, h);
+    h = logp_confirm_fnv(&shared, sizeof shared, h);
+    h = logp_confirm_fnv(&native, sizeof native, h);
+    return h ? h : 1;
 }

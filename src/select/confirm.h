@@ -6,6 +6,8 @@
 #ifndef LOGP_SELECT_CONFIRM_H
 #define LOGP_SELECT_CONFIRM_H
 
+#include <stdint.h>
+
 #include "../model/algo.h"
 #include "select.h"
 
@@ -363,5 +365,15 @@ int logp_confirm_agree_waiting(const double *vec);
  * starts late waits at most a quarter of the calls made before it (at
  * most 4096) for its verdict. */
 unsigned long logp_confirm_agree_next(unsigned long n, int busy);
+
+/* What a communicator's prices rest on, as one nonzero 64-bit number: the
+ * model's revision (LOGP_MODEL_REVISION), both pair classes' parameters,
+ * the network, the number of nodes and whose library "native" models.  A
+ * correction is measured / predicted, so it holds only against the
+ * predictions it was measured against: the learned file writes the basis
+ * beside its corrections (`basis = ...`), and a run whose basis differs
+ * (another model, a tuning file edited or probed again, another layout)
+ * drops them and keeps the rules, which are the machine's verdicts. */
+uint64_t logp_confirm_basis(const logp_topo_t *topo, logp_native_lib_t lib);
 
 #endif

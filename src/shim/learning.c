@@ -97,6 +97,11 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
             }
         }
     }
+    if (logp_learn_any(&st->learn))
+        logp_text_printf(t, "# the prices the corrections were measured against (model revision %d, these "
+                            "parameters and layout): another basis drops them\nbasis = %016llx\n",
+                         LOGP_MODEL_REVISION,
+                         (unsigned long long)logp_confirm_basis(&st->topo, logp_process_env()->native));
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         for (int a = 0; a < LOGP_ALGO_COUNT; a++)
             for (int sc = 0; sc < LOGP_LEARN_CLASSES; sc++)

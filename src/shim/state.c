@@ -359,6 +359,19 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         logp_resolved_t learnt; /* the learned file's rules alone: written back for classes not called */
         logp_config_resolve(learned, &facts, &learnt);
         memcpy(st->learned_rule, learnt.rules.algo, sizeof st->learned_rule);
+        /* its corrections (measured / predicted) hold only against the
+         * prices they were measured against: under another model revision,
+         * tuning file or layout, the tuning file's own alone */
+        uint64_t basis = logp_confirm_basis(&st->topo, env->native);
+        if (learnt.basis != 0 && learnt.basis != basis) {
+            if (st->rank == 0 && env->verbose >= 1)
+                fprintf(stderr, "pmpi-logp: %s: the learned file's corrections were measured against other prices "
+                                "(basis %016llx, now %016llx: another model revision, tuning file or layout): "
+                                "dropped; its rules stay\n",
+                        st->name, (unsigned long long)learnt.basis, (unsigned long long)basis);
+            logp_config_resolve(cfg, &facts, &learnt);
+            st->learn = learnt.rules.learn;
+        }
         st->confirm = st->size > 1 ? env->confirm : 0; /* 0, 1, or 2 (with refits) */
         st->warmup = env->confirm_warmup;
         int *global = NULL, has = 0; /* a clock all ranks share (SMPI): trial calls timed across ranks */

@@ -594,6 +594,8 @@ static int cmd_show_learned(const logp_cli_t *c)
         else
             snprintf(head, sizeof head, "[%s]", s->kind == LOGP_SECTION_DEFAULT ? "default"
                                                 : s->kind == LOGP_SECTION_INTRA_NODE ? "intra-node" : "inter-node");
+        if (s->set & LOGP_KEY_BASIS) /* the prices its corrections were measured against */
+            snprintf(head + strlen(head), sizeof head - strlen(head), " basis %016llx", (unsigned long long)s->basis);
         printf("%s (line %d)\n  %-10s %-23s %-22s %-22s %s\n", head, s->line, "coll", "bytes", "rule",
                "rule (non-commutative)", "corrections (measured / predicted)");
         for (int k = 0; k < LOGP_COLL_COUNT; k++)

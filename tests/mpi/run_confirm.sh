@@ -73,6 +73,30 @@ for n in 1 2 3 4 8; do
     fi
 done
 
+# the learned file's corrections (measured / predicted) hold only against
+# the prices they were measured against, which it writes beside them as a
+# basis: with the tuning file edited (G x 2) the next run drops them, says
+# so, and keeps the rules (the machine's verdicts); the same file and
+# parameters keep them (the second run above said nothing of it)
+learn="$tmp/learned.2.conf"
+x=$(pick "$tmp/model.2")
+basis=$(sed -n 's/^basis = \([0-9a-f]\{16\}\)$/\1/p' "$learn" 2>/dev/null)
+if [ -n "$basis" ] && grep -q "^correction = " "$learn" && ! grep -q "measured against other prices" "$tmp/again.2"; then
+    ok "n=2: the learned file writes its corrections' basis ($basis); the same parameters keep them"
+else
+    ko "n=2: basis in the learned file ('$basis') or the second run dropped its corrections"; grep -n "basis\|correction" "$learn" | head -3
+fi
+printf '[default]\nG = 0.2ns/B\n' >"$tmp/edited.conf"
+run 2 "$tmp/edited" PMPI_LOGP_TEST_SLOW="$x" PMPI_LOGP_LEARN="$learn" PMPI_LOGP_TUNING="$tmp/edited.conf"
+if grep -q "all results correct" "$tmp/edited" &&
+    grep -q "^pmpi-logp: MPI_COMM_WORLD: the learned file's corrections were measured against other prices (basis $basis, now [0-9a-f]*: .*dropped; its rules stay$" "$tmp/edited" &&
+    grep -Eq "^pmpi-logp: MPI_COMM_WORLD \(P=2\): bcast 8-15 B -> [a-z-]+ (\([^)]*\) )?by a rule " "$tmp/edited" &&
+    ! grep -q "^basis = $basis\$" "$learn"; then
+    ok "n=2: with the tuning file edited the learned corrections are dropped (said), the rules stay, the old basis is gone"
+else
+    ko "n=2: learned corrections under an edited tuning file"; grep "learned\|bcast 8-15" "$tmp/edited" | head -3
+fi
+
 # the safe start (PMPI_LOGP_CONFIRM_WARMUP, default 16): a class's first
 # 16 calls run the library's collective, untimed; its trial starts at the
 # 17th call, a block of calls per candidate (8 untimed, 3 timed); the

@@ -137,6 +137,15 @@ START_TEST(test_cascade)
     ck_assert(fabs(r.params.g - 1e-6) < 1e-15);
     ck_assert_int_eq(r.algo[LOGP_COLL_REDUCE], LOGP_ALGO_AUTO);
     ck_assert_int_eq(r.chain_k, 4);
+    ck_assert(r.basis == 0); /* no basis: hand-written corrections, kept */
+    logp_config_free(&cfg);
+    /* the learned file's basis: the last matching section's */
+    ck_assert_int_eq(parse("[default]\nbasis = 00000000000000aB\n[size 2-64]\nbasis = fedcba9876543210\n", &cfg, err),
+                     0);
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert(r.basis == 0xfedcba9876543210ull);
+    logp_config_resolve(&cfg, &f2, &r);
+    ck_assert(r.basis == 0xabull);
     logp_config_free(&cfg);
     /* no file: the built-in defaults */
     logp_config_resolve(NULL, &f, &r);
@@ -178,6 +187,11 @@ START_TEST(test_errors)
     expect_error("[default]\ngamma = 2ms/B\n", "t.conf:2:", "above 1 ms/B");
     expect_error("[default]\ncopy = -1ns/B\n", "t.conf:2:", "copy");
     expect_error("[default]\nfresh = fast\n", "t.conf:2:", "fresh");
+    expect_error("[size 2-2]\nbasis = 12345\n", "t.conf:2:", "basis = 12345: expected 16 hex digits");
+    expect_error("[size 2-2]\nbasis = 0x00000000abcdef\n", "t.conf:2:", "expected 16 hex digits");
+    expect_error("[size 2-2]\nbasis = 0000000000000000\n", "t.conf:2:", "not all 0");
+    expect_error("[size 2-2]\nbasis = 0123456789abcdeg\n", "t.conf:2:", "expected 16 hex digits");
+    expect_error("[host n*]\nbasis = 0123456789abcdef\n", "t.conf:2:", "outside [host]");
     expect_error("[default]\nchain_k = 1073741824\n", "t.conf:2:", "integer 1..1048576");
     expect_error("[default]\nranks_per_node = 2000000\n", "t.conf:2:", "integer 1..1048576");
     expect_error("[host n*]\nspeed = 1e-300\n", "t.conf:2:", "from 0.001 to 1000");

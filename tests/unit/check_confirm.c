@@ -231,6 +231,34 @@ END_TEST
 
 /* The safe start runs the pick only where native is priced at least
  * LOGP_CONFIRM_SAFE_MARGIN x the pick at the top of its error band. */
+/* The basis the learned file writes beside its corrections: the same for
+ * the same prices, another for any parameter, the network, the node count
+ * or the library "native" models, and never 0 (0 is "none" in the file). */
+START_TEST(test_basis)
+{
+    logp_params_t p = logp_params_default();
+    logp_topo_t a = logp_topo_uniform(8, &p), b = logp_topo_uniform(8, &p);
+    uint64_t base = logp_confirm_basis(&a, LOGP_NATIVE_MPICH);
+    ck_assert(base != 0);
+    ck_assert(logp_confirm_basis(&b, LOGP_NATIVE_MPICH) == base);
+    ck_assert(logp_confirm_basis(&a, LOGP_NATIVE_OPENMPI) != base);
+    double *fields[] = {&b.intra.L, &b.intra.o, &b.intra.g, &b.intra.G, &b.intra.gamma, &b.intra.copy,
+                        &b.intra.fresh, &b.inter.L, &b.inter.G, &b.inter.fresh};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        double keep = *fields[i];
+        *fields[i] = keep * 1.01 + 1e-12; /* a tuning file edited, or probed again */
+        ck_assert_msg(logp_confirm_basis(&b, LOGP_NATIVE_MPICH) != base, "field %zu", i);
+        *fields[i] = keep;
+    }
+    ck_assert(logp_confirm_basis(&b, LOGP_NATIVE_MPICH) == base);
+    b.shared = 1;
+    ck_assert(logp_confirm_basis(&b, LOGP_NATIVE_MPICH) != base);
+    b.shared = 0;
+    b.nnodes = 2;
+    ck_assert(logp_confirm_basis(&b, LOGP_NATIVE_MPICH) != base);
+}
+END_TEST
+
 START_TEST(test_pick_first)
 {
     double t[LOGP_ALGO_COUNT], band[LOGP_ALGO_COUNT];
@@ -596,6 +624,6 @@ END_TEST
 
 int main(void)
 {
-    const TTest *const tests[] = {test_learn_factor, test_plan, test_error_band, test_pick_first, test_verdict, test_budget, test_agree, test_block_message, test_points, test_fit};
+    const TTest *const tests[] = {test_learn_factor, test_plan, test_error_band, test_pick_first, test_basis, test_verdict, test_budget, test_agree, test_block_message, test_points, test_fit};
     return logp_check_run("confirm", tests, (int)(sizeof tests / sizeof tests[0]));
 }
