@@ -31,9 +31,10 @@ fi
 # (tests/mpi/run_hdf5.sh), ScaLAPACK's test programs
 # (tests/mpi/run_scalapack.sh) and NWChem, an application
 # (tests/mpi/run_nwchem.sh); each is skipped if its package is missing.
-# MIT Photonic Bands, LAMMPS and NWChem's Open MPI build run in the Open
-# MPI stage below (tests/mpi/run_mpb.sh, run_lammps.sh, run_nwchem.sh).
-for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich mpb-mpi nwchem-openmpi lammps; do
+# MIT Photonic Bands, LAMMPS, the HPC Challenge benchmark and NWChem's
+# Open MPI build run in the Open MPI stage below (tests/mpi/run_mpb.sh,
+# run_lammps.sh, run_hpcc.sh, run_nwchem.sh).
+for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich mpb-mpi nwchem-openmpi lammps hpcc; do
     if ! dpkg -s $p >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         # lammps recommends its documentation and examples (MathJax, fonts): not needed
         opt=; [ $p = lammps ] && opt=--no-install-recommends
@@ -152,8 +153,8 @@ echo "sanitizers: $san_pass passed, $san_fail failed"
 # The same library built for Open MPI: the export check, the MPI
 # correctness matrix (at 1, 2, 3 and 5 ranks: the algorithms meet every
 # size in MPICH's pass; this one is about the library beneath them), the preload/relink/PMPI-tool tests, ScaLAPACK's
-# test programs, MIT Photonic Bands, LAMMPS and NWChem of Debian's Open MPI builds under mpiexec.openmpi (about a
-# minute and a half here).
+# test programs, MIT Photonic Bands, LAMMPS, HPC Challenge and NWChem of Debian's Open MPI builds under
+# mpiexec.openmpi (about two minutes here).
 stage "Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
 if command -v mpicc.openmpi >/dev/null 2>&1; then
@@ -163,7 +164,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
         make -j"$(nproc)" >/dev/null 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
-            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh tests/mpi/run_lammps.sh" \
+            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh tests/mpi/run_lammps.sh tests/mpi/run_hpcc.sh" \
             >"$ob/check.out" 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" make check TESTS=tests/mpi/run_alltoallv.sh \
             >>"$ob/check.out" 2>&1 &&
@@ -189,6 +190,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     ompi_add "$(counts mpb "$ob/tests/mpi/run_mpb.sh.log")" "MIT Photonic Bands"
     ompi_add "$(counts nwchem "$ob/tests/mpi/run_nwchem.sh.log")" "NWChem"
     ompi_add "$(counts lammps "$ob/tests/mpi/run_lammps.sh.log")" "LAMMPS"
+    ompi_add "$(counts hpcc "$ob/tests/mpi/run_hpcc.sh.log")" "HPC Challenge"
     ompi_add "$(sed -n 's/^nonblocking: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_nonblocking.sh.log" 2>/dev/null)" \
         "nonblocking collectives (PMPI_LOGP_NONBLOCKING=1)"
     [ "$ompi_fail" -eq 0 ] || status=1
