@@ -399,6 +399,11 @@ int logp_confirm_agree_drift(const double *vec)
     return (int)vec[LOGP_AGREE_LEN - 2];
 }
 
+unsigned long logp_confirm_agree_first(int warmup)
+{
+    return (unsigned long)(warmup > 0 ? warmup : 0) + 2 * LOGP_CONFIRM_BLOCK;
+}
+
 unsigned long logp_confirm_agree_next(unsigned long n, int busy)
 {
     unsigned long gap = n / 4;

@@ -357,8 +357,17 @@ int logp_confirm_agree_busy(const double *vec);
  * body must be reduced too (every rank reads the same head). */
 int logp_confirm_agree_waiting(const double *vec);
 
+/* The call count of a communicator's first agreement point, for a safe
+ * start of `warmup` calls per class: warmup + 2 LOGP_CONFIRM_BLOCK, the
+ * first call at which a point can have anything to agree on (a trial has
+ * at least two blocks after its class's warm-up, and a decision can drift
+ * only after its trial ended).  Earlier points carried nothing: the one
+ * at call 8 cost every communicator a barrier of the shim's own, 11 us at
+ * P = 256 in SMPI (docs/results/smpi-sort). */
+unsigned long logp_confirm_agree_first(int warmup);
+
 /* The call count of the next agreement point after the one at count n
- * (the first is at 8): n + LOGP_AGREE_BUSY_GAP while trials are under
+ * (the first: logp_confirm_agree_first): n + LOGP_AGREE_BUSY_GAP while trials are under
  * way on some rank (`busy`, agreed), else n + n/4 within [32, 4096]: an
  * idle communicator pays one small reduction per 4096 calls (< 0.1%) in
  * the long run and about 25 in its first 4096 calls, and a trial that

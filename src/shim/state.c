@@ -377,7 +377,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         int *global = NULL, has = 0; /* a clock all ranks share (SMPI): trial calls timed across ranks */
         st->clock_global = PMPI_Comm_get_attr(comm, MPI_WTIME_IS_GLOBAL, &global, &has) == MPI_SUCCESS && has &&
                            global && *global;
-        st->next_point = 8;
+        st->next_point = logp_confirm_agree_first(st->warmup);
         /* The private communicator is found or made here, at the first
          * call on the communicator, which every rank reaches alike whatever
          * its arguments: a later collective (one per size class) would hang
