@@ -556,8 +556,6 @@ END_TEST
 
 START_TEST(test_points)
 {
-    /* every rank computes the same points from the count and the agreed
-     * busy flag; idle gaps grow with the count up to 4096 */
     /* the first point comes when a trial can first be waiting: its
      * class's warm-up and two blocks (a point before it had nothing to
      * agree on) */
@@ -566,6 +564,8 @@ START_TEST(test_points)
     ck_assert_int_eq(logp_confirm_agree_first(-3), 2 * LOGP_CONFIRM_BLOCK);
     logp_trial_plan_t two = {2, {LOGP_ALGO_BINOMIAL, LOGP_ALGO_CHAIN}, {1e-6, 2e-6}, {-1.0, -1.0}};
     ck_assert_int_eq(logp_confirm_steps(&two), 2 * LOGP_CONFIRM_BLOCK); /* the shortest trial */
+    /* every rank computes the same points from the count and the agreed
+     * busy flag; idle gaps grow with the count up to 4096 */
     ck_assert_int_eq(logp_confirm_agree_next(8, 1), 8 + LOGP_AGREE_BUSY_GAP);
     ck_assert_int_eq(logp_confirm_agree_next(8, 0), 8 + 32);
     ck_assert_int_eq(logp_confirm_agree_next(1000, 0), 1250);
