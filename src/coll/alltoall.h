@@ -2,6 +2,8 @@
 #ifndef LOGP_COLL_ALLTOALL_H
 #define LOGP_COLL_ALLTOALL_H
 
+#include <stddef.h>
+
 #include <mpi.h>
 
 #include "../model/sched.h"
@@ -15,11 +17,14 @@
 int logp_coll_alltoall(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                        MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch);
 
-/* Runs this rank's operations `v` of an alltoallv schedule (a direct
- * family's: the only ones registered for alltoallv, since ranks of
- * different classes must mix) with MPI_Alltoallv semantics.  Returns an
- * MPI error code (MPI_ERR_INTERN for another schedule). */
+/* Runs this rank's operations `v` of an alltoallv schedule with
+ * MPI_Alltoallv semantics: a direct family's (which mixes with the other
+ * direct ones where ranks of different classes decided unlike), or a
+ * Bruck family's where every rank runs it and `most`, the call's largest
+ * block over every rank, was agreed (alltoallv_bruck.h).  Returns an MPI
+ * error code (MPI_ERR_INTERN for another schedule). */
 int logp_coll_alltoallv(const void *sendbuf, MPI_Datatype stype, void *recvbuf, MPI_Datatype rtype,
-                        const logp_alltoallv_t *a, MPI_Comm comm, int tag, const logp_view_t *v, logp_scratch_t *scratch);
+                        const logp_alltoallv_t *a, size_t most, MPI_Comm comm, int tag, const logp_view_t *v,
+                        logp_scratch_t *scratch);
 
 #endif

@@ -41,7 +41,9 @@ static inline int logp_coll_exchanges(logp_coll_t coll)
  * every other on one call (the direct exchanges: one message per ordered
  * pair, posted in the same shift order), and the library's own algorithm,
  * which mixes with none, runs only where it is configured for every size;
- * no trial (its check compares the ranks' classes). */
+ * unless the ranks agree on the class before each call (the shim's vote,
+ * where it pays: select.h's q->agreed), when any algorithm may run; no
+ * trial (its check compares the ranks' classes). */
 static inline int logp_coll_local_sizes(logp_coll_t coll)
 {
     return coll == LOGP_COLL_ALLTOALLV;

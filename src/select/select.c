@@ -28,6 +28,9 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
     if (q->coll == LOGP_COLL_REDUCE && q->reproducible && configured != LOGP_ALGO_NATIVE &&
         configured != LOGP_ALGO_AUTO && (logp_sched_family(configured)->flags & LOGP_FAMILY_DATAFLOW))
         return q->commutative ? LOGP_ALGO_REDUCE_SCATTER_GATHER : LOGP_ALGO_LOGP_TREE;
+    if (logp_coll_local_sizes(q->coll) && !q->agreed && configured != LOGP_ALGO_AUTO &&
+        !(logp_sched_family(configured)->flags & LOGP_FAMILY_A2A_DIRECT))
+        return LOGP_ALGO_LINEAR; /* ranks of other classes run direct exchanges, which only mix with their kind */
     return configured;
 }
 
@@ -139,6 +142,23 @@ int logp_select_prices(const logp_select_query_t *q, double *t)
     return exact;
 }
 
+int logp_select_agreement_pays(const logp_select_query_t *q, double agreement)
+{
+    logp_select_query_t mixed = *q, agreed = *q;
+    mixed.agreed = 0;
+    agreed.agreed = 1;
+    double tm[LOGP_ALGO_COUNT], ta[LOGP_ALGO_COUNT], best_mixed = -1.0, best_agreed = -1.0;
+    logp_select_prices(&mixed, tm);
+    logp_select_prices(&agreed, ta);
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        if (a != LOGP_ALGO_NATIVE && tm[a] >= 0.0 && (best_mixed < 0.0 || tm[a] < best_mixed))
+            best_mixed = tm[a];
+        if (ta[a] >= 0.0 && (best_agreed < 0.0 || ta[a] < best_agreed))
+            best_agreed = ta[a];
+    }
+    return best_agreed >= 0.0 && best_mixed >= 0.0 && best_agreed + agreement < best_mixed;
+}
+
 logp_status_t logp_select_decide(logp_algo_t configured, const logp_select_query_t *q, logp_algo_t *algo,
                                  logp_sched_t *sched, double *predicted)
 {
@@ -180,7 +200,7 @@ logp_status_t logp_select_decide_priced(logp_algo_t configured, const logp_selec
         logp_select_price_all(q, all, have, t, raw);
         if (priced)
             *priced = raw != NULL;
-        if (logp_coll_local_sizes(q->coll)) /* ranks of other classes may pick ours: never the library (algo.h) */
+        if (logp_coll_local_sizes(q->coll) && !q->agreed) /* ranks of other classes may pick ours: never the library (algo.h) */
             t[LOGP_ALGO_NATIVE] = -1.0;
         /* strictly better only: native (first) wins ties, then registry order */
         for (int a = 0; a < LOGP_ALGO_COUNT; a++)

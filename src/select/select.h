@@ -26,6 +26,9 @@ typedef struct logp_select_query {
     const logp_learn_t *learn; /* corrections of auto's prices (NULL: none) */
     int reproducible;          /* PMPI_LOGP_REPRODUCIBLE: a reduce's bits may not depend on the order in
                                   which messages arrive (no LOGP_FAMILY_DATAFLOW schedule runs it) */
+    int agreed;                /* alltoallv: the ranks agree on the size class before each call (the
+                                  shim's vote), so they decide alike and any algorithm may run; else
+                                  only the direct exchanges, which mix (algo.h) */
 } logp_select_query_t;
 
 /* What runs where nothing is decided or a decision cannot stand: the
@@ -40,7 +43,9 @@ logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe);
  * non-commutative reduce (then logp-tree: their shapes lose rank order);
  * a dataflow reduce (combines in arrival order) where q->reproducible
  * (then reduce-scatter-gather, the same exchange in a fixed order; or
- * logp-tree for a non-commutative operator); auto: see
+ * logp-tree for a non-commutative operator); where ranks pass sizes of
+ * their own (alltoallv) and q->agreed is 0, an algorithm that does not mix
+ * with the others (not a direct exchange): linear; auto: see
  * logp_select_decide. */
 logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_t *q);
 
@@ -48,7 +53,8 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
  * candidate with the lowest predicted time among every registered
  * algorithm of the collective and native (logp_native_predict), never
  * native when native_unsafe or where ranks pass sizes of their own
- * (logp_coll_local_sizes: alltoallv); native wins ties (leave the library alone
+ * (logp_coll_local_sizes: alltoallv) and do not agree on them (q->agreed:
+ * then only the direct exchanges); native wins ties (leave the library alone
  * unless we predict a gain), then registry order.  With q->learn, every
  * price is multiplied by its learned factor (logp_learn_apply): auto
  * compares corrected prices, and *predicted is the corrected price.  Uniform layouts are
@@ -79,6 +85,15 @@ logp_status_t logp_select_decide_priced(logp_algo_t configured, const logp_selec
  * them (with q->learn's corrections).  Returns nonzero if they are exact,
  * 0 if they are estimates. */
 int logp_select_prices(const logp_select_query_t *q, double *t);
+
+/* Where ranks pass sizes of their own (alltoallv), whether agreeing on
+ * the size class before each call pays at the query's size (call it with
+ * the smallest: the agreement pays most where messages are many and
+ * small): nonzero if the best algorithm with agreement (any, native
+ * included), plus `agreement` (the price of that agreement: one small
+ * allreduce), beats the best direct exchange without it.  Pure pricing,
+ * alike on every rank. */
+int logp_select_agreement_pays(const logp_select_query_t *q, double agreement);
 
 /* Predicted time of one algorithm for the query (root 0), or < 0: exact
  * (closed form or simulation, whatever it costs). */

@@ -40,6 +40,8 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
     int ruled = configured == LOGP_ALGO_AUTO && rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO;
     if (ruled)
         configured = rule;
+    if (coll == LOGP_COLL_ALLTOALLV)
+        logp_decide_votes(st); /* settled before its first decision: it sets what may run */
     logp_select_query_t q = logp_state_query(st, d);
     const logp_env_t *env = logp_process_env();
     logp_algo_t algo = LOGP_ALGO_NATIVE;
@@ -180,4 +182,67 @@ void logp_decide_agreed(logp_comm_state_t *st, const logp_agree_todo_t *todo)
     logp_decision_t *d = logp_agree_reopen(st, todo->reopen);
     if (d)
         logp_decide_again(st, d, 0);
+}
+
+/* Nonzero if algo mixes with the direct exchanges where ranks decide
+ * unlike (alltoallv: algo.h). */
+static int logp_decide_mixes(logp_algo_t algo)
+{
+    return (logp_sched_family(algo)->flags & LOGP_FAMILY_A2A_DIRECT) != 0;
+}
+
+/* logp_decide_votes' answer for st: 2 always, 1 while it pays, -1 never. */
+static int logp_decide_vote_gate(const logp_comm_state_t *st)
+{
+    logp_coll_t coll = LOGP_COLL_ALLTOALLV;
+    logp_algo_t configured = st->configured[coll];
+    if (st->pcomm == MPI_COMM_NULL || configured == LOGP_ALGO_NATIVE)
+        return -1;
+    if (configured != LOGP_ALGO_AUTO) /* one rank too: what was forced runs (its vote is local) */
+        return logp_decide_mixes(configured) ? -1 : 2;
+    for (int sc = 0; sc < LOGP_LEARN_CLASSES; sc++)
+        for (int cm = 0; cm < 2; cm++) {
+            logp_algo_t rule = (logp_algo_t)st->rule[coll][sc][cm];
+            if (rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO && rule != LOGP_ALGO_NATIVE && !logp_decide_mixes(rule))
+                return 2;
+        }
+    if (st->size < 2)
+        return -1;
+    logp_decision_t smallest = {.coll = coll, .sclass = 0, .commutative = 1};
+    logp_select_query_t q = logp_state_query(st, &smallest);
+    /* the vote: two numbers, by the library's allreduce (coll/library.h) */
+    double vote = logp_native_predict(logp_process_env()->native, LOGP_COLL_ALLREDUCE, 2 * sizeof(unsigned long long),
+                                      1, &st->topo, 0);
+    return vote >= 0.0 && logp_select_agreement_pays(&q, vote) ? 1 : -1;
+}
+
+int logp_decide_votes(logp_comm_state_t *st)
+{
+    if (st->a2av_vote == 0) {
+        st->a2av_vote = logp_decide_vote_gate(st);
+        if (logp_process_env()->verbose >= 1 && st->rank == 0 && st->a2av_vote > 0)
+            fprintf(stderr, "pmpi-logp: %s (P=%d): alltoallv: the ranks agree on the size class before each call "
+                            "(%s)\n", st->name, st->size, st->a2av_vote == 2 ? "the configured algorithm needs it"
+                                                                              : "the model says it pays");
+    }
+    return st->a2av_vote > 0;
+}
+
+void logp_decide_voted(logp_comm_state_t *st, logp_decision_t *d)
+{
+    if (st->a2av_vote != 1)
+        return;
+    if (!logp_decide_mixes(d->algo)) {
+        st->a2av_misses = 0;
+        return;
+    }
+    if (++st->a2av_misses < LOGP_DECIDE_VOTE_MISSES)
+        return;
+    st->a2av_vote = -1;
+    if (logp_process_env()->verbose >= 1 && st->rank == 0)
+        fprintf(stderr, "pmpi-logp: %s (P=%d): alltoallv: %d votes in a row ran a direct exchange anyway: the ranks "
+                        "stop voting\n", st->name, st->size, LOGP_DECIDE_VOTE_MISSES);
+    for (int i = 0; i < LOGP_STATE_SLOTS; i++)
+        if (st->decisions[LOGP_COLL_ALLTOALLV][i])
+            logp_decide_again(st, st->decisions[LOGP_COLL_ALLTOALLV][i], 0);
 }

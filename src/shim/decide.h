@@ -39,4 +39,29 @@ logp_decision_t *logp_decide_disagreed(logp_comm_state_t *st, logp_decision_t *d
  * whose calls drifted is decided again from scratch. */
 void logp_decide_agreed(logp_comm_state_t *st, const logp_agree_todo_t *todo);
 
+/* Votes in a row whose agreed class ran a direct exchange anyway, after
+ * which an auto communicator stops voting (its alltoallvs are not of the
+ * sizes where agreeing pays). */
+#define LOGP_DECIDE_VOTE_MISSES 2
+
+/* Whether the ranks of st vote on alltoallv's size class before each
+ * blocking call (one small allreduce), so that they decide alike and any
+ * algorithm may run (select.h's q->agreed).  Settled at the
+ * communicator's first alltoallv decision, alike on every rank: a forced
+ * algorithm or a rule that does not mix with the direct exchanges always
+ * votes (then bruck runs: it needs the vote); auto votes where the model
+ * says agreeing pays at the smallest size (logp_select_agreement_pays, the
+ * vote priced as the library's allreduce), until LOGP_DECIDE_VOTE_MISSES
+ * votes in a row bought nothing (logp_decide_voted); the library, or one
+ * rank, never. */
+int logp_decide_votes(logp_comm_state_t *st);
+
+/* After a vote: d is the decision of the agreed class.  Counts a vote
+ * that bought nothing (d a direct exchange, which needs no vote); after
+ * LOGP_DECIDE_VOTE_MISSES in a row of an auto communicator, it stops
+ * voting and every alltoallv class is decided again without agreement
+ * (d among them, in place).  Alike on every rank (the same agreed
+ * classes). */
+void logp_decide_voted(logp_comm_state_t *st, logp_decision_t *d);
+
 #endif

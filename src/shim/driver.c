@@ -183,7 +183,11 @@ static int logp_driver_prepare(const logp_coll_ops_t *ops, logp_call_t *c, logp_
     *task = (logp_driver_task_t){.ops = ops, .call = *c, .st = st};
     task->call.req = NULL;
     *dp = d;
-    return logp_driver_settled(st, d) &&
+    /* an alltoallv that does not mix with the direct exchanges needs the
+     * blocking call's vote (ops->agree): the library's, on every rank alike */
+    int mixes = !logp_coll_local_sizes(c->coll) || d->algo == LOGP_ALGO_NATIVE ||
+                (logp_sched_family(d->algo)->flags & LOGP_FAMILY_A2A_DIRECT);
+    return mixes && logp_driver_settled(st, d) &&
            logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &task->v);
 }
 
@@ -327,6 +331,13 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
     if (!logp_driver_screen(ops, c) || (st = logp_driver_state(c->comm)) == NULL || !ops->admit(c, st))
         return logp_driver_library(ops, c);
     double t0 = st->timed ? PMPI_Wtime() : 0.0;
+    if (ops->agree) {
+        int rc = ops->agree(c, st);
+        if (rc != MPI_SUCCESS)
+            return logp_driver_error(st, rc);
+        if (c->library)
+            return logp_driver_library(ops, c);
+    }
     c->tag = st->tag;
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
     logp_algo_t algo = d->algo;

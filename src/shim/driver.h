@@ -60,6 +60,8 @@ typedef struct logp_call {
     int unsafe;       /* the library is known to fail on such a call (logp_native_unsafe) */
     int origin;       /* a trial call's time starts at this rank (agree.h) */
     int tag;          /* the driver's: the tag pair the executor uses on the private communicator */
+    size_t most;      /* alltoallv: its largest block in bytes (after agree: over every rank) */
+    int library;      /* agree: every rank runs the library's collective on this call */
 } logp_call_t;
 
 /* What a collective gives the driver. */
@@ -77,6 +79,12 @@ typedef struct logp_coll_ops {
     /* The library's own collective (c->next); its return value is the
      * call's. */
     int (*library)(const logp_call_t *c);
+    /* Where the ranks' arguments may put them in different classes
+     * (alltoallv): a blocking call's agreement on what every rank decides
+     * (NULL: none), after admit, before the decision; every rank that
+     * admitted the call reaches it.  May set c->bytes and c->most to what
+     * the ranks agreed, and c->library.  An MPI error code. */
+    int (*agree)(logp_call_t *c, logp_comm_state_t *st);
 } logp_coll_ops_t;
 
 /* Runs call c of the collective `ops` describes: the library's collective

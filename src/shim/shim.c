@@ -3,17 +3,22 @@
  * its entry points (exported by entry.c, or below when the shim is
  * compiled into a program). */
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <mpi.h>
 
 #include "../coll/alltoall.h"
+#include "../coll/alltoallv_bruck.h"
 #include "../coll/bcast.h"
 #include "../coll/buffer.h"
 #include "../coll/drain.h"
+#include "../coll/library.h"
 #include "../coll/reduce.h"
 #include "../select/native.h"
 #include "args.h"
+#include "decide.h"
 #include "driver.h"
 #include "next.h"
 #include "process.h"
@@ -57,7 +62,7 @@ static int logp_shim_bcast_library(const logp_call_t *c)
 }
 
 static const logp_coll_ops_t logp_shim_bcast_ops = {NULL, logp_shim_bcast_admit, logp_shim_bcast_execute,
-                                                    logp_shim_bcast_library};
+                                                    logp_shim_bcast_library, NULL};
 
 /* ---- MPI_Reduce */
 
@@ -104,7 +109,7 @@ static int logp_shim_reduce_library(const logp_call_t *c)
 }
 
 static const logp_coll_ops_t logp_shim_reduce_ops = {logp_shim_reduce_screen, logp_shim_reduce_admit,
-                                                     logp_shim_reduce_execute, logp_shim_reduce_library};
+                                                     logp_shim_reduce_execute, logp_shim_reduce_library, NULL};
 
 /* ---- MPI_Alltoall (count and type: the receive side's) */
 
@@ -144,7 +149,7 @@ static int logp_shim_alltoall_library(const logp_call_t *c)
 }
 
 static const logp_coll_ops_t logp_shim_alltoall_ops = {NULL, logp_shim_alltoall_admit, logp_shim_alltoall_execute,
-                                                       logp_shim_alltoall_library};
+                                                       logp_shim_alltoall_library, NULL};
 
 /* ---- MPI_Allreduce (root 0 for the schedules; the reduce executor puts
  * the result in every rank's recvbuf) */
@@ -179,7 +184,7 @@ static int logp_shim_allreduce_library(const logp_call_t *c)
 
 /* The executor is the reduce's: it reads the schedule's collective. */
 static const logp_coll_ops_t logp_shim_allreduce_ops = {logp_shim_reduce_screen, logp_shim_allreduce_admit,
-                                                        logp_shim_reduce_execute, logp_shim_allreduce_library};
+                                                        logp_shim_reduce_execute, logp_shim_allreduce_library, NULL};
 
 /* ---- MPI_Alltoallv (count 1 of MPI_BYTE for the driver's first check;
  * bytes: the rank's mean block, its own class) */
@@ -198,26 +203,56 @@ static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st
         !logp_args_bytes(c->comm, 1, c->recvtype, &rsize) ||
         (!in_place && !logp_args_bytes(c->comm, 1, c->sendtype, &ssize)))
         return 0;
-    double sent = 0.0, got = 0.0;
+    double sent = 0.0, got = 0.0, most = 0.0;
     int snull = !in_place && logp_args_null(c->sendbuf, c->sendtype), rnull = logp_args_null(c->recvbuf, c->recvtype);
+    size_t sbytes = in_place ? rsize : ssize;
     for (int j = 0; j < st->size; j++) {
         MPI_Count r = logp_alltoallv_count(a, 0, j), n = in_place ? r : logp_alltoallv_count(a, 1, j);
         if (r < 0 || n < 0 || (r > 0 && rnull) || (n > 0 && snull))
             return 0;
         got += (double)r;
         sent += (double)n;
+        double block = (double)r * (double)rsize > (double)n * (double)sbytes ? (double)r * (double)rsize
+                                                                              : (double)n * (double)sbytes;
+        most = block > most ? block : most;
     }
-    double most = sent * (double)(in_place ? rsize : ssize);
-    if (got * (double)rsize > most)
-        most = got * (double)rsize;
-    most /= st->size;
-    c->bytes = most < (double)INT_MAX ? (size_t)most : (size_t)INT_MAX; /* the classes end at 2 GiB (state.h) */
+    c->most = most < (double)SIZE_MAX / 2 ? (size_t)most : SIZE_MAX / 2; /* agree: the call's largest block */
+    double mean = sent * (double)sbytes;
+    if (got * (double)rsize > mean)
+        mean = got * (double)rsize;
+    mean /= st->size;
+    c->bytes = mean < (double)INT_MAX ? (size_t)mean : (size_t)INT_MAX; /* the classes end at 2 GiB (state.h) */
     return 1;
+}
+
+/* Where the communicator votes (logp_decide_votes): every rank's mean
+ * block and largest block, their maxima agreed by one allreduce, so that
+ * every rank decides the same class; a Bruck exchange that cannot stage
+ * the call's largest block (alltoallv_bruck.h) leaves it to the library,
+ * on every rank alike. */
+static int logp_shim_alltoallv_agree(logp_call_t *c, logp_comm_state_t *st)
+{
+    if (!logp_decide_votes(st)) /* not agreed: only the direct exchanges run, which need neither number */
+        return MPI_SUCCESS;
+    unsigned long long mine[2] = {c->bytes, c->most}, all[2] = {0, 0};
+    int rc = logp_coll_library_allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, st->comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    c->bytes = (size_t)all[0];
+    c->most = (size_t)all[1];
+    logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
+    logp_decide_voted(st, d);
+    c->library = (logp_sched_family(d->algo)->flags & LOGP_FAMILY_A2A_BRUCK) &&
+                 !logp_coll_alltoallv_bruck_fits(st->size, c->most, c->bytes);
+    if (c->library && logp_process_env()->verbose >= 2 && st->rank == 0)
+        fprintf(stderr, "pmpi-logp: %s: alltoallv: largest block %zu B, %d times the largest mean %zu B: the library's\n",
+                st->name, c->most, LOGP_BRUCKV_SKEW, c->bytes);
+    return MPI_SUCCESS;
 }
 
 static int logp_shim_alltoallv_execute(const logp_call_t *c, const logp_comm_state_t *st, const logp_view_t *v)
 {
-    return logp_coll_alltoallv(c->sendbuf, c->sendtype, c->recvbuf, c->recvtype, &c->v, st->pcomm, c->tag, v,
+    return logp_coll_alltoallv(c->sendbuf, c->sendtype, c->recvbuf, c->recvtype, &c->v, c->most, st->pcomm, c->tag, v,
                                logp_process_scratch());
 }
 
@@ -230,7 +265,7 @@ static int logp_shim_alltoallv_library(const logp_call_t *c)
 }
 
 static const logp_coll_ops_t logp_shim_alltoallv_ops = {NULL, logp_shim_alltoallv_admit, logp_shim_alltoallv_execute,
-                                                        logp_shim_alltoallv_library};
+                                                        logp_shim_alltoallv_library, logp_shim_alltoallv_agree};
 
 /* ---- the next definitions, called with words */
 

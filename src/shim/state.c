@@ -529,7 +529,7 @@ logp_select_query_t logp_state_query(const logp_comm_state_t *st, const logp_dec
 {
     logp_select_query_t q = {d->coll,      logp_learn_class_mid(d->sclass), d->commutative, d->unsafe, st->chain_k,
                              &st->topo, logp_process_env()->native,      &st->learn,
-                             logp_process_env()->reproducible};
+                             logp_process_env()->reproducible, d->coll == LOGP_COLL_ALLTOALLV && st->a2av_vote > 0};
     return q;
 }
 

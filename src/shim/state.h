@@ -100,6 +100,12 @@ typedef struct logp_comm_state {
     logp_fit_sample_t fit[LOGP_FIT_SAMPLES]; /* the latest trials' measured candidates (a ring) */
     int nfit;                 /* samples put in fit so far */
     int clock_global;         /* MPI_WTIME_IS_GLOBAL: trial calls are timed start to end across ranks */
+    /* alltoallv's vote on the size class before each call (decide.h,
+     * logp_decide_votes): 0 not yet known, 1 the ranks vote while it pays,
+     * 2 always (a forced algorithm or a rule that needs it), -1 never;
+     * alike on every rank */
+    int a2av_vote;
+    int a2av_misses; /* votes in a row whose class ran a direct exchange anyway */
     struct logp_comm_state *prev, *next; /* registry of live states */
 } logp_comm_state_t;
 

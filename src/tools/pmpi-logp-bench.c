@@ -123,8 +123,9 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
     case LOGP_COLL_ALLTOALLV:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoallv(a, g_av.sendcounts, g_av.sdispls, MPI_DOUBLE, b, g_av.recvcounts,
                                                          g_av.rdispls, MPI_DOUBLE, user)
-                                        : logp_coll_alltoallv(a, MPI_DOUBLE, b, MPI_DOUBLE, &g_av, comm, LOGP_TAG_FIRST, v,
-                                                              &g_scratch);
+                                        : logp_coll_alltoallv(a, MPI_DOUBLE, b, MPI_DOUBLE, &g_av,
+                                                              (size_t)count * (size_t)g_skew * sizeof(double), comm,
+                                                              LOGP_TAG_FIRST, v, &g_scratch); /* every rank knows the largest block */
     default:
         return algo == LOGP_ALGO_NATIVE ? PMPI_Alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, user)
                                         : logp_coll_alltoall(a, count, MPI_DOUBLE, b, count, MPI_DOUBLE, comm, LOGP_TAG_FIRST, v,
@@ -241,7 +242,8 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
     int count = bench_buffers(coll, bytes, &a, &b);
     double native = 0, times[LOGP_ALGO_COUNT];
     logp_bench_stat_t stats[LOGP_ALGO_COUNT];
-    logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo, logp_native_lib_default(), NULL, 0};
+    logp_select_query_t q = {coll, (size_t)count * sizeof(double), 1, 0, 4, g_topo, logp_native_lib_default(), NULL, 0,
+                             1}; /* alltoallv: every rank passes the same pattern */
     /* predictions on rank 0 only (at P = 1024 in SMPI every rank's model
      * work is host time); the others learn what auto picks */
     double pred_auto = -1.0;

@@ -382,7 +382,7 @@ static int cmd_predict(const logp_cli_t *c)
         double t[LOGP_ALGO_COUNT];
         int n = 0;
         logp_topo_t topo = logp_cli_topo(c);
-        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL, 0};
+        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL, 0, 1};
         int exact = logp_select_prices(&q, t);
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
             if (t[a] < 0.0 && logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll) &&
@@ -450,7 +450,7 @@ static int cmd_decide(const logp_cli_t *c)
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
         if (c->coll_given && (logp_coll_t)coll != c->coll)
             continue;
-        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL, 0};
+        logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL, 0, 1};
         logp_algo_t a;
         logp_sched_t s;
         double t, ms;
@@ -538,7 +538,7 @@ static int cmd_check(const logp_cli_t *c)
         for (int k = 0; k < LOGP_COLL_COUNT; k++) {
             logp_topo_t topo = logp_topo_uniform(facts.size, &r.params);
             topo.shared = r.shared;
-            logp_select_query_t q = {(logp_coll_t)k, m, 1, 0, r.chain_k, &topo, c->native, &r.rules.learn, 0};
+            logp_select_query_t q = {(logp_coll_t)k, m, 1, 0, r.chain_k, &topo, c->native, &r.rules.learn, 0, 0};
             double t;
             logp_algo_t a, conf = r.algo[k], rule = (logp_algo_t)r.rules.algo[k][logp_learn_class(m)][1];
             int ruled = conf == LOGP_ALGO_AUTO && rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO;

@@ -58,6 +58,13 @@ run() {
         j=1
         for x in $label; do
             e=$(echo $entries | cut -d' ' -f$j)
+            if [ $j -eq 5 ] && [ "$x" = bruck ]; then
+                # alltoallv's bruck runs where the ranks vote before a blocking call (README): a
+                # nonblocking or persistent one is the library's
+                ! grep -Eq -- "-> $x via ($e|$(echo $inits | cut -d' ' -f$j))\$" "$err" ||
+                    { status=FAIL; echo "  the shim ran alltoallv $x without a vote"; }
+                j=$((j + 1)); continue
+            fi
             grep -q -- "-> $x via $e\$" "$err" || { status=FAIL; echo "  no call '-> $x via $e' in the shim's output"; }
             e=$(echo $inits | cut -d' ' -f$j)
             [ "$persistent" = no ] || grep -q -- "-> $x via $e\$" "$err" ||

@@ -603,7 +603,7 @@ START_TEST(test_fit)
         int n = 0;
         for (int z = 0; z < 4; z++)
             for (int a = 0; a < 2; a++) {
-                logp_select_query_t qt = {LOGP_COLL_BCAST, sizes[z], 1, 0, 4, &tt, LOGP_NATIVE_MPICH, NULL, 0};
+                logp_select_query_t qt = {LOGP_COLL_BCAST, sizes[z], 1, 0, 4, &tt, LOGP_NATIVE_MPICH, NULL, 0, 0};
                 logp_algo_t algo = algos[z < 2 ? a : 2 + a];
                 s[n] = (logp_fit_sample_t){qt, algo, logp_select_predict(algo, &qt)};
                 s[n++].q.topo = &tw;

@@ -45,7 +45,7 @@ START_TEST(test_auto_is_cheapest)
             for (int s = 0; s < 4; s++)
                 for (int commute = 0; commute <= 1; commute++) {
                     logp_topo_t topo = logp_topo_uniform(P, &p);
-                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0};
+                    logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0, 0};
                     double t;
                     logp_algo_t a;
                     logp_sched_t sched;
@@ -64,8 +64,9 @@ START_TEST(test_auto_is_cheapest)
                     for (int b = 0; b < LOGP_ALGO_COUNT; b++) {
                         if (b == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)b, (logp_coll_t)coll) ||
                             (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_FORCED_ONLY) ||
-                            (b == LOGP_ALGO_NATIVE && logp_coll_local_sizes((logp_coll_t)coll)))
-                            continue; /* not auto's candidates */
+                            (b == LOGP_ALGO_NATIVE && logp_coll_local_sizes((logp_coll_t)coll)) ||
+                            (b != LOGP_ALGO_NATIVE && logp_select_resolve((logp_algo_t)b, &q) != (logp_algo_t)b))
+                            continue; /* not auto's candidates (alltoallv unagreed: the direct exchanges) */
                         ck_assert_msg(seen[b] < 0 || t <= seen[b], "coll %d P=%d: auto %.9g above %s's price %.9g",
                                       coll, P, t, logp_algo_name((logp_algo_t)b), seen[b]);
                         if (!exact)
@@ -113,7 +114,7 @@ START_TEST(test_prune)
         if (!logp_check_sampled(trial))
             continue;
         logp_topo_t topo = logp_topo_uniform(P, &p);
-        logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0};
+        logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0, 0};
         double t, raw[LOGP_ALGO_COUNT], full[LOGP_ALGO_COUNT], band[LOGP_ALGO_COUNT];
         logp_algo_t a;
         int priced = 0;
@@ -162,7 +163,7 @@ START_TEST(test_decide_priced)
         for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
             logp_topo_t topo = logp_topo_uniform(16, &p);
             topo.shared = shared;
-            logp_select_query_t q = {(logp_coll_t)coll, 1024, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, &learn, 0};
+            logp_select_query_t q = {(logp_coll_t)coll, 1024, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, &learn, 0, 0};
             double t, raw[LOGP_ALGO_COUNT], want[LOGP_ALGO_COUNT];
             logp_algo_t a;
             int priced = -1;
@@ -188,7 +189,7 @@ START_TEST(test_forced_kept)
 {
     logp_params_t p = logp_params_default();
     logp_topo_t topo = logp_topo_uniform(16, &p), one = logp_topo_uniform(1, &p);
-    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0};
+    logp_select_query_t q = {LOGP_COLL_REDUCE, 4096, 0, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0, 0};
     double t;
     logp_algo_t a;
     ck_assert_int_eq(logp_select_decide(LOGP_ALGO_FLAT, &q, &a, NULL, &t), LOGP_OK);
@@ -200,7 +201,7 @@ START_TEST(test_forced_kept)
     ck_assert_int_eq(logp_select_decide(LOGP_ALGO_TWO_LEVEL, &q, &a, NULL, &t), LOGP_OK);
     ck_assert_int_eq(a, LOGP_ALGO_LOGP_TREE);
     /* reproducible: no reduce that combines in arrival order, forced or by auto, at any size */
-    logp_select_query_t r = {LOGP_COLL_REDUCE, 1 << 20, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 1};
+    logp_select_query_t r = {LOGP_COLL_REDUCE, 1 << 20, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 1, 0};
     ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_CHUNKED_RSG, &r), LOGP_ALGO_REDUCE_SCATTER_GATHER);
     r.commutative = 0;
     ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_CHUNKED_RSG, &r), LOGP_ALGO_LOGP_TREE);
@@ -242,7 +243,7 @@ START_TEST(test_estimated_small_simulated)
         for (int P = 2; P <= 1024; P *= 4)
             for (size_t m = 4096; m <= ((size_t)1 << 20); m *= 16) {
                 logp_topo_t topo = logp_topo_uniform(P, &p);
-                logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0};
+                logp_select_query_t q = {(logp_coll_t)coll, m, 1, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0, 0};
                 logp_sched_t s;
                 ck_assert_int_eq(logp_plan_build(&s, (logp_coll_t)coll, LOGP_ALGO_TWO_TREE, m, &topo, NULL), LOGP_OK);
                 double t[LOGP_ALGO_COUNT], sim = -1.0, est = logp_plan_estimate(&s, 0, 1);
@@ -273,7 +274,7 @@ START_TEST(test_native_model)
               logp_select_predict(LOGP_ALGO_BINOMIAL, &(logp_select_query_t){LOGP_COLL_BCAST, 8, 1, 0, 4, &t16, LOGP_NATIVE_MPICH, NULL, 0}));
     /* for large messages scatter + allgather beats its own binomial */
     double big = logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_BCAST, 1 << 22, 1, &t64, 1);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64, LOGP_NATIVE_MPICH, NULL, 0};
+    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 22, 1, 0, 4, &t64, LOGP_NATIVE_MPICH, NULL, 0, 0};
     ck_assert(big < logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_ALLTOALL, 64, 1, &t64, 1) > 0);
     ck_assert(logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_REDUCE, 1 << 20, 0, &t64, 1) > 0);
@@ -320,7 +321,7 @@ START_TEST(test_native_smpi_sends)
     t16.shared = 1;
     double mG = (double)(1 << 20) * p.G;
     double lib = logp_native_predict(LOGP_NATIVE_SMPI, LOGP_COLL_BCAST, 1 << 20, 1, &t16, 1);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 20, 1, 0, 4, &t16, LOGP_NATIVE_SMPI, NULL, 0};
+    logp_select_query_t q = {LOGP_COLL_BCAST, 1 << 20, 1, 0, 4, &t16, LOGP_NATIVE_SMPI, NULL, 0, 0};
     double ours = logp_select_predict(LOGP_ALGO_BINOMIAL, &q);
     ck_assert_msg(lib > 10.0 * mG && lib < 10.05 * mG, "SMPI's binomial %.9g, 10 m G %.9g", lib, mG * 10.0);
     ck_assert_msg(ours > 4.0 * mG && ours < 4.5 * mG, "ours %.9g, 4 m G %.9g", ours, mG * 4.0);
@@ -358,7 +359,7 @@ START_TEST(test_shared_budget)
         for (int shared = 0; shared < 2; shared++) {
             logp_topo_t t = logp_topo_uniform(Ps[i], &p);
             t.shared = shared;
-            logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t, LOGP_NATIVE_MPICH, NULL, 0};
+            logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t, LOGP_NATIVE_MPICH, NULL, 0, 0};
             double prices[LOGP_ALGO_COUNT];
             int exact = logp_select_prices(&q, prices);
             ck_assert_msg(exact == (!shared || Ps[i] == 256), "P = %d, shared %d: exact %d", Ps[i], shared, exact);
@@ -420,7 +421,7 @@ START_TEST(test_native_openmpi)
     /* priced by our schedule of the same shape where there is one */
     logp_params_t p = logp_params_default();
     logp_topo_t t63 = logp_topo_uniform(63, &p), t2 = logp_topo_uniform(2, &p);
-    logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t63, O, NULL, 0};
+    logp_select_query_t q = {LOGP_COLL_BCAST, 8, 1, 0, 4, &t63, O, NULL, 0, 0};
     ck_assert(logp_native_predict(O, LOGP_COLL_BCAST, 8, 1, &t63, 1) == logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_select_predict(LOGP_ALGO_NATIVE, &q) == logp_select_predict(LOGP_ALGO_BINOMIAL, &q));
     ck_assert(logp_native_predict(O, LOGP_COLL_ALLTOALL, 1000, 1, &t2, 1) == logp_params_p2p(&p, 1000));
@@ -430,11 +431,43 @@ START_TEST(test_native_openmpi)
 }
 END_TEST
 
+/* Alltoallv: where the ranks do not agree on the class, auto and a
+ * forced algorithm that does not mix (bruck) run a direct exchange, never
+ * the library; where they agree, bruck and native are candidates.  The
+ * vote pays for many small blocks at large P (the model: 255 messages
+ * against 8 rounds), not at P = 4 (3 messages against 2 rounds and the
+ * vote's own 2). */
+START_TEST(test_alltoallv_agreement)
+{
+    logp_params_t p = logp_params_default();
+    logp_topo_t t256 = logp_topo_uniform(256, &p), t4 = logp_topo_uniform(4, &p);
+    logp_select_query_t q = {LOGP_COLL_ALLTOALLV, 8, 1, 0, 4, &t256, LOGP_NATIVE_MPICH, NULL, 0, 0};
+    logp_algo_t a;
+    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, NULL, NULL), LOGP_OK);
+    ck_assert(logp_sched_family(a)->flags & LOGP_FAMILY_A2A_DIRECT);
+    ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_BRUCK, &q), LOGP_ALGO_LINEAR);
+    ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_RING, &q), LOGP_ALGO_RING);
+    q.agreed = 1;
+    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, NULL, NULL), LOGP_OK);
+    ck_assert_int_eq(a, LOGP_ALGO_BRUCK);
+    ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_BRUCK, &q), LOGP_ALGO_BRUCK);
+    double vote = logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_ALLREDUCE, 16, 1, &t256, 1);
+    ck_assert(vote > 0.0);
+    ck_assert(logp_select_agreement_pays(&q, vote));
+    ck_assert(!logp_select_agreement_pays(&q, 1.0)); /* a vote of a second never pays */
+    q.agreed = 0; /* the answer does not depend on the flag it decides */
+    ck_assert(logp_select_agreement_pays(&q, vote));
+    q.topo = &t4;
+    ck_assert(!logp_select_agreement_pays(&q, logp_native_predict(LOGP_NATIVE_MPICH, LOGP_COLL_ALLREDUCE, 16, 1, &t4, 1)));
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {test_decide_priced, test_prune,
         test_registry,
         test_auto_is_cheapest,
+        test_alltoallv_agreement,
         test_forced_kept,
         test_estimated_small_simulated,
         test_native_model,
