@@ -39,7 +39,7 @@ static size_t logp_bruckv_most_moved(int P, int r)
 
 int logp_coll_alltoallv_bruck_fits(int P, size_t most, size_t mean)
 {
-    if (P < 1 || most > (size_t)LOGP_BRUCKV_SKEW * mean + 64)
+    if (P < 1 || most > (size_t)LOGP_BRUCKV_SKEW * mean + 64 || most > LOGP_SCRATCH_KEEP / (size_t)P)
         return 0;
     /* the largest message: P - 1 slots (radix 2 moves about P / 2) */
     return most <= ((size_t)INT_MAX - (size_t)P * sizeof(int)) / (size_t)P;

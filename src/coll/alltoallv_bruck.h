@@ -19,7 +19,9 @@
 /* Nonzero if a Bruck alltoallv on P ranks can stage a call whose largest
  * block is `most` bytes and whose largest mean block is `mean` bytes (both
  * over every rank: agreed, so every rank answers alike): the skew bound
- * above, and every message within an int count of bytes. */
+ * above, P slots of `most` within the staging kept between calls
+ * (LOGP_SCRATCH_KEEP; the staging is about twice that), and every message
+ * within an int count of bytes. */
 int logp_coll_alltoallv_bruck_fits(int P, size_t most, size_t mean);
 
 /* MPI_Alltoallv semantics on the private communicator `comm` (sendbuf may

@@ -228,11 +228,11 @@ int logp_decide_votes(logp_comm_state_t *st)
     return st->a2av_vote > 0;
 }
 
-void logp_decide_voted(logp_comm_state_t *st, logp_decision_t *d)
+void logp_decide_voted(logp_comm_state_t *st, const logp_decision_t *d, int library)
 {
     if (st->a2av_vote != 1)
         return;
-    if (!logp_decide_mixes(d->algo)) {
+    if (!logp_decide_mixes(d->algo) && !library) {
         st->a2av_misses = 0;
         return;
     }
@@ -242,7 +242,11 @@ void logp_decide_voted(logp_comm_state_t *st, logp_decision_t *d)
     if (logp_process_env()->verbose >= 1 && st->rank == 0)
         fprintf(stderr, "pmpi-logp: %s (P=%d): alltoallv: %d votes in a row ran a direct exchange anyway: the ranks "
                         "stop voting\n", st->name, st->size, LOGP_DECIDE_VOTE_MISSES);
-    for (int i = 0; i < LOGP_STATE_SLOTS; i++)
-        if (st->decisions[LOGP_COLL_ALLTOALLV][i])
-            logp_decide_again(st, st->decisions[LOGP_COLL_ALLTOALLV][i], 0);
+    /* only what does not mix: a direct exchange stays valid without the
+     * vote, and a persistent request may hold its schedule (driver.c) */
+    for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
+        logp_decision_t *x = st->decisions[LOGP_COLL_ALLTOALLV][i];
+        if (x && !logp_decide_mixes(x->algo))
+            logp_decide_again(st, x, 0);
+    }
 }

@@ -56,12 +56,14 @@ void logp_decide_agreed(logp_comm_state_t *st, const logp_agree_todo_t *todo);
  * rank, never. */
 int logp_decide_votes(logp_comm_state_t *st);
 
-/* After a vote: d is the decision of the agreed class.  Counts a vote
- * that bought nothing (d a direct exchange, which needs no vote); after
- * LOGP_DECIDE_VOTE_MISSES in a row of an auto communicator, it stops
- * voting and every alltoallv class is decided again without agreement
- * (d among them, in place).  Alike on every rank (the same agreed
- * classes). */
-void logp_decide_voted(logp_comm_state_t *st, logp_decision_t *d);
+/* After a vote: d is the decision of the agreed class, `library`
+ * nonzero if the call runs the library's instead (alltoallv_bruck.h's
+ * bound).  Counts a vote that bought nothing (a direct exchange, which
+ * needs no vote, or the library's); after LOGP_DECIDE_VOTE_MISSES in a
+ * row of an auto communicator, it stops voting and the alltoallv classes
+ * that decided what does not mix are decided again without agreement (a
+ * direct exchange stays as it is: it needs no vote, and a persistent
+ * request may hold it).  Alike on every rank (the same agreed classes). */
+void logp_decide_voted(logp_comm_state_t *st, const logp_decision_t *d, int library);
 
 #endif

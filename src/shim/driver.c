@@ -176,8 +176,12 @@ static int logp_driver_launch(logp_driver_task_t *task, MPI_Request *req)
 static int logp_driver_prepare(const logp_coll_ops_t *ops, logp_call_t *c, logp_comm_state_t *st,
                                logp_driver_task_t *task, logp_decision_t **dp, int agrees)
 {
+    /* auto's alltoallv: ranks of different classes may decide unlike, and
+     * where the communicator votes (decide.h) some may decide what only
+     * the blocking call's vote lets run: the library's on every rank */
     if (st == NULL || !st->usable || st->nb_stride == 0 || !ops->admit(c, st) ||
-        (!agrees && logp_coll_local_sizes(c->coll) && st->configured[c->coll] == LOGP_ALGO_AUTO))
+        (logp_coll_local_sizes(c->coll) && st->configured[c->coll] == LOGP_ALGO_AUTO &&
+         (!agrees || logp_decide_votes(st))))
         return 0;
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
     *task = (logp_driver_task_t){.ops = ops, .call = *c, .st = st};

@@ -241,12 +241,12 @@ static int logp_shim_alltoallv_agree(logp_call_t *c, logp_comm_state_t *st)
     c->bytes = (size_t)all[0];
     c->most = (size_t)all[1];
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
-    logp_decide_voted(st, d);
     c->library = (logp_sched_family(d->algo)->flags & LOGP_FAMILY_A2A_BRUCK) &&
                  !logp_coll_alltoallv_bruck_fits(st->size, c->most, c->bytes);
     if (c->library && logp_process_env()->verbose >= 2 && st->rank == 0)
-        fprintf(stderr, "pmpi-logp: %s: alltoallv: largest block %zu B, %d times the largest mean %zu B: the library's\n",
-                st->name, c->most, LOGP_BRUCKV_SKEW, c->bytes);
+        fprintf(stderr, "pmpi-logp: %s: alltoallv: largest block %zu B (largest mean %zu B) too skewed or too large "
+                        "for bruck's staging: the library's\n", st->name, c->most, c->bytes);
+    logp_decide_voted(st, d, c->library);
     return MPI_SUCCESS;
 }
 

@@ -3,8 +3,8 @@
 # under LD_PRELOAD): every algorithm the registry lists for alltoallv
 # forced, then native and auto, at every communicator size of
 # LOGP_TEST_NS (default "1 2 3 4 5 7 8"; 7 and 8 ranks on MPI_COMM_WORLD
-# only); from PMPI_LOGP_VERBOSE=1, the shim must have decided what was
-# forced.  The skewed pattern puts one rank's blocks in another size class
+# only); from PMPI_LOGP_VERBOSE=2, the shim must have decided what was
+# forced, and calls must have run it.  The skewed pattern puts one rank's blocks in another size class
 # than the others': under auto and linear the ranks then run different
 # windows of the direct exchange on one call (which must mix).
 : "${MPIEXEC:=mpiexec}"
@@ -22,7 +22,7 @@ bad=0; good=0
 for a in $algos native auto; do
     for n in $NS; do
         extra=""; [ "$n" -ge 7 ] && extra="--world-only"
-        env LD_PRELOAD="$lib" PMPI_LOGP_ALLTOALLV="$a" PMPI_LOGP_VERBOSE=1 timeout 300 $MPIEXEC -n "$n" "$prog" $extra \
+        env LD_PRELOAD="$lib" PMPI_LOGP_ALLTOALLV="$a" PMPI_LOGP_VERBOSE=2 timeout 300 $MPIEXEC -n "$n" "$prog" $extra \
             >"$log" 2>"$err"
         rc=$?
         status=ok
@@ -32,6 +32,9 @@ for a in $algos native auto; do
         [ "$n" -eq 1 ] && [ "$a" = auto ] && want='ring' # one rank: the safe default's local copy
         grep -Eq "^pmpi-logp: .*\): alltoallv .* -> $want( \([a-z ]+: [a-z-]+\))? \(configured" "$err" ||
             { status=FAIL; echo "  no 'alltoallv -> $want' decision in the shim's output"; }
+        # and calls that ran it (verbose 2: one line per call on rank 0)
+        grep -Eq "^pmpi-logp: [^(]*: alltoallv [0-9]+ B -> $want\$" "$err" ||
+            { status=FAIL; echo "  no alltoallv call ran $want"; }
         echo "$status: alltoallv=$a n=$n: $(grep '^test_alltoallv:' "$log")"
         if [ $status = ok ]; then good=$((good + 1)); else bad=$((bad + 1)); grep -v '^pmpi-logp' "$err" | tail -5; fi
     done

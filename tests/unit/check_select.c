@@ -65,7 +65,8 @@ START_TEST(test_auto_is_cheapest)
                         if (b == LOGP_ALGO_AUTO || !logp_algo_supports((logp_algo_t)b, (logp_coll_t)coll) ||
                             (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_FORCED_ONLY) ||
                             (b == LOGP_ALGO_NATIVE && logp_coll_local_sizes((logp_coll_t)coll)) ||
-                            (b != LOGP_ALGO_NATIVE && logp_select_resolve((logp_algo_t)b, &q) != (logp_algo_t)b))
+                            (logp_coll_local_sizes((logp_coll_t)coll) && b != LOGP_ALGO_NATIVE &&
+                             logp_select_resolve((logp_algo_t)b, &q) != (logp_algo_t)b))
                             continue; /* not auto's candidates (alltoallv unagreed: the direct exchanges) */
                         ck_assert_msg(seen[b] < 0 || t <= seen[b], "coll %d P=%d: auto %.9g above %s's price %.9g",
                                       coll, P, t, logp_algo_name((logp_algo_t)b), seen[b]);
