@@ -250,3 +250,9 @@ void logp_decide_voted(logp_comm_state_t *st, const logp_decision_t *d, int libr
             logp_decide_again(st, x, 0);
     }
 }
+
+void logp_decide_hold_votes(logp_comm_state_t *st)
+{
+    if (st->a2av_vote > 0)
+        st->a2av_vote = 2;
+}

@@ -66,4 +66,9 @@ int logp_decide_votes(logp_comm_state_t *st);
  * request may hold it).  Alike on every rank (the same agreed classes). */
 void logp_decide_voted(logp_comm_state_t *st, const logp_decision_t *d, int library);
 
+/* st keeps voting for good: a persistent alltoallv holds a schedule that
+ * runs only where the ranks agree, which the stop rule would rebuild.
+ * Alike on every rank (an initialization's agreed decision). */
+void logp_decide_hold_votes(logp_comm_state_t *st);
+
 #endif

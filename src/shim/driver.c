@@ -172,27 +172,36 @@ static int logp_driver_launch(logp_driver_task_t *task, MPI_Request *req)
  * with this rank's view of the decision's schedule, *dp the decision.
  * `st` is the communicator's state (NULL: not set up).  Where ranks' size
  * classes can differ (alltoallv) so can auto's decisions: unless the
- * caller agrees on the algorithm afterwards (`agrees`), only a forced one. */
+ * caller agrees on the algorithm afterwards (`agrees`, a persistent
+ * initialization, which also runs the collective's agreement before
+ * deciding: ops->agree), only a forced one. */
 static int logp_driver_prepare(const logp_coll_ops_t *ops, logp_call_t *c, logp_comm_state_t *st,
                                logp_driver_task_t *task, logp_decision_t **dp, int agrees)
 {
-    /* auto's alltoallv: ranks of different classes may decide unlike, and
-     * where the communicator votes (decide.h) some may decide what only
-     * the blocking call's vote lets run: the library's on every rank */
-    if (st == NULL || !st->usable || st->nb_stride == 0 || !ops->admit(c, st) ||
-        (logp_coll_local_sizes(c->coll) && st->configured[c->coll] == LOGP_ALGO_AUTO &&
-         (!agrees || logp_decide_votes(st))))
+    if (st == NULL || !st->usable || st->nb_stride == 0 || !ops->admit(c, st))
+        return 0;
+    /* an initialization may synchronize (MPI-4.1 section 7.13): where the
+     * collective agrees before deciding (alltoallv's vote), it agrees now,
+     * and the starts replay what every rank decided alike */
+    if (agrees && ops->agree && (ops->agree(c, st) != MPI_SUCCESS || c->library))
+        return 0;
+    /* auto's alltoallv unagreed: ranks of different classes may decide
+     * unlike, and only the caller's check afterwards (`agrees`) finds out */
+    if (logp_coll_local_sizes(c->coll) && !c->agreed && !agrees && st->configured[c->coll] == LOGP_ALGO_AUTO)
         return 0;
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
     *task = (logp_driver_task_t){.ops = ops, .call = *c, .st = st};
     task->call.req = NULL;
     *dp = d;
-    /* an alltoallv that does not mix with the direct exchanges needs the
-     * blocking call's vote (ops->agree): the library's, on every rank alike */
-    int mixes = !logp_coll_local_sizes(c->coll) || d->algo == LOGP_ALGO_NATIVE ||
-                (logp_sched_family(d->algo)->flags & LOGP_FAMILY_A2A_DIRECT);
-    return mixes && logp_driver_settled(st, d) &&
-           logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &task->v);
+    /* an alltoallv that does not mix with the direct exchanges runs where
+     * the ranks agreed (c->agreed), else the library's on every rank */
+    int direct = (logp_sched_family(d->algo)->flags & LOGP_FAMILY_A2A_DIRECT) != 0;
+    int mixes = !logp_coll_local_sizes(c->coll) || c->agreed || d->algo == LOGP_ALGO_NATIVE || direct;
+    int ours = mixes && logp_driver_settled(st, d) &&
+               logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &task->v);
+    if (ours && logp_coll_local_sizes(c->coll) && !direct)
+        logp_decide_hold_votes(st); /* a persistent request now holds a schedule only the vote lets run */
+    return ours;
 }
 
 /* The nonblocking form of logp_driver_run (driver.h); `entry` as there. */

@@ -62,6 +62,7 @@ typedef struct logp_call {
     int tag;          /* the driver's: the tag pair the executor uses on the private communicator */
     size_t most;      /* alltoallv: its largest block in bytes (after agree: over every rank) */
     int library;      /* agree: every rank runs the library's collective on this call */
+    int agreed;       /* agree: the ranks agreed on the class, so every rank decides alike */
 } logp_call_t;
 
 /* What a collective gives the driver. */
@@ -82,8 +83,10 @@ typedef struct logp_coll_ops {
     /* Where the ranks' arguments may put them in different classes
      * (alltoallv): a blocking call's agreement on what every rank decides
      * (NULL: none), after admit, before the decision; every rank that
-     * admitted the call reaches it.  May set c->bytes and c->most to what
-     * the ranks agreed, and c->library.  An MPI error code. */
+     * admitted the call reaches it; also a persistent initialization's
+     * (whose starts then replay what was agreed).  May set c->bytes and
+     * c->most to what the ranks agreed, c->agreed, and c->library.  An MPI
+     * error code. */
     int (*agree)(logp_call_t *c, logp_comm_state_t *st);
 } logp_coll_ops_t;
 

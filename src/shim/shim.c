@@ -240,6 +240,7 @@ static int logp_shim_alltoallv_agree(logp_call_t *c, logp_comm_state_t *st)
         return rc;
     c->bytes = (size_t)all[0];
     c->most = (size_t)all[1];
+    c->agreed = 1;
     logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
     c->library = (logp_sched_family(d->algo)->flags & LOGP_FAMILY_A2A_BRUCK) &&
                  !logp_coll_alltoallv_bruck_fits(st->size, c->most, c->bytes);
