@@ -48,6 +48,22 @@ static void logp_bruck_copy(char *slots, char *area, int P, long w, int r, int d
         }
 }
 
+int logp_bruck_digit(const logp_view_t *v, int i, int digit, long w, logp_bruck_msg_t *msg)
+{
+    int n = 0, P = v->s->P;
+    for (int pass = 0; pass < 2; pass++) /* receives posted first, then the sends */
+        for (int j = i; j < v->nops && n < 2 * LOGP_BRUCK_RADIX_MAX; j++) {
+            logp_op_t o = logp_view_op(v, j);
+            if (o.arg != digit)
+                break;
+            int send = o.kind == LOGP_OP_SEND;
+            if (send == pass)
+                msg[n++] = (logp_bruck_msg_t){o.peer, (int)(((send ? o.peer - v->rank : v->rank - o.peer) + P) % P / w),
+                                              send};
+        }
+    return n;
+}
+
 int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
                                  MPI_Datatype rtype, MPI_Comm comm, int tag, const logp_view_t *v,
                                  logp_scratch_t *scratch)
@@ -91,45 +107,37 @@ int logp_coll_alltoall_butterfly(const void *sendbuf, int scount, MPI_Datatype s
     long w = 1;
     for (int i = 0, digit = 0; i < v->nops; digit++, w *= r) {
         MPI_Request req[2 * LOGP_BRUCK_RADIX_MAX];
-        int dval[2 * LOGP_BRUCK_RADIX_MAX], len[2 * LOGP_BRUCK_RADIX_MAX], n = 0;
+        logp_bruck_msg_t msg[2 * LOGP_BRUCK_RADIX_MAX];
+        int len[2 * LOGP_BRUCK_RADIX_MAX], n = logp_bruck_digit(v, i, digit, w, msg);
         MPI_Datatype unit[2 * LOGP_BRUCK_RADIX_MAX];
         size_t at[2] = {0, 0}; /* packed slots in `out`, in `in` */
         char *area[2 * LOGP_BRUCK_RADIX_MAX];
-        for (int pass = 0; pass < 2; pass++) /* receives posted first, then the sends */
-            for (int j = i; j < v->nops && n < 2 * LOGP_BRUCK_RADIX_MAX; j++) {
-                logp_op_t o = logp_view_op(v, j);
-                if (o.arg != digit)
-                    break;
-                int send = o.kind == LOGP_OP_SEND;
-                if (send != pass)
-                    continue;
-                int d = (int)(((send ? o.peer - rank : rank - o.peer) + P) % P / w);
-                size_t nb = (size_t)logp_bruck_nblocks(P, w, r, d);
-                area[n] = (send ? out : in) + at[send] * blk;
-                at[send] += nb;
-                len[n] = logp_bruck_unit(nb, blk, block, &unit[n]);
-                dval[n] = send ? -d : d;
-                int x = MPI_SUCCESS;
-                if (send) {
-                    logp_bruck_copy(slots, area[n], P, w, r, d, blk, 1);
-                    x = rc == MPI_SUCCESS ? PMPI_Isend(area[n], len[n], unit[n], o.peer, tag, comm, &req[n]) : rc;
-                    rc = rc == MPI_SUCCESS ? x : rc;
-                    if (x != MPI_SUCCESS) /* an empty message tells the receiver */
-                        x = PMPI_Isend(area[n], 0, unit[n], o.peer, tag, comm, &req[n]);
-                } else {
-                    x = PMPI_Irecv(area[n], len[n], unit[n], o.peer, tag, comm, &req[n]);
-                }
-                if (x != MPI_SUCCESS) /* nothing to wait for: a receive's wait reports a short message */
-                    req[n] = MPI_REQUEST_NULL;
-                n++;
+        for (int k = 0; k < n; k++) {
+            int send = msg[k].send, d = msg[k].d;
+            size_t nb = (size_t)logp_bruck_nblocks(P, w, r, d);
+            area[k] = (send ? out : in) + at[send] * blk;
+            at[send] += nb;
+            len[k] = logp_bruck_unit(nb, blk, block, &unit[k]);
+            int x = MPI_SUCCESS;
+            if (send) {
+                logp_bruck_copy(slots, area[k], P, w, r, d, blk, 1);
+                x = rc == MPI_SUCCESS ? PMPI_Isend(area[k], len[k], unit[k], msg[k].peer, tag, comm, &req[k]) : rc;
+                rc = rc == MPI_SUCCESS ? x : rc;
+                if (x != MPI_SUCCESS) /* an empty message tells the receiver */
+                    x = PMPI_Isend(area[k], 0, unit[k], msg[k].peer, tag, comm, &req[k]);
+            } else {
+                x = PMPI_Irecv(area[k], len[k], unit[k], msg[k].peer, tag, comm, &req[k]);
             }
+            if (x != MPI_SUCCESS) /* nothing to wait for: a receive's wait reports a short message */
+                req[k] = MPI_REQUEST_NULL;
+        }
         for (int k = 0; k < n; k++) {
             MPI_Status status;
             int x = logp_engine_wait(&req[k], &status);
-            if (dval[k] > 0) { /* a receive */
+            if (!msg[k].send) { /* a receive */
                 x = logp_buffer_got(x, &status, unit[k], len[k]);
                 if (x == MPI_SUCCESS && rc == MPI_SUCCESS)
-                    logp_bruck_copy(slots, area[k], P, w, r, dval[k], blk, 0);
+                    logp_bruck_copy(slots, area[k], P, w, r, msg[k].d, blk, 0);
             }
             rc = rc == MPI_SUCCESS ? x : rc;
         }

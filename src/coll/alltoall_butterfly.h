@@ -8,6 +8,20 @@
 #include "../model/sched.h"
 #include "buffer.h"
 
+/* One message of a digit of a Bruck schedule. */
+typedef struct logp_bruck_msg {
+    int peer;
+    int d;    /* its digit value: the slots it carries (logp_bruck_carries) */
+    int send; /* 1: to rank + d w; 0: from rank - d w */
+} logp_bruck_msg_t;
+
+/* The operations of digit `digit` (weight w) of this rank's Bruck
+ * schedule v, from operation i on, as messages in the order to post them
+ * (the receives, then the sends) into msg (room for
+ * 2 LOGP_BRUCK_RADIX_MAX).  Returns how many (0: operation i is not of
+ * this digit, not a Bruck schedule's). */
+int logp_bruck_digit(const logp_view_t *v, int i, int digit, long w, logp_bruck_msg_t *msg);
+
 /* MPI_Alltoall semantics on the private communicator `comm` for any P
  * (sendbuf may be MPI_IN_PLACE), running this rank's operations `v` of a
  * LOGP_FAMILY_A2A_BRUCK schedule (radix v->s->k).  Staging memory: P

@@ -23,6 +23,7 @@
 
 #include "../model/alltoall_pattern.h"
 #include "../model/sched_alltoall.h" /* LOGP_BRUCK_RADIX_MAX */
+#include "alltoall_butterfly.h"   /* logp_bruck_digit */
 #include "drain.h"
 #include "engine.h"
 
@@ -128,44 +129,35 @@ int logp_coll_alltoallv_bruck(const void *sendbuf, MPI_Datatype stype, void *rec
     long w = 1;
     for (int i = 0, digit = 0; i < v->nops; digit++, w *= r) {
         MPI_Request req[2 * LOGP_BRUCK_RADIX_MAX];
-        int dval[2 * LOGP_BRUCK_RADIX_MAX], n = 0;
+        logp_bruck_msg_t msg[2 * LOGP_BRUCK_RADIX_MAX];
+        int n = logp_bruck_digit(v, i, digit, w, msg);
         char *area[2 * LOGP_BRUCK_RADIX_MAX];
         size_t at[2] = {0, 0}; /* bytes used in `out`, in `in` */
-        for (int pass = 0; pass < 2; pass++) /* receives posted first, then the sends */
-            for (int j = i; j < v->nops && n < 2 * LOGP_BRUCK_RADIX_MAX; j++) {
-                logp_op_t o = logp_view_op(v, j);
-                if (o.arg != digit)
-                    break;
-                int send = o.kind == LOGP_OP_SEND;
-                if (send != pass)
-                    continue;
-                int d = (int)(((send ? o.peer - rank : rank - o.peer) + P) % P / w);
-                size_t cap = (size_t)logp_bruck_nblocks(P, w, r, d) * unit;
-                area[n] = (send ? out : in) + at[send];
-                at[send] += cap;
-                dval[n] = send ? -d : d;
-                int x;
-                if (send) {
-                    size_t bytes = rc == MPI_SUCCESS ? logp_bruckv_pack(slots, len, blk, P, w, r, d, area[n]) : 0;
-                    x = PMPI_Isend(area[n], (int)bytes, MPI_BYTE, o.peer, tag, comm, &req[n]);
-                } else {
-                    x = PMPI_Irecv(area[n], (int)cap, MPI_BYTE, o.peer, tag, comm, &req[n]);
-                }
-                if (x != MPI_SUCCESS) {
-                    req[n] = MPI_REQUEST_NULL;
-                    rc = rc == MPI_SUCCESS ? x : rc;
-                    if (send) /* an empty message tells the receiver */
-                        PMPI_Isend(area[n], 0, MPI_BYTE, o.peer, tag, comm, &req[n]);
-                }
-                n++;
+        for (int k = 0; k < n; k++) {
+            int send = msg[k].send, x;
+            size_t cap = (size_t)logp_bruck_nblocks(P, w, r, msg[k].d) * unit;
+            area[k] = (send ? out : in) + at[send];
+            at[send] += cap;
+            if (send) {
+                size_t bytes = rc == MPI_SUCCESS ? logp_bruckv_pack(slots, len, blk, P, w, r, msg[k].d, area[k]) : 0;
+                x = PMPI_Isend(area[k], (int)bytes, MPI_BYTE, msg[k].peer, tag, comm, &req[k]);
+            } else {
+                x = PMPI_Irecv(area[k], (int)cap, MPI_BYTE, msg[k].peer, tag, comm, &req[k]);
             }
+            if (x != MPI_SUCCESS) {
+                req[k] = MPI_REQUEST_NULL;
+                rc = rc == MPI_SUCCESS ? x : rc;
+                if (send) /* an empty message tells the receiver */
+                    PMPI_Isend(area[k], 0, MPI_BYTE, msg[k].peer, tag, comm, &req[k]);
+            }
+        }
         for (int k = 0; k < n; k++) {
             MPI_Status status;
             int x = logp_engine_wait(&req[k], &status), got = 0;
-            if (dval[k] > 0 && x == MPI_SUCCESS && rc == MPI_SUCCESS) { /* a receive */
+            if (!msg[k].send && x == MPI_SUCCESS && rc == MPI_SUCCESS) { /* a receive */
                 x = PMPI_Get_count(&status, MPI_BYTE, &got);
                 if (x == MPI_SUCCESS)
-                    x = logp_bruckv_unpack(slots, len, blk, P, w, r, dval[k], area[k], (size_t)got);
+                    x = logp_bruckv_unpack(slots, len, blk, P, w, r, msg[k].d, area[k], (size_t)got);
             }
             rc = rc == MPI_SUCCESS ? x : rc;
         }
