@@ -296,6 +296,15 @@ void logp_sched_free(logp_sched_t *s);
  * no entries). */
 const logp_family_t *logp_sched_family(logp_algo_t algo);
 
+/* Nonzero if algo's alltoallv runs where the ranks did not agree on the
+ * size class: a direct exchange (each message one peer's block), which
+ * matches the other direct exchanges whatever each rank decided (algo.h).
+ * The others (Bruck's, and the library's own) run only where they agree. */
+static inline int logp_sched_mixes(logp_algo_t algo)
+{
+    return (logp_sched_family(algo)->flags & LOGP_FAMILY_A2A_DIRECT) != 0;
+}
+
 /* Nonzero if every rank of s is alike: every speed 1, and one node or one
  * rank per node (no interface is shared by ranks; parameters s->p). */
 int logp_sched_alike(const logp_sched_t *s);

@@ -28,8 +28,7 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
     if (q->coll == LOGP_COLL_REDUCE && q->reproducible && configured != LOGP_ALGO_NATIVE &&
         configured != LOGP_ALGO_AUTO && (logp_sched_family(configured)->flags & LOGP_FAMILY_DATAFLOW))
         return q->commutative ? LOGP_ALGO_REDUCE_SCATTER_GATHER : LOGP_ALGO_LOGP_TREE;
-    if (logp_coll_local_sizes(q->coll) && !q->agreed && configured != LOGP_ALGO_AUTO &&
-        !(logp_sched_family(configured)->flags & LOGP_FAMILY_A2A_DIRECT))
+    if (logp_coll_local_sizes(q->coll) && !q->agreed && configured != LOGP_ALGO_AUTO && !logp_sched_mixes(configured))
         return LOGP_ALGO_LINEAR; /* ranks of other classes run direct exchanges, which only mix with their kind */
     return configured;
 }

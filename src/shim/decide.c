@@ -184,13 +184,6 @@ void logp_decide_agreed(logp_comm_state_t *st, const logp_agree_todo_t *todo)
         logp_decide_again(st, d, 0);
 }
 
-/* Nonzero if algo mixes with the direct exchanges where ranks decide
- * unlike (alltoallv: algo.h). */
-static int logp_decide_mixes(logp_algo_t algo)
-{
-    return (logp_sched_family(algo)->flags & LOGP_FAMILY_A2A_DIRECT) != 0;
-}
-
 /* logp_decide_votes' answer for st: 2 always, 1 while it pays, -1 never. */
 static int logp_decide_vote_gate(const logp_comm_state_t *st)
 {
@@ -199,11 +192,11 @@ static int logp_decide_vote_gate(const logp_comm_state_t *st)
     if (st->pcomm == MPI_COMM_NULL || configured == LOGP_ALGO_NATIVE)
         return -1;
     if (configured != LOGP_ALGO_AUTO) /* one rank too: what was forced runs (its vote is local) */
-        return logp_decide_mixes(configured) ? -1 : 2;
+        return logp_sched_mixes(configured) ? -1 : 2;
     for (int sc = 0; sc < LOGP_LEARN_CLASSES; sc++)
         for (int cm = 0; cm < 2; cm++) {
             logp_algo_t rule = (logp_algo_t)st->rule[coll][sc][cm];
-            if (rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO && rule != LOGP_ALGO_NATIVE && !logp_decide_mixes(rule))
+            if (rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO && rule != LOGP_ALGO_NATIVE && !logp_sched_mixes(rule))
                 return 2;
         }
     if (st->size < 2)
@@ -232,7 +225,7 @@ void logp_decide_voted(logp_comm_state_t *st, const logp_decision_t *d, int libr
 {
     if (st->a2av_vote != 1)
         return;
-    if (!logp_decide_mixes(d->algo) && !library) {
+    if (!logp_sched_mixes(d->algo) && !library) {
         st->a2av_misses = 0;
         return;
     }
@@ -246,7 +239,7 @@ void logp_decide_voted(logp_comm_state_t *st, const logp_decision_t *d, int libr
      * vote, and a persistent request may hold its schedule (driver.c) */
     for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
         logp_decision_t *x = st->decisions[LOGP_COLL_ALLTOALLV][i];
-        if (x && !logp_decide_mixes(x->algo))
+        if (x && !logp_sched_mixes(x->algo))
             logp_decide_again(st, x, 0);
     }
 }

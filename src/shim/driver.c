@@ -189,13 +189,13 @@ static int logp_driver_prepare(const logp_coll_ops_t *ops, logp_call_t *c, logp_
      * unlike, and only the caller's check afterwards (`agrees`) finds out */
     if (logp_coll_local_sizes(c->coll) && !c->agreed && !agrees && st->configured[c->coll] == LOGP_ALGO_AUTO)
         return 0;
-    logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
+    logp_decision_t *d = c->decision ? c->decision : logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
     *task = (logp_driver_task_t){.ops = ops, .call = *c, .st = st};
     task->call.req = NULL;
     *dp = d;
     /* an alltoallv that does not mix with the direct exchanges runs where
      * the ranks agreed (c->agreed), else the library's on every rank */
-    int direct = (logp_sched_family(d->algo)->flags & LOGP_FAMILY_A2A_DIRECT) != 0;
+    int direct = logp_sched_mixes(d->algo);
     int mixes = !logp_coll_local_sizes(c->coll) || c->agreed || d->algo == LOGP_ALGO_NATIVE || direct;
     int ours = mixes && logp_driver_settled(st, d) &&
                logp_driver_ours(d->algo, &d->sched, c->root, st->rank, c->commutative, &task->v);
@@ -352,7 +352,7 @@ int logp_driver_run(const logp_coll_ops_t *ops, logp_call_t *c)
             return logp_driver_library(ops, c);
     }
     c->tag = st->tag;
-    logp_decision_t *d = logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
+    logp_decision_t *d = c->decision ? c->decision : logp_decide_get(st, c->coll, c->bytes, c->commutative, c->unsafe);
     logp_algo_t algo = d->algo;
     const logp_sched_t *sched = &d->sched;
     int timed = logp_trial_turn(&d->trial, st->warmup, &d->sched, &algo, &sched);

@@ -63,6 +63,7 @@ typedef struct logp_call {
     size_t most;      /* alltoallv: its largest block in bytes (after agree: over every rank) */
     int library;      /* agree: every rank runs the library's collective on this call */
     int agreed;       /* agree: the ranks agreed on the class, so every rank decides alike */
+    struct logp_decision *decision; /* agree: the agreed class's decision if it looked it up (NULL: not) */
 } logp_call_t;
 
 /* What a collective gives the driver. */
@@ -85,7 +86,8 @@ typedef struct logp_coll_ops {
      * (NULL: none), after admit, before the decision; every rank that
      * admitted the call reaches it; also a persistent initialization's
      * (whose starts then replay what was agreed).  May set c->bytes and
-     * c->most to what the ranks agreed, c->agreed, and c->library.  An MPI
+     * c->most to what the ranks agreed, c->agreed, c->library, and
+     * c->decision (the driver then looks it up no second time).  An MPI
      * error code. */
     int (*agree)(logp_call_t *c, logp_comm_state_t *st);
 } logp_coll_ops_t;

@@ -248,6 +248,7 @@ static int logp_shim_alltoallv_agree(logp_call_t *c, logp_comm_state_t *st)
         fprintf(stderr, "pmpi-logp: %s: alltoallv: largest block %zu B (largest mean %zu B) too skewed or too large "
                         "for bruck's staging: the library's\n", st->name, c->most, c->bytes);
     logp_decide_voted(st, d, c->library);
+    c->decision = d; /* the driver's (the stop rule, if it decided again, did so in place) */
     return MPI_SUCCESS;
 }
 

@@ -121,7 +121,7 @@ static int run_once(logp_coll_t coll, logp_algo_t algo, const logp_view_t *v, vo
         return algo == LOGP_ALGO_NATIVE ? PMPI_Allreduce(a, b, count, MPI_DOUBLE, g_sum, user)
                                         : logp_coll_reduce(a, b, count, MPI_DOUBLE, g_sum, comm, LOGP_TAG_FIRST, v, &g_scratch);
     case LOGP_COLL_ALLTOALLV:
-        if (algo != LOGP_ALGO_NATIVE && !(logp_sched_family(algo)->flags & LOGP_FAMILY_A2A_DIRECT)) {
+        if (algo != LOGP_ALGO_NATIVE && !logp_sched_mixes(algo)) {
             /* what the shim pays before such a schedule: the ranks' vote on the class (shim.c) */
             unsigned long long mine[2] = {(unsigned long long)count, 0}, all[2];
             int rc = PMPI_Allreduce(mine, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, user);
@@ -273,7 +273,7 @@ static void bench(logp_coll_t coll, size_t bytes, int iters, MPI_Comm comm, cons
         logp_sched_opts_t opts = g_shape;
         double pred = g_rank == 0 ? logp_select_predict((logp_algo_t)alg, &q) : -1.0;
         size_t mine = (size_t)count * sizeof(double); /* alltoallv: the rank's own mean block, as the shim's class */
-        int direct = (logp_sched_family((logp_algo_t)alg)->flags & LOGP_FAMILY_A2A_DIRECT) != 0;
+        int direct = logp_sched_mixes((logp_algo_t)alg);
         if (coll == LOGP_COLL_ALLTOALLV && g_size > 0) /* one that does not mix: rank 0's, the largest (the vote's) */
             mine = mine * (size_t)(g_rank == 0 || !direct ? g_skew : (g_size - 1 + g_skew) / g_size);
         if (alg != LOGP_ALGO_NATIVE &&
