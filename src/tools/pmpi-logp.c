@@ -474,8 +474,23 @@ static int cmd_decide(const logp_cli_t *c)
             if (x != (int)a && price[x] >= 0.0 && t >= 0.0 && cli_within_error(c, a, t, (logp_algo_t)x, price[x]))
                 len += (size_t)snprintf(close + len, sizeof close - len, "%s%s", len ? "," : " within_error=",
                                         logp_algo_name((logp_algo_t)x));
-        printf("decide coll=%s P=%d bytes=%zu -> %s predicted_us=%.4f%s decision_ms=%.3f\n",
-               logp_coll_name((logp_coll_t)coll), c->P, c->bytes, logp_algo_name(a), t * 1e6, close, ms);
+        /* alltoallv: the decision is the agreed class's; whether the shim's
+         * ranks vote at all is the gate's answer, settled once per
+         * communicator (shim/decide.c), and what that costs here */
+        char vote[96] = "";
+        if (coll == LOGP_COLL_ALLTOALLV && c->P > 1) {
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            double price_vote = logp_native_predict(c->native, LOGP_COLL_ALLREDUCE, 2 * sizeof(unsigned long long), 1,
+                                                    &topo, 0);
+            logp_select_query_t smallest = q;
+            smallest.bytes = logp_learn_class_mid(0); /* the shim's gate asks at the smallest class */
+            int pays = price_vote >= 0.0 && logp_select_agreement_pays(&smallest, price_vote);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            snprintf(vote, sizeof vote, " vote=%s vote_us=%.4f vote_gate_ms=%.3f", pays ? "pays" : "no", price_vote * 1e6,
+                     (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
+        }
+        printf("decide coll=%s P=%d bytes=%zu -> %s predicted_us=%.4f%s decision_ms=%.3f%s\n",
+               logp_coll_name((logp_coll_t)coll), c->P, c->bytes, logp_algo_name(a), t * 1e6, close, ms, vote);
         logp_sched_free(&s);
     }
     return 0;
