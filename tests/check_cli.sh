@@ -56,6 +56,12 @@ awk -v a="$a" -v z="$z" 'BEGIN { d = a - z - 1572.864; exit !(d < 0.001 && d > -
     "$cli" predict --reduce native --P 2 --bytes 4M --fresh=0.5ns/B | grep -q 'fresh=0.5ns/B' &&
     ok "predict --fresh: MPICH's reduce's fresh buffers ($a - $z us)" || ko "predict --fresh ($a, $z)"
 bad "bad value for --fresh: '0.5ns'" predict --P 2 --fresh 0.5ns
+# decide --alltoallv: the shim's vote gate (shim/decide.c) on the built-in platform: it pays at
+# P = 256 (bruck's 8 rounds against 255 messages each way), not at P = 4
+"$cli" decide --alltoallv auto --P 256 --bytes 8 >"$out" && grep -q ' vote=pays vote_us=[0-9.]* vote_gate_ms=' "$out" &&
+    "$cli" decide --alltoallv auto --P 4 --bytes 8 >"$out" && grep -q ' vote=no ' "$out" &&
+    "$cli" decide --bcast auto --P 256 --bytes 8 >"$out" && ! grep -q 'vote=' "$out" &&
+    ok "decide --alltoallv: the vote pays at P = 256, not at 4" || { ko "decide --alltoallv: the vote"; cat "$out"; }
 "$cli" tree --P=8 --bytes=64K >"$out" 2>"$err" && grep -q 'P=8, root 0, 65536 B' "$out" &&
     ok "--opt=VALUE and --bytes 64K = 65536" || ko "--opt=VALUE and --bytes 64K"
 # tree --alltoall: a Bruck schedule shows its radix (4 for 8-byte blocks at P = 16, default
