@@ -56,6 +56,15 @@ awk -v a="$a" -v z="$z" 'BEGIN { d = a - z - 1572.864; exit !(d < 0.001 && d > -
     "$cli" predict --reduce native --P 2 --bytes 4M --fresh=0.5ns/B | grep -q 'fresh=0.5ns/B' &&
     ok "predict --fresh: MPICH's reduce's fresh buffers ($a - $z us)" || ko "predict --fresh ($a, $z)"
 bad "bad value for --fresh: '0.5ns'" predict --P 2 --fresh 0.5ns
+# node-aggregate on one node runs the ring (select.c: nothing to aggregate): predict says so, at the ring's
+# price, and never makes it auto's pick; on several nodes it is priced as itself
+ring=$("$cli" predict --alltoall ring --P 2 --bytes 4M | awk '$1 == "ring" {print $2}')
+"$cli" predict --alltoall node-aggregate --P 2 --bytes 4M >"$out" &&
+    awk -v r="$ring" '$1 == "node-aggregate" && $2 == r && /runs ring here: one node/ { f = 1 } END { exit !f }' "$out" &&
+    "$cli" decide --alltoall node-aggregate --P 2 --bytes 4M | grep -q -- '-> ring ' &&
+    "$cli" predict --P 8 --bytes 8 | awk '/^alltoall/ { a = 1; next } /^[a-z]/ { a = 0 } a && /within the model.s error of node-aggregate/ { f = 1 } END { exit f }' &&
+    "$cli" predict --alltoall node-aggregate --P 4 --nodes 2 --bytes 4M >"$out" && ! grep -q 'runs ring' "$out" &&
+    ok "predict/decide: node-aggregate on one node runs the ring ($ring us)" || { ko "node-aggregate on one node"; cat "$out"; }
 # decide --alltoallv: the shim's vote gate (shim/decide.c) on the built-in platform: it pays at
 # P = 256 (bruck's 8 rounds against 255 messages each way), not at P = 4
 "$cli" decide --alltoallv auto --P 256 --bytes 8 >"$out" && grep -q ' vote=pays vote_us=[0-9.]* vote_gate_ms=' "$out" &&

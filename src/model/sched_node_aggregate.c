@@ -6,7 +6,10 @@
  *   from node a - k, n_a n_b m bytes), and scatter the rows back.  Cost:
  *   about 2 (n - 1) gap_intra(P m) + (N - 1) gap_inter(n^2 m) + latencies.
  *   Each node's leader is its fastest rank (the lowest on ties); the
- *   shape holds one leader per node, O(N) memory. */
+ *   shape holds one leader per node, O(N) memory.  On one node there is
+ *   nothing to aggregate, and the gather and scatter only copy every block
+ *   twice through the leader: forced there, it runs the ring
+ *   (logp_select_resolve), and auto does not price it. */
 #include "sched_node_aggregate.h"
 
 #include <stdlib.h>

@@ -28,6 +28,9 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
     if (q->coll == LOGP_COLL_REDUCE && q->reproducible && configured != LOGP_ALGO_NATIVE &&
         configured != LOGP_ALGO_AUTO && (logp_sched_family(configured)->flags & LOGP_FAMILY_DATAFLOW))
         return q->commutative ? LOGP_ALGO_REDUCE_SCATTER_GATHER : LOGP_ALGO_LOGP_TREE;
+    if (configured == LOGP_ALGO_NODE_AGGREGATE && q->topo->nnodes == 1)
+        return LOGP_ALGO_RING; /* one node: nothing to combine, and its gather and scatter copy every block twice
+                                  through the leader (n = 2, 4 MiB blocks: 11x the library's; docs/results/cliffs) */
     if (logp_coll_local_sizes(q->coll) && !q->agreed && configured != LOGP_ALGO_AUTO && !logp_sched_mixes(configured))
         return LOGP_ALGO_LINEAR; /* ranks of other classes run direct exchanges, which only mix with their kind */
     return configured;

@@ -45,8 +45,8 @@ logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe);
  * (then reduce-scatter-gather, the same exchange in a fixed order; or
  * logp-tree for a non-commutative operator); where ranks pass sizes of
  * their own (alltoallv) and q->agreed is 0, an algorithm that does not mix
- * with the others (not a direct exchange): linear; auto: see
- * logp_select_decide. */
+ * with the others (not a direct exchange): linear; node-aggregate on one
+ * node (nothing to aggregate): ring; auto: see logp_select_decide. */
 logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_t *q);
 
 /* Decides for `configured` and builds what will run.  auto takes the

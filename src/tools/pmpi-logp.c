@@ -347,6 +347,7 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
 typedef struct {
     logp_algo_t algo;
     double t;
+    logp_algo_t runs; /* what the shim runs for it here (logp_select_resolve): algo, or another */
 } logp_cli_pred_t;
 
 static int cmp_pred(const void *a, const void *b)
@@ -385,11 +386,15 @@ static int cmd_predict(const logp_cli_t *c)
         logp_select_query_t q = {(logp_coll_t)coll, c->bytes, 1, 0, c->k, &topo, c->native, NULL, 0, 1};
         int exact = logp_select_prices(&q, t);
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+            logp_algo_t runs = a == LOGP_ALGO_AUTO || a == LOGP_ALGO_NATIVE ? (logp_algo_t)a
+                                                                            : logp_select_resolve((logp_algo_t)a, &q);
             if (t[a] < 0.0 && logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll) &&
                 (logp_sched_family((logp_algo_t)a)->flags & LOGP_FAMILY_FORCED_ONLY))
                 t[a] = logp_select_predict((logp_algo_t)a, &q); /* not auto's: shown, marked */
+            if (t[a] < 0.0 && logp_algo_supports((logp_algo_t)a, (logp_coll_t)coll) && runs != (logp_algo_t)a)
+                t[a] = logp_select_predict(runs, &q); /* forced, it runs another here: that one's price, marked */
             if (t[a] >= 0.0 && (!c->coll_given || (logp_algo_t)a == c->algo))
-                pred[n++] = (logp_cli_pred_t){(logp_algo_t)a, t[a]};
+                pred[n++] = (logp_cli_pred_t){(logp_algo_t)a, t[a], runs};
         }
         if (!exact)
             printf("(%s: estimates, as auto makes them: simulating every candidate here costs more than %ld "
@@ -399,7 +404,7 @@ static int cmd_predict(const logp_cli_t *c)
         printf("%s%s:\n", logp_coll_name((logp_coll_t)coll), logp_coll_exchanges((logp_coll_t)coll) ? " (bytes per block)" : "");
         int best = -1; /* auto's pick among these: the cheapest candidate (native first on a tie) */
         for (int i = 0; i < n && best < 0; i++)
-            if (!(logp_sched_family(pred[i].algo)->flags & LOGP_FAMILY_FORCED_ONLY))
+            if (!(logp_sched_family(pred[i].algo)->flags & LOGP_FAMILY_FORCED_ONLY) && pred[i].runs == pred[i].algo)
                 best = i;
         for (int i = 0; i < n; i++) {
             double band = logp_algo_error_band(pred[i].algo, c->shared);
@@ -413,12 +418,16 @@ static int cmd_predict(const logp_cli_t *c)
                        logp_native_algo(c->native, (logp_coll_t)coll, c->P, c->bytes, 1));
             if (logp_sched_family(pred[i].algo)->flags & LOGP_FAMILY_FORCED_ONLY)
                 printf("   (not a candidate of auto: its model does not hold yet)");
+            if (pred[i].runs != pred[i].algo)
+                printf("   (runs %s here%s)", logp_algo_name(pred[i].runs),
+                       pred[i].algo == LOGP_ALGO_NODE_AGGREGATE ? ": one node, nothing to aggregate" : "");
             if (pred[i].algo == LOGP_ALGO_CHAIN)
                 printf("   (k=%d)", c->k);
             if (pred[i].algo == LOGP_ALGO_CHAIN_OPT)
                 printf("   (k=%d; seed sqrt(a(P-1)/b)=%.2f)", logp_chain_best_k(&c->p, c->bytes, c->P),
                        logp_chain_k_continuous(&c->p, c->bytes, c->P));
             if (best >= 0 && i != best && !(logp_sched_family(pred[i].algo)->flags & LOGP_FAMILY_FORCED_ONLY) &&
+                pred[i].runs == pred[i].algo &&
                 cli_within_error(c, pred[best].algo, pred[best].t, pred[i].algo, pred[i].t))
                 printf("   (within the model's error of %s)", logp_algo_name(pred[best].algo));
             printf("\n");

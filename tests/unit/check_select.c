@@ -463,12 +463,43 @@ START_TEST(test_alltoallv_agreement)
 }
 END_TEST
 
+/* node-aggregate on one node has nothing to aggregate: forced or by a
+ * rule it runs the ring there (and auto never prices it there); on
+ * several nodes, even of one rank each, it runs as itself. */
+START_TEST(test_node_aggregate_one_node)
+{
+    logp_params_t p = logp_params_default();
+    logp_topo_t one = logp_topo_uniform(8, &p), nodes, singles;
+    ck_assert_int_eq(one.nnodes, 1);
+    ck_assert_int_eq(logp_topo_blocks(&nodes, 8, 4, NULL, &p, &p), LOGP_OK);
+    ck_assert_int_eq(logp_topo_blocks(&singles, 8, 1, NULL, &p, &p), LOGP_OK);
+    logp_select_query_t q = {LOGP_COLL_ALLTOALL, 4 << 20, 1, 0, 4, &one, LOGP_NATIVE_MPICH, NULL, 0, 0};
+    ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_NODE_AGGREGATE, &q), LOGP_ALGO_RING);
+    logp_algo_t a;
+    double t_agg, t_ring;
+    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_NODE_AGGREGATE, &q, &a, NULL, &t_agg), LOGP_OK);
+    ck_assert_int_eq(a, LOGP_ALGO_RING);
+    ck_assert_int_eq(logp_select_decide(LOGP_ALGO_RING, &q, &a, NULL, &t_ring), LOGP_OK);
+    ck_assert(t_agg == t_ring);
+    double prices[LOGP_ALGO_COUNT];
+    logp_select_prices(&q, prices);
+    ck_assert(prices[LOGP_ALGO_NODE_AGGREGATE] < 0.0); /* not auto's candidate there */
+    q.topo = &nodes;
+    ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_NODE_AGGREGATE, &q), LOGP_ALGO_NODE_AGGREGATE);
+    q.topo = &singles;
+    ck_assert_int_eq(logp_select_resolve(LOGP_ALGO_NODE_AGGREGATE, &q), LOGP_ALGO_NODE_AGGREGATE);
+    logp_topo_free(&nodes);
+    logp_topo_free(&singles);
+}
+END_TEST
+
 int main(void)
 {
     const TTest *const tests[] = {test_decide_priced, test_prune,
         test_registry,
         test_auto_is_cheapest,
         test_alltoallv_agreement,
+        test_node_aggregate_one_node,
         test_forced_kept,
         test_estimated_small_simulated,
         test_native_model,
