@@ -78,6 +78,27 @@ EOT
         echo "$out" | grep -v '^pmpi-logp' | tail -5
     fi
 done
+# Auto's trial under SMPI's global clock (issue 40: a verdict applies at
+# once): a fresh process's 100 bcasts of 8 B at P = 16, the call lines of
+# rank 0 (verbose 2): 16 warm-up calls, the trial's blocks of 11 calls,
+# and the very next call runs the verdict's winner (it ran the library's
+# until the next agreement point, up to 32 calls later)
+smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' -o "$work/fresh" \
+    "$top/src/tools/pmpi-logp-fresh.c" "$top"/src/shim/*.c "$top"/src/coll/*.c "$top"/src/model/*.c \
+    "$top"/src/config/*.c "$top"/src/select/*.c -lm -lpthread 2>/dev/null
+out=$(env PMPI_LOGP_VERBOSE=2 timeout 600 smpirun -np 16 -platform platform.xml --log=root.thres:critical \
+    ./fresh --coll bcast --bytes 8 --calls 100 2>&1) || true
+calls=$(echo "$out" | awk '/^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> / {
+    printf "%s", $NF == "(warm-up)" ? "w" : $NF == "(trial)" ? "t" : "-" }')
+ntrial=$(printf '%s' "$calls" | tr -cd t | wc -c)
+winner=$(echo "$out" | sed -n 's/^pmpi-logp: rank 0: .* bcast 8-15 B: trial (fastest.* -> \([a-z-]*\) (.*/\1/p' | head -1)
+after=$(echo "$out" | awk -v k=$((17 + ntrial)) '/^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> / && ++n == k { print $NF }')
+if [ "$ntrial" -gt 0 ] && [ $((ntrial % 11)) -eq 0 ] && [ -n "$winner" ] && [ "$after" = "$winner" ] &&
+    printf '%s' "$calls" | grep -Eq '^w{16}t+-+$'; then
+    pass=$((pass + 1)); echo "ok: SMPI P=16 global clock: the verdict ($winner) runs from the call after the trial's $ntrial calls"
+else
+    fail=$((fail + 1)); echo "FAIL: SMPI P=16 global clock: calls $calls, the call after the trial ran '$after', the verdict '$winner'"
+fi
 # MPI_Alltoallv: every alltoallv algorithm forced, then auto (skewed counts
 # put ranks in different classes: their windows mix) and native
 smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' \

@@ -18,7 +18,8 @@
  *
  * Cost: one barrier of the shim's own carrying LOGP_AGREE_HEAD integers
  * per point, and one MPI_Allreduce of the trials' times (1.2 KB) where some
- * are waiting (a global clock):
+ * are waiting (a global clock, where the trial's own reduction at its end
+ * failed: logp_agree_end_global):
  * every 32 calls while trials are under way, else after a quarter of the
  * calls made so far (at most 4096).  The head's barrier shares the
  * private communicator and tag with the trials' barriers, whose messages
@@ -299,6 +300,31 @@ static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
     return logp_confirm_refit(st, settled, 1);
 }
 
+/* At the end of a trial under a global clock: its calls' times are the
+ * latest end less the latest start over the ranks (agree.h), maxima of
+ * absolute times that a block barrier's integers cannot carry, so the
+ * trial agrees once, at its end, in one reduction of its slot of the
+ * agreement vector (doubles, the library's allreduce as at a point), and
+ * its verdict applies from the next call (issue 40: it waited for the
+ * next agreement point, up to LOGP_AGREE_BUSY_GAP calls, running the
+ * library's collective meanwhile).  Every rank is here at the same call,
+ * as at a block barrier: the ranks met the trial's first call's check
+ * alike.  Returns -1 if the reduction failed (the trial then waits for
+ * the next point), else nonzero if L and G moved (a refit). */
+static int logp_agree_end_global(logp_comm_state_t *st, logp_decision_t *d)
+{
+    double v[LOGP_AGREE_LEN], r[LOGP_AGREE_LEN], times[LOGP_CONFIRM_CALLS];
+    logp_confirm_agree_init(v);
+    logp_confirm_agree_init(r);
+    logp_confirm_agree_put(v, 0, logp_confirm_key(d), d->trial.local, d->trial.start, logp_confirm_calls(&d->trial.plan));
+    if (logp_coll_library_allreduce(v, r, LOGP_AGREE_SLOT_LEN, MPI_DOUBLE, MPI_MAX, st->comm) != MPI_SUCCESS)
+        return -1;
+    int key = logp_confirm_agree_key(r, 0, times);
+    logp_confirm_settle(st, d, key == logp_confirm_key(d) ? times : NULL, NULL, NULL);
+    logp_decision_t *settled[1] = {d};
+    return logp_confirm_refit(st, settled, 1);
+}
+
 logp_agree_todo_t logp_agree_after(logp_comm_state_t *st, logp_decision_t *d, int timed, int origin, double start,
                                    double seconds)
 {
@@ -306,12 +332,17 @@ logp_agree_todo_t logp_agree_after(logp_comm_state_t *st, logp_decision_t *d, in
     int ended = logp_trial_record(&d->trial, st->warmup, timed, st->clock_global, origin, start, seconds);
     if (ended && !st->clock_global) {
         none.refit = logp_agree_block(st, d);
-    } else if (ended == LOGP_TRIAL_END) { /* waits for the next agreement point */
-        if (st->wait_tail)
-            st->wait_tail->trial.next = d;
-        else
-            st->wait_head = d;
-        st->wait_tail = d;
+    } else if (ended == LOGP_TRIAL_END) {
+        int refit = logp_agree_end_global(st, d);
+        if (refit >= 0) {
+            none.refit = refit;
+        } else { /* waits for the next agreement point */
+            if (st->wait_tail)
+                st->wait_tail->trial.next = d;
+            else
+                st->wait_head = d;
+            st->wait_tail = d;
+        }
     }
     if (st->confirm && ++st->ncalls == st->next_point) {
         logp_agree_todo_t todo = logp_confirm_agree(st);

@@ -76,8 +76,10 @@ typedef struct logp_agree_todo {
  * the trial's own carries the ranks' times) whether the exploration
  * budget allows the next, and settles the trial at its last block or
  * when the budget is spent: the verdict applies from the next call on;
- * with a global clock the trial runs every block and waits for the next
- * point), and counts the call.  With a global clock a
+ * with a global clock the trial runs every block and agrees once, at its
+ * end, in one MPI_Allreduce of its times on the application's
+ * communicator, and its verdict applies from the next call too (if that
+ * reduction fails, it waits for the next point), and counts the call.  With a global clock a
  * call takes from the latest start of a rank that is an `origin` to the
  * latest end: a bcast's root only (the others' data comes from it;
  * measured from the last rank's start, a late leaf whose data was already
