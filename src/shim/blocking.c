@@ -327,6 +327,11 @@ int logp_blocking_engine_on(void)
     return logp_driver_engine();
 }
 
+int logp_blocking_converts(logp_word_t comm)
+{
+    return logp_blocking_engine_on() && logp_driver_converts((MPI_Comm)comm);
+}
+
 void logp_blocking_step(void)
 {
     logp_engine_progress();

@@ -66,6 +66,11 @@ int logp_blocking_get_status(logp_word_t req, void *flag, void *status);
  * rank has collectives outstanding cannot decide it). */
 int logp_blocking_engine_on(void);
 
+/* Nonzero if the library's blocking collectives on comm run as their
+ * nonblocking forms and a stepping wait: the engine on in this process
+ * (above) and comm not an intercommunicator (logp_driver_converts). */
+int logp_blocking_converts(logp_word_t comm);
+
 /* One step of every outstanding collective (before a polling call: a
  * test or a probe). */
 void logp_blocking_step(void);

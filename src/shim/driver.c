@@ -139,6 +139,12 @@ int logp_driver_engine(void)
     return ok;
 }
 
+int logp_driver_converts(MPI_Comm comm)
+{
+    int inter = 0;
+    return logp_driver_engine() && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && !inter;
+}
+
 /* Nonzero if d's schedule stays as it is while a nonblocking collective
  * runs it (driver.h). */
 static int logp_driver_settled(const logp_comm_state_t *st, const logp_decision_t *d)
@@ -320,7 +326,7 @@ int logp_driver_persistent_start(logp_persist_t *p)
  * nonblocking one, and the peers' engines are not this rank's. */
 static int logp_driver_library(const logp_coll_ops_t *ops, const logp_call_t *c)
 {
-    if (logp_next_form(c->entry) != LOGP_ENTRY_BLOCKING || !logp_driver_engine())
+    if (logp_next_form(c->entry) != LOGP_ENTRY_BLOCKING || !logp_driver_converts(c->comm))
         return ops->library(c);
     MPI_Request req = MPI_REQUEST_NULL;
     logp_call_t nb = *c;

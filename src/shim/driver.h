@@ -132,4 +132,15 @@ void logp_driver_persistent_free(logp_persist_t *p);
  * wait that steps the engine. */
 int logp_driver_engine(void);
 
+/* Nonzero if the library's blocking collectives on comm run as their
+ * nonblocking forms and a stepping wait: the engine on, and comm not an
+ * intercommunicator.  The engine never runs a schedule on one, and Open
+ * MPI 4.1.4's nonblocking collectives there hang where a rank passes
+ * MPI_PROC_NULL (MPI_Ibcast, MPI_Ireduce; without the shim too: mpi4py's
+ * intercommunicator tests under PMPI_LOGP_NONBLOCKING=1).  Alike on every
+ * rank of both groups, so blocking calls still meet blocking ones.  The
+ * price: blocked in a collective on an intercommunicator, a rank does not
+ * step its nonblocking collectives on others. */
+int logp_driver_converts(MPI_Comm comm);
+
 #endif

@@ -263,7 +263,7 @@ LOGP_EXPORT int MPI_Request_get_status(w_t req, void *flag, void *status)
 LOGP_EXPORT int MPI_Barrier(w_t comm);
 LOGP_EXPORT int MPI_Barrier(w_t comm)
 {
-    if (logp_blocking_engine_on()) {
+    if (logp_blocking_converts(comm)) {
         logp_blocking_setup(comm);
         return logp_blocking_barrier(comm);
     }
@@ -272,7 +272,8 @@ LOGP_EXPORT int MPI_Barrier(w_t comm)
 
 /* The library's other blocking collectives: with the engine on, always
  * their nonblocking forms and a stepping wait (a blocking collective does
- * not match a nonblocking one: blocking.h); else the next definition. */
+ * not match a nonblocking one: blocking.h), except on intercommunicators
+ * (logp_blocking_converts); else the next definition. */
 typedef int (*logp_gather_fn_t)(const void *, w_t, w_t, void *, w_t, w_t, w_t, w_t);
 typedef int (*logp_gatherv_fn_t)(const void *, w_t, w_t, void *, const void *, const void *, w_t, w_t, w_t);
 typedef int (*logp_scatterv_fn_t)(const void *, const void *, const void *, w_t, void *, w_t, w_t, w_t, w_t);
@@ -287,7 +288,7 @@ typedef int (*logp_alltoallw_fn_t)(const void *, const void *, const void *, con
     LOGP_EXPORT int name params;                                                                                       \
     LOGP_EXPORT int name params                                                                                        \
     {                                                                                                                  \
-        if (logp_blocking_engine_on())                                                                                 \
+        if (logp_blocking_converts(comm)) /* every params list names its communicator comm */                        \
             return blocking args;                                                                                      \
         return LOGP_PROGRESS_NEXT(fn_t, index) args;                                                                   \
     }

@@ -431,6 +431,45 @@ static void test_progress_rule_collective(MPI_Comm comm, int n)
     free(b);
 }
 
+/* Collectives on an intercommunicator are the library's, and stay
+ * blocking with the engine on (driver.h, logp_driver_converts): groups
+ * {0} and {1 .. P-1}; each rank of the second group in turn broadcasts
+ * to the first (the others pass MPI_PROC_NULL and no buffer), then the second group's
+ * ranks are summed at the first's.  Run as their nonblocking forms, Open
+ * MPI 4.1.4's hung at the second root (its MPI_Ibcast does without the
+ * shim too). */
+static void test_intercomm(void)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 2)
+        return;
+    int color = rank > 0, lrank, ok = 1;
+    MPI_Comm local, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, color, rank, &local);
+    MPI_Comm_rank(local, &lrank);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, color ? 0 : 1, 77, &inter);
+    for (int root = 0; root < size - 1; root++) {
+        int b[4];
+        for (int i = 0; i < 4; i++)
+            b[i] = color ? val(root, i) : -1;
+        int r = color == 0 ? root : lrank == root ? MPI_ROOT : MPI_PROC_NULL;
+        if (r == MPI_PROC_NULL) /* its buffer is not significant: none, as mpi4py passes it */
+            MPI_Bcast(NULL, 0, MPI_BYTE, r, inter);
+        else
+            MPI_Bcast(b, 4, MPI_INT, r, inter);
+        for (int i = 0; color == 0 && i < 4; i++)
+            ok &= b[i] == val(root, i);
+    }
+    int in = rank, out = -1;
+    MPI_Reduce(&in, &out, 1, MPI_INT, MPI_SUM, color ? 0 : MPI_ROOT, inter);
+    ok &= color || out == size * (size - 1) / 2;
+    check(ok, "intercommunicator bcast from every root and reduce (the library's, blocking)", 4, -1);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&local);
+}
+
 /* Several outstanding at once, completed in reverse order of start; more
  * of them than a communicator has tag slots. */
 static void test_outstanding(MPI_Comm comm, int m, int n)
@@ -728,6 +767,7 @@ int main(int argc, char **argv)
         test_outstanding(comm, 40, 5);
         test_outstanding(comm, 5, 3000);
     }
+    test_intercomm();
     MPI_Comm_free(&rev);
     int sums[2] = {passed, failed}, tot[2];
     MPI_Reduce(sums, tot, 2, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
