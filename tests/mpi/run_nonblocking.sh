@@ -90,6 +90,11 @@ forced_set() {
         label="$label $a"
         set -- "$@" "PMPI_LOGP_$(echo "$c" | tr a-z A-Z)=$a"
     done
+    # node-aggregate runs the ring on one node (select.c): its sets make
+    # every 2 ranks a node (every rank one at n = 2)
+    case " $label " in
+    *" node-aggregate "*) set -- "$@" PMPI_LOGP_RANKS_PER_NODE=$((set_n > 2 ? 2 : 1)) ;;
+    esac
     run "${label# }" "$set_n" forced PMPI_LOGP_NONBLOCKING=1 "$@"
 }
 # every set, at the sizes in turn (the first at the largest too)
