@@ -43,6 +43,7 @@ for h in 0 1 2 3; do for k in 1 2 3 4; do echo "n$h"; done; done >"$work/hostfil
 printf '[default]\nnetwork = shared\no = 0.05us\ng = 0.05us\nG = 1ns/B\n' >"$work/shared.conf"
 cd "$work"
 pass=0; fail=0
+took() { echo "$(($(date +%s) - t0)) s"; } # since t0, set before each run
 # the allreduce of each case, in turn (every allreduce algorithm at P = 5 and 16)
 ars="auto recursive-doubling ring logp-tree binomial flat reduce-scatter-allgather ring logp-tree binomial flat auto ring reduce-scatter-allgather auto"
 for case in 5:native:native:native 5:auto:auto:auto 5:logp-tree:chain-adaptive:butterfly 5:flat:chain:ring \
@@ -60,6 +61,7 @@ EOT
     tenv=""
     [ "$hosts" = shared ] && tenv="PMPI_LOGP_TUNING=$work/shared.conf"
     # shellcheck disable=SC2086
+    t0=$(date +%s)
     out=$(env $tenv PMPI_LOGP_BCAST=$b PMPI_LOGP_REDUCE=$r PMPI_LOGP_ALLTOALL=$a PMPI_LOGP_ALLREDUCE=$ar PMPI_LOGP_VERBOSE=1 timeout 600 \
         smpirun -np "$np" "$@" --log=root.thres:critical ./test_coll --no-struct 2>&1) || true
     line=$(echo "$out" | grep 'test_coll:' || echo "test_coll: no result")
@@ -72,9 +74,9 @@ EOT
     want=$ar; [ "$ar" = auto ] && want='[a-z-]*'
     if echo "$line" | grep -q ' 0 failed' && echo "$out" | grep -q "^pmpi-logp: .*bcast .* -> " &&
         echo "$out" | grep -q "^pmpi-logp: .*allreduce .* -> $want "; then
-        pass=$((pass + 1)); echo "ok: SMPI P=$np${hosts:+ ($hosts)} bcast=$b reduce=$r alltoall=$a allreduce=$ar: $line"
+        pass=$((pass + 1)); echo "ok: SMPI P=$np${hosts:+ ($hosts)} bcast=$b reduce=$r alltoall=$a allreduce=$ar: $line ($(took))"
     else
-        fail=$((fail + 1)); echo "FAIL: SMPI P=$np bcast=$b reduce=$r alltoall=$a allreduce=$ar: $line"
+        fail=$((fail + 1)); echo "FAIL: SMPI P=$np bcast=$b reduce=$r alltoall=$a allreduce=$ar: $line ($(took))"
         echo "$out" | grep -v '^pmpi-logp' | tail -5
     fi
 done
@@ -86,6 +88,7 @@ done
 smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/nonexistent"' -o "$work/fresh" \
     "$top/src/tools/pmpi-logp-fresh.c" "$top"/src/shim/*.c "$top"/src/coll/*.c "$top"/src/model/*.c \
     "$top"/src/config/*.c "$top"/src/select/*.c -lm -lpthread 2>/dev/null
+t0=$(date +%s)
 out=$(env PMPI_LOGP_VERBOSE=2 timeout 600 smpirun -np 16 -platform platform.xml --log=root.thres:critical \
     ./fresh --coll bcast --bytes 8 --calls 100 2>&1) || true
 calls=$(echo "$out" | awk '/^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> / {
@@ -95,9 +98,9 @@ winner=$(echo "$out" | sed -n 's/^pmpi-logp: rank 0: .* bcast 8-15 B: trial (fas
 after=$(echo "$out" | awk -v k=$((17 + ntrial)) '/^pmpi-logp: MPI_COMM_WORLD: bcast 8 B -> / && ++n == k { print $NF }')
 if [ "$ntrial" -gt 0 ] && [ $((ntrial % 11)) -eq 0 ] && [ -n "$winner" ] && [ "$after" = "$winner" ] &&
     printf '%s' "$calls" | grep -Eq '^w{16}t+-+$'; then
-    pass=$((pass + 1)); echo "ok: SMPI P=16 global clock: the verdict ($winner) runs from the call after the trial's $ntrial calls"
+    pass=$((pass + 1)); echo "ok: SMPI P=16 global clock: the verdict ($winner) runs from the call after the trial's $ntrial calls ($(took))"
 else
-    fail=$((fail + 1)); echo "FAIL: SMPI P=16 global clock: calls $calls, the call after the trial ran '$after', the verdict '$winner'"
+    fail=$((fail + 1)); echo "FAIL: SMPI P=16 global clock: calls $calls, the call after the trial ran '$after', the verdict '$winner' ($(took))"
 fi
 # MPI_Alltoallv: every alltoallv algorithm forced, then auto (skewed counts
 # put ranks in different classes: their windows mix) and native
@@ -108,6 +111,7 @@ smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/
 # until two votes in a row ran a direct exchange)
 for case in 5:ring 5:linear 5:bruck 5:auto 5:native 16:ring 16:linear 16:bruck 16:auto 64:auto; do
     np=${case%%:*}; av=${case#*:}
+    t0=$(date +%s)
     out=$(env PMPI_LOGP_ALLTOALLV="$av" PMPI_LOGP_VERBOSE=1 timeout 600 smpirun -np "$np" -platform platform.xml \
         --log=root.thres:critical ./test_alltoallv --world-only 2>&1) || true
     line=$(echo "$out" | grep 'test_alltoallv:' || echo "test_alltoallv: no result")
@@ -115,9 +119,9 @@ for case in 5:ring 5:linear 5:bruck 5:auto 5:native 16:ring 16:linear 16:bruck 1
     vote='.'; [ "$av" = auto ] && [ "$np" -ge 64 ] && { want=bruck; vote='alltoallv: the ranks agree on the size class'; }
     if echo "$line" | grep -q ' 0 failed' && echo "$out" | grep -Eq "^pmpi-logp: .*alltoallv .* -> $want " &&
         echo "$out" | grep -q "$vote"; then
-        pass=$((pass + 1)); echo "ok: SMPI P=$np alltoallv=$av: $line"
+        pass=$((pass + 1)); echo "ok: SMPI P=$np alltoallv=$av: $line ($(took))"
     else
-        fail=$((fail + 1)); echo "FAIL: SMPI P=$np alltoallv=$av: $line"
+        fail=$((fail + 1)); echo "FAIL: SMPI P=$np alltoallv=$av: $line ($(took))"
         echo "$out" | grep -v '^pmpi-logp' | tail -5
     fi
 done
@@ -139,6 +143,7 @@ smpicc -O1 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -DLOGP_TUNING_DEFAULT='"/
 # under MPI_STATUS_IGNORE.)
 for case in 5:binomial:chain:bruck:recursive-doubling:ring 4:logp-tree:chunked-rsg:linear:ring:linear 3:scatter-allgather:two-tree:ring:ring:ring 3:auto:auto:auto:auto:auto; do
     np=${case%%:*}; set -- $(echo "${case#*:}" | tr ':' ' ')
+    t0=$(date +%s)
     out=$(env PMPI_LOGP_NONBLOCKING=1 PMPI_LOGP_CONFIRM=0 PMPI_LOGP_BCAST=$1 PMPI_LOGP_REDUCE=$2 PMPI_LOGP_ALLTOALL=$3 \
         PMPI_LOGP_ALLREDUCE=$4 PMPI_LOGP_ALLTOALLV=$5 PMPI_LOGP_VERBOSE=2 timeout 600 smpirun -np "$np" \
         -platform platform.xml --cfg=smpi/test:1e-7 --cfg=smpi/grow-injected-times:no --log=root.thres:critical \
@@ -147,22 +152,24 @@ for case in 5:binomial:chain:bruck:recursive-doubling:ring 4:logp-tree:chunked-r
     # (auto leaves a nonblocking alltoallv to the library: ranks' classes differ)
     if echo "$line" | grep -q ' 0 failed' && echo "$out" | grep -q ' via MPI_Ibcast$' &&
         { [ "$1" = auto ] || echo "$out" | grep -q ' via MPI_Ialltoallv$'; }; then
-        pass=$((pass + 1)); echo "ok: SMPI P=$np nonblocking ${case#*:}: $line"
+        pass=$((pass + 1)); echo "ok: SMPI P=$np nonblocking ${case#*:}: $line ($(took))"
     else
-        fail=$((fail + 1)); echo "FAIL: SMPI P=$np nonblocking ${case#*:}: $line"
+        fail=$((fail + 1)); echo "FAIL: SMPI P=$np nonblocking ${case#*:}: $line ($(took))"
         echo "$out" | grep -v '^pmpi-logp' | tail -5
     fi
 done
+t0=$(date +%s)
 if out=$(PS=16 BARS=ratio CASES="bcast:binomial:8 allreduce:recursive-doubling:8" OUT="$work/overlap" \
     sh "$top/scripts/smpi-overlap.sh" 2>&1); then
-    pass=$((pass + 1)); echo "ok: SMPI P=16 overlap bars: $(echo "$out" | tail -1)"
+    pass=$((pass + 1)); echo "ok: SMPI P=16 overlap bars: $(echo "$out" | tail -1) ($(took))"
 else
     fail=$((fail + 1)); echo "FAIL: SMPI P=16 overlap bars"; echo "$out" | tail -8
 fi
 # pmpi-logp-probe on 2 drawn platforms of 3 kinds (scripts/smpi-probe.sh):
 # L, o, g, G within 2% and the network key that matches the kind
+t0=$(date +%s)
 if out=$(PLATFORMS=2 sh "$top/scripts/smpi-probe.sh" "$work/probe" 2>&1); then
-    pass=$((pass + 1)); echo "ok: SMPI probe: $(echo "$out" | tail -1)"
+    pass=$((pass + 1)); echo "ok: SMPI probe: $(echo "$out" | tail -1) ($(took))"
 else
     fail=$((fail + 1)); echo "FAIL: SMPI probe"; echo "$out" | tail -8
 fi
