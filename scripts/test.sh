@@ -54,8 +54,8 @@ MPIEXEC=$(sed -n 's/^MPIEXEC = //p' Makefile)
 status=0
 units=$(make -s print-unit-tests)
 scripts=$(make -s print-script-tests)
+early=$(make -s print-early-script-tests)
 late=$(make -s print-late-script-tests)
-early=$(printf '%s\n' $scripts | grep -vxF "$(printf '%s\n' $late)" | tr '\n' ' ')
 # The pure tests two at a time (every check program is built here), then
 # the MPI runs one at a time: two MPI jobs side by side spin on the same
 # two cores, and a run of small messages then takes minutes instead of
