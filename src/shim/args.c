@@ -29,6 +29,15 @@ static int logp_args_type_size(MPI_Datatype dt, int *size)
     return rc;
 }
 
+int logp_args_element_size(MPI_Datatype dt, size_t *size)
+{
+    int n = 0;
+    if (dt == MPI_DATATYPE_NULL || logp_args_type_size(dt, &n) != MPI_SUCCESS || n < 0)
+        return 0;
+    *size = (size_t)n;
+    return 1;
+}
+
 int logp_args_bytes(MPI_Comm comm, MPI_Count count, MPI_Datatype dt, size_t *bytes)
 {
     int size = 0;

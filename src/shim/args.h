@@ -17,6 +17,12 @@
  * nonzero if so. */
 int logp_args_bytes(MPI_Comm comm, MPI_Count count, MPI_Datatype dt, size_t *bytes);
 
+/* The size of one element of dt into *size, zero included (a type of no
+ * data, e.g. a contiguous type of 0 elements, is legal wherever the peer's
+ * signature is empty too); cached as logp_args_bytes.  Returns 0 for
+ * MPI_DATATYPE_NULL or a type the library cannot size. */
+int logp_args_element_size(MPI_Datatype dt, size_t *size);
+
 /* Nonzero if a predefined `op` on dt is the MPI library's to judge: a
  * predefined type the operator is not defined on (the library returns
  * MPI_ERR_OP on every rank before any traffic), a named type in no

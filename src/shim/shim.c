@@ -193,15 +193,18 @@ static const logp_coll_ops_t logp_shim_allreduce_ops = {logp_shim_reduce_screen,
  * buffer, the receive buffer passed as the send buffer too (NULL is
  * MPI_BOTTOM: legal twice), a negative count, a NULL buffer with a
  * nonzero count; and a type the shim cannot size.  Every other call is
- * run on every rank, whatever its counts (the peers' classes differ). */
+ * run on every rank, whatever its counts and types (the peers' classes
+ * differ): a type of size 0 too, since a peer may pass count 0 of
+ * MPI_INT where this rank passes count 1 of a type of no data (the same,
+ * empty, signature; MPICH's coll/alltoallw_zeros): were one of them the
+ * library's and the other ours, each would wait for the other. */
 static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st)
 {
     const logp_alltoallv_t *a = &c->v;
     int in_place = c->sendbuf == MPI_IN_PLACE;
     size_t ssize = 0, rsize = 0;
     if (c->recvbuf == MPI_IN_PLACE || (!in_place && c->sendbuf == c->recvbuf && c->sendbuf != NULL) ||
-        !logp_args_bytes(c->comm, 1, c->recvtype, &rsize) ||
-        (!in_place && !logp_args_bytes(c->comm, 1, c->sendtype, &ssize)))
+        !logp_args_element_size(c->recvtype, &rsize) || (!in_place && !logp_args_element_size(c->sendtype, &ssize)))
         return 0;
     double sent = 0.0, got = 0.0, most = 0.0;
     int snull = !in_place && logp_args_null(c->sendbuf, c->sendtype), rnull = logp_args_null(c->recvbuf, c->recvtype);

@@ -7,7 +7,8 @@
  * may too), all empty, a single nonzero pair; MPI_IN_PLACE (a symmetric
  * matrix); derived types on both sides (a strided vector sent, a
  * contiguous pair received); the large-count entry where the library has
- * it; sub-communicators (split in two, and reversed rank order).  Built
+ * it; an empty signature spelt differently on different ranks (count 1 of
+ * a type of no data, count 0 of MPI_INT); sub-communicators (split in two, and reversed rank order).  Built
  * without the shim: run under LD_PRELOAD (tests/mpi/run_alltoallv.sh).
  * Prints "test_alltoallv: N passed, M failed" (cases over every rank). */
 #include <limits.h>
@@ -190,6 +191,44 @@ static void run_case(MPI_Comm comm, int pat, unsigned seed, int kind, int scale)
     free(sc);
 }
 
+/* Empty signatures in two spellings (MPICH's coll/alltoallw_zeros): even
+ * ranks pass count 1 of a type of no data, odd ranks count 0 of MPI_INT,
+ * plain and in place.  Legal, and nothing moves; a rank that ran the
+ * library's exchange while its peer ran the shim's would wait forever
+ * (the runner's timeout), so a normal call follows to show the ranks are
+ * still in step.  The buffers must stay untouched. */
+static void run_empty_types(MPI_Comm comm)
+{
+    int rank, P;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &P);
+    MPI_Datatype none;
+    MPI_Type_contiguous(0, MPI_INT, &none);
+    MPI_Type_commit(&none);
+    int *c = malloc(sizeof(int) * (size_t)P * 2), *d = c + P;
+    for (int j = 0; j < P; j++) {
+        c[j] = rank % 2 ? 0 : 1;
+        d[j] = 0;
+    }
+    MPI_Datatype t = rank % 2 ? MPI_INT : none;
+    for (int in_place = 0; in_place < 2; in_place++) {
+        int sbuf = -7, rbuf = -1;
+        int err = in_place ? MPI_Alltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, &rbuf, c, d, t, comm)
+                           : MPI_Alltoallv(&sbuf, c, d, t, &rbuf, c, d, t, comm);
+        g_cases++;
+        int before = g_failures;
+        const char *what = in_place ? "in-place" : "ints";
+        if (err != MPI_SUCCESS)
+            fail(what, "empty-types", P, -1, -1, err, MPI_SUCCESS);
+        else if (rbuf != -1 || sbuf != -7)
+            fail(what, "empty-types", P, -1, 0, rbuf != -1 ? rbuf : sbuf, rbuf != -1 ? -1 : -7);
+        g_failed_cases += g_failures > before;
+    }
+    MPI_Type_free(&none);
+    free(c);
+    run_case(comm, PAT_UNIFORM, 4242u, 0, 1);
+}
+
 static void run_all(MPI_Comm comm, int scale)
 {
     for (int pat = 0; pat < PAT_COUNT; pat++)
@@ -214,6 +253,7 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     /* small and large blocks: classes from bytes to hundreds of KiB */
     run_all(MPI_COMM_WORLD, 1);
+    run_empty_types(MPI_COMM_WORLD);
     run_all(MPI_COMM_WORLD, 64);
     /* the same call repeated: the decision kept from call to call */
     for (int r = 0; r < 5; r++)
