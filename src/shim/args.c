@@ -40,12 +40,10 @@ int logp_args_element_size(MPI_Datatype dt, size_t *size)
 
 int logp_args_bytes(MPI_Comm comm, MPI_Count count, MPI_Datatype dt, size_t *bytes)
 {
-    int size = 0;
-    if (comm == MPI_COMM_NULL || dt == MPI_DATATYPE_NULL || count <= 0 || count > INT_MAX)
+    size_t size = 0;
+    if (comm == MPI_COMM_NULL || count <= 0 || count > INT_MAX || !logp_args_element_size(dt, &size) || size == 0)
         return 0;
-    if (logp_args_type_size(dt, &size) != MPI_SUCCESS || size <= 0)
-        return 0;
-    *bytes = (size_t)count * (size_t)size;
+    *bytes = (size_t)count * size;
     return *bytes <= (size_t)INT_MAX;
 }
 

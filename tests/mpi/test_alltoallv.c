@@ -8,8 +8,9 @@
  * matrix); derived types on both sides (a strided vector sent, a
  * contiguous pair received); the large-count entry where the library has
  * it; an empty signature spelt differently on different ranks (count 1 of
- * a type of no data, count 0 of MPI_INT); sub-communicators (split in two, and reversed rank order).  Built
- * without the shim: run under LD_PRELOAD (tests/mpi/run_alltoallv.sh).
+ * a type of no data, count 0 of MPI_INT); sub-communicators (split in
+ * two, and reversed rank order).  Built without the shim: run under
+ * LD_PRELOAD (tests/mpi/run_alltoallv.sh).
  * Prints "test_alltoallv: N passed, M failed" (cases over every rank). */
 #include <limits.h>
 #include <stdio.h>
