@@ -12,6 +12,29 @@ smpi_flags() {
  --cfg=smpi/wtime:0 --cfg=smpi/simulate-computation:no --log=root.thres:critical"
 }
 
+# smpi_named_algorithms COLL P: SMPI's own algorithms of COLL (its
+# smpi/COLL values) that a comparison runs at P ranks, space-separated.
+# Not reduce's rab: it ignores user operators (smpi-report.sh).  At P >=
+# 256 the ones that take minutes of host time there are left out
+# (pipelined and arrival-pattern bcasts, linear all-to-alls; alltoallv's
+# barrier pairs: 250x the others).
+smpi_named_algorithms() {
+    case $1 in
+    bcast) algs="arrival_pattern_aware arrival_scatter binomial_tree flattree flattree_pipeline NTSB NTSL NTSL_Isend scatter_LR_allgather scatter_rdb_allgather ompi_split_bintree ompi_pipeline mvapich2_knomial_intra_node" ;;
+    reduce) algs="arrival_pattern_aware binomial flat_tree NTSL scatter_gather ompi_chain ompi_pipeline ompi_basic_linear ompi_in_order_binary ompi_binary ompi_binomial mvapich2_knomial" ;;
+    alltoall) algs="basic_linear bruck pair ring rdb 2dmesh 3dmesh mvapich2_scatter_dest" ;;
+    allreduce) algs="lr rab1 rab2 rab_rdb rdb redbcast mvapich2_rs ompi_ring_segmented smp_binomial smp_rdb smp_rsag" ;;
+    alltoallv) algs="bruck pair pair_light_barrier pair_mpi_barrier pair_one_barrier ring ring_light_barrier ring_mpi_barrier ring_one_barrier ompi_basic_linear" ;;
+    *) algs="" ;;
+    esac
+    if [ "$2" -ge 256 ]; then
+        algs=$(echo " $algs " | sed 's/ arrival_pattern_aware / /; s/ flattree_pipeline / /; s/ NTSB / /;
+            s/ NTSL / /; s/ NTSL_Isend / /; s/ basic_linear / /; s/ ompi_basic_linear / /;
+            s/ pair_mpi_barrier / /; s/ ring_mpi_barrier / /')
+    fi
+    echo $algs
+}
+
 # smpi_build_bench TOP DIR: pmpi-logp-bench built with smpicc as DIR/bench.
 smpi_build_bench() {
     (cd "$1" && smpicc -O2 -D_POSIX_C_SOURCE=200809L -DLOGP_BUILD_SMPI -o "$2/bench" src/tools/pmpi-logp-bench.c src/coll/*.c \

@@ -96,18 +96,7 @@ for P in $PS; do
             grep -v '^P,' | grep ',native,' | sed 's/,native,/,ompi,/' >>"$csv" ||
             echo "smpi: P=$P $coll ompi over $((LIMIT * 3))s of host time (skipped)"
         if [ "$oracle" = 1 ]; then
-            case $coll in
-            bcast) algs="arrival_pattern_aware arrival_scatter binomial_tree flattree flattree_pipeline NTSB NTSL NTSL_Isend scatter_LR_allgather scatter_rdb_allgather ompi_split_bintree ompi_pipeline mvapich2_knomial_intra_node" ;;
-            reduce) algs="arrival_pattern_aware binomial flat_tree NTSL scatter_gather ompi_chain ompi_pipeline ompi_basic_linear ompi_in_order_binary ompi_binary ompi_binomial mvapich2_knomial" ;; # not rab: it ignores user operators (smpi-report.sh)
-            alltoall) algs="basic_linear bruck pair ring rdb 2dmesh 3dmesh mvapich2_scatter_dest" ;;
-            allreduce) algs="lr rab1 rab2 rab_rdb rdb redbcast mvapich2_rs ompi_ring_segmented smp_binomial smp_rdb smp_rsag" ;;
-            alltoallv) algs="bruck pair pair_light_barrier pair_mpi_barrier pair_one_barrier ring ring_light_barrier ring_mpi_barrier ring_one_barrier ompi_basic_linear" ;;
-            esac
-            if [ "$P" -ge 256 ]; then # the ones that take minutes of host time there
-                algs=$(echo " $algs " | sed 's/ arrival_pattern_aware / /; s/ flattree_pipeline / /; s/ NTSB / /;
-                    s/ NTSL / /; s/ NTSL_Isend / /; s/ basic_linear / /; s/ ompi_basic_linear / /;
-                    s/ pair_mpi_barrier / /; s/ ring_mpi_barrier / /') # alltoallv: 250x the others at P = 256
-            fi
+            algs=$(smpi_named_algorithms "$coll" "$P")
             for a in $algs; do
                 RUN_LIMIT=$LIMIT run "$P" --coll "$coll" --sizes "$sizes" $extra --native-only --cfg=smpi/$coll:$a | grep ',native,' |
                     sed "s/,native,/,smpi:$a,/" >>"$csv" || echo "smpi: P=$P $coll $a failed (skipped)"
