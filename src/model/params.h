@@ -44,7 +44,7 @@ typedef struct logp_params {
  * as copy or fresh).  Learned corrections are measured / predicted ratios,
  * so those written under another revision are dropped
  * (select/confirm.h, logp_confirm_basis). */
-#define LOGP_MODEL_REVISION 20261201
+#define LOGP_MODEL_REVISION 20261202
 
 /* The built-in defaults, used when no tuning file says otherwise:
  * a commodity cluster (L 1.6us, o 0.4us, g 0.6us, G 0.1ns/B, gamma 0.3ns/B,

@@ -32,6 +32,7 @@ static double logp_pipeline_proxy_run(const logp_sched_t *s, int parts, int P, i
     x.P = P;
     x.topo = logp_topo_uniform(P, &s->p);
     x.topo.shared = 1;
+    x.topo.envelope = s->topo.envelope;
     x.parts = x.k = k;
     x.bytes = k == parts ? s->bytes : seg * (size_t)k;
     double t;

@@ -41,7 +41,7 @@ typedef struct {
     logp_params_t p;
     size_t bytes;
     int coll, P, k, lag, used;
-    double total;
+    double total, envelope;
 } logp_twotree_memo_t;
 static _Thread_local logp_twotree_memo_t logp_twotree_memo[LOGP_TWOTREE_MEMO];
 static _Thread_local unsigned logp_twotree_memo_next;
@@ -58,7 +58,7 @@ static logp_twotree_memo_t *logp_twotree_memo_find(const logp_twotree_memo_t *ke
         logp_twotree_memo_t *e = &logp_twotree_memo[i];
         if (e->used && e->coll == key->coll && e->P == key->P && e->k == key->k && e->lag == key->lag &&
             e->bytes == key->bytes && e->p.L == key->p.L && e->p.o == key->p.o && e->p.g == key->p.g &&
-            e->p.G == key->p.G && e->p.gamma == key->p.gamma)
+            e->p.G == key->p.G && e->p.gamma == key->p.gamma && e->envelope == key->envelope)
             return e;
     }
     return NULL;
@@ -70,7 +70,7 @@ static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
     size_t seg = (s->bytes + (size_t)k - 1) / (size_t)k;
     logp_sched_t x = *s;
     x.P = s->P < LOGP_TWOTREE_PROXY_P ? s->P : LOGP_TWOTREE_PROXY_P;
-    logp_twotree_memo_t key = {s->p, s->bytes, (int)s->coll, x.P, k, lag, 1, 0.0}, *hit = logp_twotree_memo_find(&key);
+    logp_twotree_memo_t key = {s->p, s->bytes, (int)s->coll, x.P, k, lag, 1, 0.0, s->topo.envelope}, *hit = logp_twotree_memo_find(&key);
     double total;
     if (hit != NULL) {
         total = hit->total;
@@ -78,6 +78,7 @@ static double logp_twotree_proxy(const logp_sched_t *s, int k, int lag)
     } else {
         x.topo = logp_topo_uniform(x.P, &s->p);
         x.topo.shared = 1;
+        x.topo.envelope = s->topo.envelope;
         x.k = lag;
         x.window = logp_twotree_window(s, lag);
         double t[2];

@@ -30,7 +30,9 @@
  *       2 frac m G) + (K - 1)(L + og) + m_L G / 2 + p2p(m_L / P')
  * (fold = p2p(m) + m gamma when P is not a power of two; on LogGP the
  * root also pays og for each of its C (P' - 1) receives, which a shared
- * network's rendezvous messages do not cost): every rank combines the
+ * network's rendezvous messages do not cost; there the root's interface
+ * takes their envelopes instead, C (P' - 1) E G with E the envelope's
+ * bytes, topo.h: 16 in SMPI): every rank combines the
  * bound's frac m gamma and pays an overhead per message; it waits only
  * for the first chunk's exchange and for the last chunk's steps, one
  * latency each, and the gather's last block.  The root's interface takes
@@ -102,7 +104,7 @@ static double logp_crsg_max(double a, double b)
     return a > b ? a : b;
 }
 
-double logp_crsg_formula(const logp_params_t *p, size_t m, int P, int C, int shared)
+double logp_crsg_formula(const logp_params_t *p, size_t m, int P, int C, int shared, double envelope)
 {
     if (P <= 1)
         return 0.0;
@@ -115,7 +117,7 @@ double logp_crsg_formula(const logp_params_t *p, size_t m, int P, int C, int sha
     double fill = K >= 1 ? logp_params_p2p(p, m0 / 2) : 0.0;
     double cpu = frac * md * p->gamma + (double)C * (K + 1) * og;
     double root = frac * md * p->gamma + (double)C * K * og + (shared ? 0.0 : (double)C * (double)(P2 - 1) * og);
-    double link = 2.0 * frac * md * p->G, tail = K >= 1 ? logp_params_p2p(p, mL / (size_t)P2) : 0.0;
+    double link = 2.0 * frac * md * p->G + (shared ? (double)C * (double)(P2 - 1) * envelope * p->G : 0.0), tail = K >= 1 ? logp_params_p2p(p, mL / (size_t)P2) : 0.0;
     for (int k = 2; k <= K; k++) /* the last chunk's steps wait for each other's messages */
         tail += p->L + og + (double)(mL >> k) * p->G;
     return fold + fill + logp_crsg_max(logp_crsg_max(cpu, root), link) + tail;
@@ -151,7 +153,7 @@ int logp_crsg_chunks(const logp_params_t *p, size_t m, int P, int shared)
     int best = 1;
     double best_t = -1.0;
     for (int C = 1; C <= LOGP_CRSG_MAX_CHUNKS; C++) {
-        double t = logp_crsg_formula(p, m, P, C, 0);
+        double t = logp_crsg_formula(p, m, P, C, 0, 0.0);
         if (best_t < 0.0 || t < best_t) {
             best = C;
             best_t = t;
@@ -397,7 +399,7 @@ static double logp_crsg_estimate(const logp_sched_t *s, int root, int commutativ
 {
     (void)root;
     (void)commutative;
-    return logp_crsg_formula(&s->p, s->bytes, s->P, logp_crsg_data(s)->C, s->topo.shared);
+    return logp_crsg_formula(&s->p, s->bytes, s->P, logp_crsg_data(s)->C, s->topo.shared, s->topo.envelope);
 }
 
 static long logp_crsg_count(const logp_sched_t *s)

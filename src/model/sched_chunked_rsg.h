@@ -30,7 +30,8 @@ int logp_crsg_chunks(const logp_params_t *p, size_t m, int P, int shared);
 
 /* The design formula of C chunks on P ranks for an m-byte message
  * (sched_chunked_rsg.c), `shared` for a network whose rendezvous receives cost
- * nothing (the direct gather's receives). */
-double logp_crsg_formula(const logp_params_t *p, size_t m, int P, int C, int shared);
+ * nothing (the direct gather's receives) but their `envelope` bytes each
+ * on the root's interface (topo.h). */
+double logp_crsg_formula(const logp_params_t *p, size_t m, int P, int C, int shared, double envelope);
 
 #endif

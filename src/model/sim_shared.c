@@ -32,8 +32,9 @@ logp_status_t logp_sim_flow(logp_sim_shared_t *sh, const logp_topo_t *topo, cons
 {
     int a = owner[i], b = op[i].peer;
     const logp_params_t *q = logp_topo_pair(topo, a, b);
+    /* the payload's injection time and the envelope's bytes (topo.h) */
     return logp_net_start(&sh->net, i, logp_sim_host(topo, a), logp_sim_host(topo, b), t, q->L,
-                          logp_params_inj(q, op[i].bytes));
+                          logp_params_inj(q, op[i].bytes) + topo->envelope * q->G);
 }
 
 logp_status_t logp_sim_post(logp_sim_shared_t *sh, const logp_topo_t *topo, const logp_op_t *op,

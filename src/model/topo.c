@@ -9,7 +9,7 @@
 
 logp_topo_t logp_topo_uniform(int P, const logp_params_t *p)
 {
-    logp_topo_t t = {P, 1, NULL, NULL, NULL, NULL, NULL, *p, *p, 0};
+    logp_topo_t t = {P, 1, NULL, NULL, NULL, NULL, NULL, *p, *p, 0, LOGP_TOPO_ENVELOPE};
     return t;
 }
 
@@ -34,6 +34,7 @@ logp_status_t logp_topo_init(logp_topo_t *t, int P, const int *node_of, const do
     if (ones) /* every speed 1 is the uniform model's: no array */
         speed = NULL;
     t->P = P;
+    t->envelope = LOGP_TOPO_ENVELOPE;
     t->intra = *intra;
     t->inter = *inter;
     t->node = malloc(sizeof(int) * (size_t)P);
