@@ -46,7 +46,12 @@
  * 4 MiB, four parameter sets: 0.5 - 2% above the best C on average, 11%
  * at worst); fewer chunks leave ranks idle while a big chunk's steps wait
  * for each other, which the formula misses, so the formula alone picks
- * too few.  On LogGP the C of least formula.  The simulator prices the
+ * too few.  Below 1 a message has nothing to pipeline and every chunk
+ * only adds K + 1 messages per rank and P' - 1 gather envelopes at the
+ * root: C = 1 (SMPI, the fidelity suite's platform 1, 8 B at P = 64: 7.70
+ * us with one chunk, 9.87 with two; 1 KiB 11.2 against 12.4; the
+ * simulator on SMPI's default platform within 2.5% of the better of 1 and
+ * 2 from 8 B to 16 KiB at P = 16 - 256).  On LogGP the C of least formula.  The simulator prices the
  * schedule as the executor runs it (sim.c's dataflow mode).
  *
  * Measured in SMPI at about 1.2x the bound from 1 MiB, faster than
@@ -145,9 +150,9 @@ int logp_crsg_chunks(const logp_params_t *p, size_t m, int P, int shared)
 {
     if (P <= 1)
         return 1;
-    if (shared) { /* sqrt(m (gamma + G) / (7 og)), within 2 .. LOGP_CRSG_MAX_CHUNKS */
+    if (shared) { /* sqrt(m (gamma + G) / (7 og)), within 2 .. LOGP_CRSG_MAX_CHUNKS; 1 below 1 */
         double og = logp_crsg_max(p->o, p->g), x = og > 0.0 ? sqrt((double)m * (p->gamma + p->G) / (7.0 * og)) : 1e9;
-        int C = x < 2.0 ? 2 : x > LOGP_CRSG_MAX_CHUNKS ? LOGP_CRSG_MAX_CHUNKS : (int)(x + 0.5);
+        int C = x < 1.0 ? 1 : x < 2.0 ? 2 : x > LOGP_CRSG_MAX_CHUNKS ? LOGP_CRSG_MAX_CHUNKS : (int)(x + 0.5);
         return C;
     }
     int best = 1;

@@ -24,7 +24,8 @@ int logp_crsg_weights(int C, int w[LOGP_CRSG_MAX_CHUNKS]);
 /* The chunks for an m-byte message on P ranks: on a network that shares
  * interfaces (rendezvous receives free), C ~ sqrt(m (gamma + G) / (7 og)),
  * og = max(o, g), within 2 .. LOGP_CRSG_MAX_CHUNKS (fitted to the
- * simulator, which SMPI follows within 2%: sched_chunked_rsg.c); on LogGP the
+ * simulator, which SMPI follows within 2%: sched_chunked_rsg.c), and 1 where
+ * that is below 1 (nothing to pipeline); on LogGP the
  * C of least design formula (its root pays a receive per block). */
 int logp_crsg_chunks(const logp_params_t *p, size_t m, int P, int shared);
 

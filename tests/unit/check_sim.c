@@ -1022,11 +1022,14 @@ START_TEST(test_chunked_rsg)
             LOGP_CHECK(logp_sim_run(&s, Ps[a] - 1, 1, NULL, NULL, &sim) == LOGP_OK);
             logp_sched_free(&s);
         }
-    /* the chunks: sqrt(m (gamma + G) / (7 og)) on a shared network, within 2 .. 16 */
+    /* the chunks: sqrt(m (gamma + G) / (7 og)) on a shared network, within 2 .. 16 (1 below 1) */
     ck_assert_int_eq(logp_crsg_chunks(&smpi, 1 << 20, 256, 1), 10);
     ck_assert_int_eq(logp_crsg_chunks(&smpi, 1 << 16, 256, 1), 2);
     ck_assert_int_eq(logp_crsg_chunks(&smpi, 1 << 18, 64, 1), 5);
     ck_assert_int_eq(logp_crsg_chunks(&smpi, 64 << 20, 64, 1), LOGP_CRSG_MAX_CHUNKS);
+    /* below 1 nothing to pipeline: sqrt(8 KiB 0.4 ns/B / 4.2 us) = 0.88; 16 KiB: 1.25 */
+    ck_assert_int_eq(logp_crsg_chunks(&smpi, 8192, 64, 1), 1);
+    ck_assert_int_eq(logp_crsg_chunks(&smpi, 16384, 64, 1), 2);
     int w[LOGP_CRSG_MAX_CHUNKS];
     ck_assert_int_eq(logp_crsg_weights(10, w), 46); /* 1 2 4 8 8 8 8 4 2 1 */
     ck_assert(w[0] == 1 && w[3] == 8 && w[6] == 8 && w[9] == 1);
