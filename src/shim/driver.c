@@ -276,22 +276,25 @@ void logp_driver_persistent_free(logp_persist_t *p)
 static int logp_driver_init(const logp_coll_ops_t *ops, logp_call_t *c)
 {
     logp_driver_task_t task;
-    logp_decision_t *d;
-    int ours = logp_driver_engine() && logp_driver_screen(ops, c) &&
-               logp_driver_prepare(ops, c, logp_driver_state(c->comm), &task, &d, 1);
+    logp_decision_t *d = NULL;
+    logp_comm_state_t *st = logp_driver_engine() && logp_driver_screen(ops, c) ? logp_driver_state(c->comm) : NULL;
+    /* every rank with a usable state joins the agreement below, also one
+     * whose call the shim does not take (its admission is this rank's) */
+    int joins = st != NULL && st->usable && st->nb_stride != 0;
+    int ours = joins && logp_driver_prepare(ops, c, st, &task, &d, 1);
     int rc = ops->library(c);
-    if (!ours)
+    if (!joins)
         return rc;
     logp_persist_t *p = NULL;
-    if (rc == MPI_SUCCESS && (!logp_driver_task_types(&task, 1) ||
-                              (p = logp_persist_add(*c->req, task.st, &task, sizeof task)) == NULL))
+    if (ours && rc == MPI_SUCCESS &&
+        (!logp_driver_task_types(&task, 1) || (p = logp_persist_add(*c->req, task.st, &task, sizeof task)) == NULL))
         logp_driver_task_types(&task, 0); /* what was duplicated */
-    int mine[3] = {p != NULL, (int)d->algo, -(int)d->algo}, all[3] = {0, 0, 0};
+    int algo = ours ? (int)d->algo : -1, mine[3] = {p != NULL, algo, -algo}, all[3] = {0, 0, 0};
     if (logp_coll_library_allreduce(mine, all, 3, MPI_INT, MPI_MIN, c->comm) != MPI_SUCCESS || !all[0] ||
         all[1] != -all[2]) {
         if (p)
             logp_driver_persistent_free(p);
-    } else if (logp_process_env()->verbose >= 2 && task.st->rank == 0) {
+    } else if (logp_process_env()->verbose >= 2 && st->rank == 0) {
         fprintf(stderr, "pmpi-logp: %s: %s %zu B: %s planned for its starts\n", task.st->name,
                 logp_next_entry_name(c->coll, c->entry), c->bytes, logp_algo_name(d->algo));
     }

@@ -63,6 +63,8 @@ typedef struct logp_call {
     size_t most;      /* alltoallv: its largest block in bytes (after agree: over every rank) */
     int library;      /* agree: every rank runs the library's collective on this call */
     int agreed;       /* agree: the ranks agreed on the class, so every rank decides alike */
+    int error;        /* alltoallv: the library's error for this rank's arguments, which it returns
+                         after taking part with nothing to move (an idle rank's: its peers go on) */
     struct logp_decision *decision; /* agree: the agreed class's decision if it looked it up (NULL: not) */
 } logp_call_t;
 

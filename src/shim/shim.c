@@ -189,30 +189,50 @@ static const logp_coll_ops_t logp_shim_allreduce_ops = {logp_shim_reduce_screen,
 /* ---- MPI_Alltoallv (count 1 of MPI_BYTE for the driver's first check;
  * bytes: the rank's mean block, its own class) */
 
-/* The library rejects without traffic: MPI_IN_PLACE as the receive
- * buffer, the receive buffer passed as the send buffer too (NULL is
- * MPI_BOTTOM: legal twice), a negative count, a NULL buffer with a
- * nonzero count; and a type the shim cannot size.  Every other call is
- * run on every rank, whatever its counts and types (the peers' classes
- * differ): a type of size 0 too, since a peer may pass count 0 of
- * MPI_INT where this rank passes count 1 of a type of no data (the same,
- * empty, signature; MPICH's coll/alltoallw_zeros): were one of them the
- * library's and the other ours, each would wait for the other. */
+/* Counts differ by rank, so whether the shim takes a call must not
+ * depend on one rank's arguments: were one rank the library's and a peer
+ * ours, each would wait for the other (in the vote, at the agreement
+ * points, in the exchange).  Refused (the library's error, without
+ * traffic; peers that expect data from this rank wait for it with or
+ * without the shim): MPI_IN_PLACE as the receive buffer, a negative count,
+ * and where this rank moves data MPI_DATATYPE_NULL or a type that the
+ * shim cannot size.  An idle rank (no data either way) takes part
+ * whatever its types, and where the library rejects its arguments
+ * without traffic while its peers go on (MPICH: MPI_DATATYPE_NULL,
+ * MPI_ERR_TYPE; the send buffer passed as the receive buffer with the
+ * same type, count and displacement arrays, MPI_ERR_BUFFER; a rank with
+ * data is refused for these) it takes part and returns that error
+ * (c->error).  Buffers are not checked otherwise (NULL is MPI_BOTTOM,
+ * legal twice, and a displacement can be an absolute address; the library
+ * runs such calls); a type of size 0 is sized 0, since a peer may pass
+ * count 0 of MPI_INT where this rank passes count 1 of a type of no data
+ * (the same, empty, signature; MPICH's coll/alltoallw_zeros). */
 static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st)
 {
     const logp_alltoallv_t *a = &c->v;
-    int in_place = c->sendbuf == MPI_IN_PLACE;
+    int in_place = c->sendbuf == MPI_IN_PLACE, rany = 0, sany = 0;
     size_t ssize = 0, rsize = 0;
-    if (c->recvbuf == MPI_IN_PLACE || (!in_place && c->sendbuf == c->recvbuf && c->sendbuf != NULL) ||
-        !logp_args_element_size(c->recvtype, &rsize) || (!in_place && !logp_args_element_size(c->sendtype, &ssize)))
+    if (c->recvbuf == MPI_IN_PLACE)
+        return 0;
+    for (int j = 0; j < st->size; j++) {
+        MPI_Count r = logp_alltoallv_count(a, 0, j), n = in_place ? r : logp_alltoallv_count(a, 1, j);
+        if (r < 0 || n < 0)
+            return 0;
+        rany |= r > 0;
+        sany |= n > 0;
+    }
+    int null_type = c->recvtype == MPI_DATATYPE_NULL || (!in_place && c->sendtype == MPI_DATATYPE_NULL);
+    int aliased = !in_place && c->sendbuf == c->recvbuf && c->sendbuf != NULL && c->sendtype == c->recvtype &&
+                  a->sendcounts == a->recvcounts && a->sdispls == a->rdispls; /* MPICH's test */
+    if (!rany && !sany)
+        c->error = null_type ? MPI_ERR_TYPE : aliased ? MPI_ERR_BUFFER : MPI_SUCCESS;
+    else if (null_type || aliased || (rany && !logp_args_element_size(c->recvtype, &rsize)) ||
+             (!in_place && sany && !logp_args_element_size(c->sendtype, &ssize)))
         return 0;
     double sent = 0.0, got = 0.0, most = 0.0;
-    int snull = !in_place && logp_args_null(c->sendbuf, c->sendtype), rnull = logp_args_null(c->recvbuf, c->recvtype);
     size_t sbytes = in_place ? rsize : ssize;
     for (int j = 0; j < st->size; j++) {
         MPI_Count r = logp_alltoallv_count(a, 0, j), n = in_place ? r : logp_alltoallv_count(a, 1, j);
-        if (r < 0 || n < 0 || (r > 0 && rnull) || (n > 0 && snull))
-            return 0;
         got += (double)r;
         sent += (double)n;
         double block = (double)r * (double)rsize > (double)n * (double)sbytes ? (double)r * (double)rsize
@@ -257,6 +277,11 @@ static int logp_shim_alltoallv_agree(logp_call_t *c, logp_comm_state_t *st)
 
 static int logp_shim_alltoallv_execute(const logp_call_t *c, const logp_comm_state_t *st, const logp_view_t *v)
 {
+    if (c->error != MPI_SUCCESS) { /* an idle rank's erroneous arguments: its part (nothing), then the error */
+        int rc = logp_coll_alltoallv(c->sendbuf, MPI_BYTE, c->recvbuf, MPI_BYTE, &c->v, c->most, st->pcomm, c->tag, v,
+                                     logp_process_scratch());
+        return rc != MPI_SUCCESS ? rc : c->error;
+    }
     return logp_coll_alltoallv(c->sendbuf, c->sendtype, c->recvbuf, c->recvtype, &c->v, c->most, st->pcomm, c->tag, v,
                                logp_process_scratch());
 }

@@ -230,6 +230,97 @@ static void run_empty_types(MPI_Comm comm)
     run_case(comm, PAT_UNIFORM, 4242u, 0, 1);
 }
 
+/* Calls legal on every rank whose buffers or types only some ranks pass,
+ * each followed by a normal call (the ranks must still be in step): rank 0
+ * receives into MPI_BOTTOM, its blocks' addresses in the receive type's
+ * lower bound (any MPI) or in MPI_Aint displacements (the large-count
+ * form); the last rank moves nothing and passes one array as both
+ * buffers (MPICH says MPI_ERR_BUFFER there, its peers go on) or a type
+ * the shim cannot size.  The shim refused these on the one rank and ran
+ * its exchange on the others: each waited for the other. */
+static void run_bottom_and_idle(MPI_Comm comm)
+{
+    int rank, P;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &P);
+    int *sb = malloc(sizeof(int) * (size_t)P * 2), *rb = malloc(sizeof(int) * (size_t)P * 2);
+    int *c = malloc(sizeof(int) * (size_t)P * 2), *d = c + P;
+    for (int form = 0; form < 4; form++) {
+        int idle = form >= 2 && P > 1 && rank == P - 1; /* forms 2, 3: the last rank moves nothing */
+        for (int j = 0; j < 2 * P; j++) {
+            sb[j] = rank * 1000 + j;
+            rb[j] = -1;
+        }
+        for (int j = 0; j < P; j++) {
+            c[j] = form >= 2 && P > 1 && (rank == P - 1 || j == P - 1) ? 0 : 2;
+            d[j] = 2 * j;
+        }
+        int err = MPI_SUCCESS;
+        if (form == 0 && rank == 0) { /* MPI_BOTTOM, the buffer's address in the type's lower bound */
+            MPI_Aint at, lb;
+            MPI_Get_address(rb, &at);
+            int one = 1;
+            MPI_Datatype at_rb, blocks;
+            MPI_Type_create_struct(1, &one, &at, (MPI_Datatype[]){MPI_INT}, &at_rb);
+            MPI_Type_get_extent(at_rb, &lb, &at);
+            MPI_Type_create_resized(at_rb, lb, (MPI_Aint)sizeof(int), &blocks);
+            MPI_Type_commit(&blocks);
+            err = MPI_Alltoallv(sb, c, d, MPI_INT, MPI_BOTTOM, c, d, blocks, comm);
+            MPI_Type_free(&blocks);
+            MPI_Type_free(&at_rb);
+        } else if (form == 1 && rank == 0) { /* MPI_BOTTOM, absolute displacements */
+#if MPI_VERSION >= 4
+            MPI_Count *cc = malloc(sizeof(MPI_Count) * (size_t)P);
+            MPI_Aint *sd = malloc(sizeof(MPI_Aint) * (size_t)P * 2), *rd = sd + P;
+            for (int j = 0; j < P; j++) {
+                MPI_Aint at;
+                MPI_Get_address(rb + 2 * j, &at);
+                cc[j] = 2;
+                sd[j] = 2 * j;
+                rd[j] = at / (MPI_Aint)sizeof(int); /* in extents of MPI_INT: an int's address is a multiple */
+            }
+            err = MPI_Alltoallv_c(sb, cc, sd, MPI_INT, MPI_BOTTOM, cc, rd, MPI_INT, comm);
+            free(sd);
+            free(cc);
+#else
+            err = MPI_Alltoallv(sb, c, d, MPI_INT, rb, c, d, MPI_INT, comm);
+#endif
+        } else if (form == 2 && idle) { /* one array twice: nothing moves */
+            err = MPI_Alltoallv(rb, c, d, MPI_INT, rb, c, d, MPI_INT, comm);
+        } else if (form == 3 && idle) { /* a type of more than INT_MAX bytes, with no data */
+            MPI_Datatype huge;
+            MPI_Type_contiguous(1 << 20, MPI_INT, &huge);
+            MPI_Datatype huger;
+            MPI_Type_contiguous(1 << 10, huge, &huger);
+            MPI_Type_commit(&huger);
+            err = MPI_Alltoallv(sb, c, d, huger, rb, c, d, huger, comm);
+            MPI_Type_free(&huger);
+            MPI_Type_free(&huge);
+        } else {
+            err = MPI_Alltoallv(sb, c, d, MPI_INT, rb, c, d, MPI_INT, comm);
+        }
+        static const char *const what[] = {"bottom-lb", "bottom-displ", "idle-alias", "idle-huge-type"};
+        g_cases++;
+        int before = g_failures, cls = MPI_SUCCESS;
+        MPI_Error_class(err, &cls);
+        if (form == 2 && idle && cls == MPI_ERR_BUFFER) /* MPICH's answer to one array twice, even with no data */
+            err = MPI_SUCCESS;
+        if (err != MPI_SUCCESS)
+            fail(what[form], "one rank", P, -1, -1, err, MPI_SUCCESS);
+        for (int j = 0; j < P && err == MPI_SUCCESS; j++)
+            for (int k = 0; k < 2; k++) {
+                int want = c[j] ? j * 1000 + 2 * rank + k : -1;
+                if (rb[2 * j + k] != want)
+                    fail(what[form], "one rank", P, j, k, rb[2 * j + k], want);
+            }
+        g_failed_cases += g_failures > before;
+        run_case(comm, PAT_RANDOM, 99u + (unsigned)form, 0, 1);
+    }
+    free(c);
+    free(rb);
+    free(sb);
+}
+
 static void run_all(MPI_Comm comm, int scale)
 {
     for (int pat = 0; pat < PAT_COUNT; pat++)
@@ -255,6 +346,7 @@ int main(int argc, char **argv)
     /* small and large blocks: classes from bytes to hundreds of KiB */
     run_all(MPI_COMM_WORLD, 1);
     run_empty_types(MPI_COMM_WORLD);
+    run_bottom_and_idle(MPI_COMM_WORLD);
     run_all(MPI_COMM_WORLD, 64);
     /* the same call repeated: the decision kept from call to call */
     for (int r = 0; r < 5; r++)
