@@ -155,7 +155,7 @@ for net in loggp shared; do
         v = $8; sub(/%$/, "", v); print $2, v + 0 }' "$sum" | sort)
     [ -n "$want" ] && [ "$got" = "$want" ] && nb=$((nb + $(printf '%s\n' "$got" | wc -l))) || badb="$badb $net"
 done
-[ -z "$badb" ] && [ "$nb" -ge 40 ] && "$cli" predict --P 16 --bytes 1M --network shared | grep -q '^  two-tree  *[0-9.]* us +-1.2%' &&
+[ -z "$badb" ] && [ "$nb" -ge 40 ] && "$cli" predict --P 16 --bytes 1M --network shared | grep -q '^  two-tree  *[0-9.]* us +-0.3%' &&
     ok "algo.def's error bands are the fidelity suite's ($nb), predict shows them" ||
     ko "error bands: algo.def and $sum differ (${badb:-none}) or predict does not show them"
 # every row's collectives are those of its mask in algo.def (allreduce's new bit included)
