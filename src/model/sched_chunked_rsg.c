@@ -51,8 +51,9 @@
  * root: C = 1 (SMPI, the fidelity suite's platform 1, 8 B at P = 64: 7.70
  * us with one chunk, 9.87 with two; 1 KiB 11.2 against 12.4; the
  * simulator on SMPI's default platform within 2.5% of the better of 1 and
- * 2 from 8 B to 16 KiB at P = 16 - 256).  On LogGP the C of least formula.  The simulator prices the
- * schedule as the executor runs it (sim.c's dataflow mode).
+ * 2 from 8 B to 16 KiB at P = 16 - 256).  On LogGP the C of least
+ * formula.  The simulator prices the schedule as the executor runs it
+ * (sim.c's dataflow mode).
  *
  * Measured in SMPI at about 1.2x the bound from 1 MiB, faster than
  * two-tree and reduce-scatter-gather, the simulator within 2.2% of it

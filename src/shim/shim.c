@@ -210,17 +210,24 @@ static const logp_coll_ops_t logp_shim_allreduce_ops = {logp_shim_reduce_screen,
 static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st)
 {
     const logp_alltoallv_t *a = &c->v;
-    int in_place = c->sendbuf == MPI_IN_PLACE, rany = 0, sany = 0;
+    int in_place = c->sendbuf == MPI_IN_PLACE;
     size_t ssize = 0, rsize = 0;
     if (c->recvbuf == MPI_IN_PLACE)
         return 0;
+    /* one pass over the counts: their sums and largest (a block's bytes are
+     * its count times the side's constant size, so the largest block is the
+     * largest count's) */
+    double sent = 0.0, got = 0.0, rmax = 0.0, nmax = 0.0;
     for (int j = 0; j < st->size; j++) {
         MPI_Count r = logp_alltoallv_count(a, 0, j), n = in_place ? r : logp_alltoallv_count(a, 1, j);
         if (r < 0 || n < 0)
             return 0;
-        rany |= r > 0;
-        sany |= n > 0;
+        got += (double)r;
+        sent += (double)n;
+        rmax = (double)r > rmax ? (double)r : rmax;
+        nmax = (double)n > nmax ? (double)n : nmax;
     }
+    int rany = rmax > 0.0, sany = nmax > 0.0;
     int null_type = c->recvtype == MPI_DATATYPE_NULL || (!in_place && c->sendtype == MPI_DATATYPE_NULL);
     int aliased = !in_place && c->sendbuf == c->recvbuf && c->sendbuf != NULL && c->sendtype == c->recvtype &&
                   a->sendcounts == a->recvcounts && a->sdispls == a->rdispls; /* MPICH's test */
@@ -229,16 +236,8 @@ static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st
     else if (null_type || aliased || (rany && !logp_args_element_size(c->recvtype, &rsize)) ||
              (!in_place && sany && !logp_args_element_size(c->sendtype, &ssize)))
         return 0;
-    double sent = 0.0, got = 0.0, most = 0.0;
     size_t sbytes = in_place ? rsize : ssize;
-    for (int j = 0; j < st->size; j++) {
-        MPI_Count r = logp_alltoallv_count(a, 0, j), n = in_place ? r : logp_alltoallv_count(a, 1, j);
-        got += (double)r;
-        sent += (double)n;
-        double block = (double)r * (double)rsize > (double)n * (double)sbytes ? (double)r * (double)rsize
-                                                                              : (double)n * (double)sbytes;
-        most = block > most ? block : most;
-    }
+    double most = rmax * (double)rsize > nmax * (double)sbytes ? rmax * (double)rsize : nmax * (double)sbytes;
     c->most = most < (double)SIZE_MAX / 2 ? (size_t)most : SIZE_MAX / 2; /* agree: the call's largest block */
     double mean = sent * (double)sbytes;
     if (got * (double)rsize > mean)
