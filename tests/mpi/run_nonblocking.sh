@@ -117,7 +117,8 @@ run "bcast binomial, allreduce native (blocked in the library's)" 4 - PMPI_LOGP_
 run "engine off" 3 none PMPI_LOGP_BCAST=binomial PMPI_LOGP_ALLREDUCE=ring
 if [ "${LOGP_LARGE_COUNT:-no}" = yes ]; then
     prog="$tmp/test_nonblocking_c"
-    ${MPICC:-mpicc} -DTEST_LARGE_COUNT -o "$prog" "${top_srcdir:-.}/tests/mpi/test_nonblocking.c" || exit 1
+    ${MPICC:-mpicc} -DTEST_LARGE_COUNT -o "$prog" "${top_srcdir:-.}/tests/mpi/test_nonblocking.c" \
+        "${top_srcdir:-.}/tests/mpi/idle_yield.c" || exit 1
     entries=$(echo "$entries " | sed 's/ /_c /g')
     inits=$(echo "$inits " | sed 's/ /_c /g')
     persistent=${LOGP_PERSISTENT_LARGE_COUNT:-no}
