@@ -3,6 +3,7 @@
 #define LOGP_TESTS_CHECK_MAIN_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The sampling stride of the long randomized sweeps: 1 (every case) unless
@@ -36,13 +37,22 @@ static inline int logp_check_sampled(int i)
     } while (0)
 
 /* Runs every test of `tests` in one test case of a suite named `name`
- * (timeout 120 s each) and returns the process exit status. */
+ * (timeout 120 s each) and returns the process exit status.
+ * LOGP_TEST_SHARD=k/n runs only tests k, k + n, k + 2n, .. (0 <= k < n):
+ * the sanitizer pass of scripts/test.sh runs its longest suite as two
+ * processes, one per core. */
 static inline int logp_check_run(const char *name, const TTest *const *tests, int n)
 {
     Suite *s = suite_create(name);
     TCase *tc = tcase_create(name);
     tcase_set_timeout(tc, 120);
-    for (int i = 0; i < n; i++)
+    const char *shard = getenv("LOGP_TEST_SHARD");
+    int k = 0, of = 1;
+    if (shard && (sscanf(shard, "%d/%d", &k, &of) != 2 || of < 1 || k < 0 || k >= of)) {
+        fprintf(stderr, "LOGP_TEST_SHARD=%s: want k/n with 0 <= k < n\n", shard);
+        return 1;
+    }
+    for (int i = k; i < n; i += of)
         tcase_add_test(tc, tests[i]);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
