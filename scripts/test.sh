@@ -81,25 +81,6 @@ done
 echo "the MPI runs' times, one at a time:"
 printf '%s' "$took"
 
-# The sanitizer and Open MPI builds, niced, beside MPICH's suite (its
-# configure keeps one core busy, its runs wait much of the time); their
-# stages below wait for them.
-san="$top/build-sanitize"
-mkdir -p "$san"
-(cd "$san" && { [ -f Makefile ] || nice "$top/configure" --disable-shared \
-    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-    LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && nice make -j"$(nproc)" >/dev/null 2>&1 &&
-    nice make -j"$(nproc)" $units tests/mpi/test_coll_linked tests/mpi/test_alltoallv_linked \
-        tests/mpi/test_nonblocking_linked >/dev/null 2>&1) &
-san_build=$!
-ob="$top/build-openmpi"
-if command -v mpicc.openmpi >/dev/null 2>&1; then
-    mkdir -p "$ob"
-    (cd "$ob" && { [ -f Makefile ] || nice "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
-        nice make -j"$(nproc)" >/dev/null 2>&1 && nice make -j"$(nproc)" check TESTS= >/dev/null 2>&1) &
-    ompi_build=$!
-fi
-
 stage "MPICH's own collective tests under the shim (auto and forced algorithms)"
 sh "$top/scripts/mpich-suite.sh" "$top/build" >"$top/build/mpich-suite.out" 2>&1
 case $? in
@@ -110,7 +91,14 @@ esac
 
 # Sanitizers: the pure layers' unit tests, the relinked MPI matrix and the engine at n=2, 3.
 stage "sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
-wait "$san_build" || { echo "sanitizer build failed"; status=1; }
+san="$top/build-sanitize"
+mkdir -p "$san"
+(cd "$san" && { [ -f Makefile ] || "$top/configure" --disable-shared \
+    CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+    LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && make -j"$(nproc)" >/dev/null 2>&1 &&
+    make -j"$(nproc)" $units tests/mpi/test_coll_linked tests/mpi/test_alltoallv_linked \
+        tests/mpi/test_nonblocking_linked >/dev/null 2>&1) ||
+    { echo "sanitizer build failed"; status=1; }
 san_pass=0; san_fail=0
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" LSAN_OPTIONS="suppressions=$top/tests/data/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -191,8 +179,12 @@ echo "sanitizers: $san_pass passed, $san_fail failed"
 stage "Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
 if command -v mpicc.openmpi >/dev/null 2>&1; then
+    ob="$top/build-openmpi"
+    mkdir -p "$ob"
     osl=$(ls -d /usr/lib/*/scalapack/openmpi-tests 2>/dev/null | head -1)
-    if wait "$ompi_build" && (cd "$ob" && LOGP_TEST_NS="1 2 3 5" LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
+    if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
+        make -j"$(nproc)" >/dev/null 2>&1 &&
+        LOGP_TEST_NS="1 2 3 5" LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
             make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh tests/mpi/run_lammps.sh tests/mpi/run_hpcc.sh" \
             >"$ob/check.out" 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" make check TESTS=tests/mpi/run_alltoallv.sh \
