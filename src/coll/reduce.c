@@ -105,15 +105,27 @@ static logp_op_t logp_reduce_op(logp_reduce_ahead_t *a, const logp_view_t *v, in
     return a->seen[i % LOGP_REDUCE_LOOK];
 }
 
+/* Posts a receive of elements [first, first + len) into `to`, first
+ * completing this rank's sends that still read that range (MPI: no write
+ * under a pending send); *w is that wait's error.  Returns PMPI_Irecv's;
+ * *req is MPI_REQUEST_NULL if it failed (its wait then reports a short
+ * message). */
+static int logp_reduce_irecv(logp_sendq_t *q, char *to, int first, int len, MPI_Aint extent, MPI_Datatype dt,
+                             int peer, int tag, MPI_Comm comm, MPI_Request *req, int *w)
+{
+    *w = logp_sendq_wait(q, to, first, len);
+    int r = PMPI_Irecv(to + (MPI_Aint)first * extent, len, dt, peer, tag, comm, req);
+    if (r != MPI_SUCCESS)
+        *req = MPI_REQUEST_NULL;
+    return r;
+}
+
 /* Posts operation j's combining receive (elements [first, first + len))
- * into buffer k, first completing sends that still read that range. */
+ * into buffer k. */
 static int logp_reduce_post(logp_reduce_ahead_t *a, logp_sendq_t *q, int k, int j, logp_op_t o, int first, int len,
                             MPI_Aint extent, MPI_Datatype dt, MPI_Comm comm, int tag)
 {
-    int w = logp_sendq_wait(q, a->buf[k], first, len);
-    int r = PMPI_Irecv(a->buf[k] + (MPI_Aint)first * extent, len, dt, o.peer, tag, comm, &a->req[k]);
-    if (r != MPI_SUCCESS)
-        a->req[k] = MPI_REQUEST_NULL; /* its wait then reports a short message */
+    int w, r = logp_reduce_irecv(q, a->buf[k], first, len, extent, dt, o.peer, tag, comm, &a->req[k], &w);
     a->op[k] = j;
     return w == MPI_SUCCESS ? r : w;
 }
@@ -218,12 +230,9 @@ static int logp_reduce_plain_ahead(logp_reduce_ahead_t *a, logp_sendq_t *q, cons
     logp_op_t o = logp_reduce_op(a, v, i + 1);
     if (o.kind != LOGP_OP_RECV || o.arg == LOGP_RECV_RESULT || o.arg >= LOGP_RECV_SLOT)
         return MPI_SUCCESS;
-    int first, len;
+    int first, len, w;
     logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
-    int w = logp_sendq_wait(q, acc, first, len);
-    if (PMPI_Irecv(acc + (MPI_Aint)first * extent, len, dt, o.peer, tag + logp_op_stream(v->s, &o), comm, req) !=
-        MPI_SUCCESS)
-        *req = MPI_REQUEST_NULL; /* its wait then reports a short message */
+    logp_reduce_irecv(q, acc, first, len, extent, dt, o.peer, tag + logp_op_stream(v->s, &o), comm, req, &w);
     *at_op = i + 1;
     return w;
 }
@@ -311,19 +320,18 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                 r = logp_buffer_got(logp_engine_wait(&result[taken++], &status), &status, dt, len);
                 break;
             }
-            MPI_Request mine = MPI_REQUEST_NULL;
+            MPI_Request mine;
+            int posted_rc = MPI_ERR_OTHER; /* a receive posted ahead that failed: a short message */
             if (plain_op == i) { /* posted ahead */
                 mine = plain;
                 plain_op = -1;
-            } else {
-                w = logp_sendq_wait(&q, to, first, len);
-                if (PMPI_Irecv(to + at, len, dt, o.peer, tag + logp_op_stream(v->s, &o), comm, &mine) != MPI_SUCCESS)
-                    mine = MPI_REQUEST_NULL; /* reported below as a short message */
-            }
+            } else
+                posted_rc = logp_reduce_irecv(&q, to, first, len, extent, dt, o.peer, tag + logp_op_stream(v->s, &o),
+                                              comm, &mine, &w);
             int wa = logp_reduce_plain_ahead(&a, &q, v, i, count, extent, dt, comm, tag, acc, &plain, &plain_op);
             MPI_Status status;
             r = mine != MPI_REQUEST_NULL ? logp_buffer_got(logp_engine_wait(&mine, &status), &status, dt, len)
-                                         : MPI_ERR_OTHER;
+                                         : posted_rc;
             w = w == MPI_SUCCESS ? wa : w;
             break;
         }
