@@ -93,6 +93,8 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
     logp_learn_record_default(&st->learn, d->coll, d->sclass);
     int w = t->verdict.winner;
     logp_trial_adopt(t, w, &d->algo, &d->sched);
+    t->verdicts++;
+    t->agreed = d->algo;
     d->predicted = t->verdict.time[w]; /* what the corrected model expects now */
     t->seen = t->nrecent = 0;          /* the drift watch and the budget's wait start anew */
     t->ref = 0.0;

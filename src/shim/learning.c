@@ -25,8 +25,9 @@ static pthread_mutex_t logp_learning_kept_lock = PTHREAD_MUTEX_INITIALIZER;
  * none: a decision taken by a rule, without a trial (the model's margin),
  * or by an agreed trial (*which: it); else the rule the learned file gave
  * the class (*which NULL), so that a run that never calls a class keeps
- * what earlier runs learnt of it; a class still in trial is left for the
- * next run. */
+ * what earlier runs learnt of it.  A class in trial again at the end (its
+ * budget's resumed blocks, or re-opened after drift) keeps the verdict it
+ * had; one that never had a verdict is left for the next run. */
 static logp_algo_t logp_learning_settled(const logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
                                         const logp_decision_t **which)
 {
@@ -35,10 +36,14 @@ static logp_algo_t logp_learning_settled(const logp_comm_state_t *st, logp_coll_
     for (int unsafe = 0; unsafe <= 1; unsafe++) { /* the safe call's decision first */
         const logp_decision_t *d = st->decisions[coll][logp_state_slot_of(sc, commutative, unsafe)];
         called |= d != NULL;
-        if (d == NULL || (d->trial.phase != LOGP_TRIAL_NONE && d->trial.phase != LOGP_TRIAL_DONE) || d->trial.disagreed)
+        if (d == NULL || d->trial.disagreed)
             continue;
         *which = d;
-        return d->algo;
+        if (d->trial.phase == LOGP_TRIAL_NONE || d->trial.phase == LOGP_TRIAL_DONE)
+            return d->algo;
+        if (d->trial.verdicts > 0) /* in trial again (resumed or re-opened): its last verdict stands */
+            return d->trial.agreed;
+        *which = NULL;
     }
     return called ? LOGP_ALGO_COUNT : (logp_algo_t)st->learned_rule[coll][sc][commutative];
 }
@@ -87,9 +92,10 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
                     char what[512] = "";
                     if (e)
                         logp_trial_describe(&e->trial, st->warmup, what, sizeof what);
+                    int again = e && (e->trial.phase == LOGP_TRIAL_RUNNING || e->trial.phase == LOGP_TRIAL_WAITING);
                     if (what[0])
-                        logp_text_printf(t, "# %s %zu-%zu B%s: %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
-                                         ((size_t)2 << x) - 1, qual, what);
+                        logp_text_printf(t, "# %s %zu-%zu B%s: %s%s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
+                                         ((size_t)2 << x) - 1, qual, what, again ? "; the rule is its last verdict" : "");
                 }
                 logp_text_printf(t, "rule = %s %zu-%zu%s %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << sc,
                                  ((size_t)2 << end) - 1, qual, logp_algo_name(a));

@@ -53,6 +53,8 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
                       const double *raw_given)
 {
     int reopens = t->reopens, warm = t->warm; /* deciding again does not make the library's messages cold */
+    int verdicts = t->verdicts;
+    logp_algo_t agreed = t->agreed;
     logp_algo_t prev_algo = t->prev_algo;
     logp_sched_t prev_sched = t->prev_sched; /* ours now: the trial takes it or it is freed */
     int has_prev = prev_algo != LOGP_ALGO_COUNT && t->prev_sched.algo == prev_algo;
@@ -62,6 +64,8 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
     memset(t, 0, sizeof(*t));
     t->reopens = reopens;
     t->warm = warm;
+    t->verdicts = verdicts;
+    t->agreed = agreed;
     t->previous = -1;
     t->prev_algo = LOGP_ALGO_COUNT;
     if (!enabled) {

@@ -60,6 +60,9 @@ typedef struct logp_trial {
     unsigned long nrecent;                /* samples taken (ring index) */
     unsigned long seen;                   /* calls since the verdict */
     int reopens;                          /* re-opened after drift */
+    int verdicts;                         /* verdicts agreed in this run (kept when deciding again) */
+    logp_algo_t agreed;                   /* the last of them: what the learned file keeps of a class
+                                             whose trial runs again at the end (resumed or re-opened) */
     int previous;                         /* candidate that is the decision from before a refit of L
                                              or G (its schedule built for the old values), -1 if none */
     logp_algo_t prev_algo;                /* handed to logp_trial_start by a refit: that decision */

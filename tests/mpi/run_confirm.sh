@@ -164,6 +164,24 @@ else
     ko "n=2, the budget's resumption: $waits waiting and $tried settled verdict lines (2 or more of each: a drift may decide again)"
     printf '%s\n' "$v" | head -4
 fi
+# ... and a run that ends inside the resumed blocks keeps its verdict in the
+# learned file (a class in trial again is not a class never decided: the
+# next run starts from it).  The run above says after how many calls the
+# blocks resume; this one ends 5 calls into them (16 warm-up, 22 trial calls)
+again=$(printf '%s\n' "$v" | sed -n 's/^pmpi-logp: rank 0: .* waits for the exploration budget (\([0-9]*\) calls).*/\1/p' | head -1)
+if [ -n "$again" ]; then
+    env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 PMPI_LOGP_TEST_SLOW=native:5000,binomial:20000 \
+        PMPI_LOGP_LEARN="$tmp/resumed.conf" timeout 300 $MPIEXEC -n 2 "$prog" $((16 + 22 + again + 5)) 8 >"$tmp/resumed" 2>&1
+    if grep -q "all results correct" "$tmp/resumed" && grep -q "^rule = bcast 8-15 native$" "$tmp/resumed.conf" &&
+        grep -q "^# bcast 8-15 B: trial running .*; the rule is its last verdict$" "$tmp/resumed.conf"; then
+        ok "n=2: a run that ends in the resumed blocks keeps the class's verdict (native) in the learned file"
+    else
+        ko "n=2: a run ending in the resumed blocks ($((16 + 22 + again + 5)) calls): learned file"
+        grep "bcast" "$tmp/resumed.conf" 2>/dev/null | head -4
+    fi
+else
+    ko "n=2: no resumption point in the budget's verdict"
+fi
 
 # the safe start's exception: where the model prices the library at least
 # 2x the pick beyond the pick's error band (MPICH's reduce above 128 KiB,
