@@ -81,6 +81,54 @@ done
 echo "the MPI runs' times, one at a time:"
 printf '%s' "$took"
 
+# MPICH's collective tests fetched, configured and built (for MPICH, then for
+# Open MPI from the same tarball) beside the SMPI stages, which keep one core
+# busy (each suite's configure and build: two and a half minutes alone); the
+# MPICH build's runs follow the SMPI stages, the Open MPI build's end the run
+san="$top/build-sanitize" ob="$top/build-openmpi"
+mkdir -p "$san" "$ob"
+san_pass=0; san_fail=0
+(BUILD_ONLY=1 sh "$top/scripts/mpich-suite.sh" "$top/build" >"$top/build/mpich-suite-build.out" 2>&1
+    if command -v mpicc.openmpi >/dev/null 2>&1; then
+        MPI=openmpi BUILD_ONLY=1 SRC="$top/build/mpich-suite" sh "$top/scripts/mpich-suite.sh" "$ob" \
+            >"$ob/mpich-suite-build.out" 2>&1
+    fi) &
+suite_build=$!
+
+# The same benchmark in SimGrid SMPI, a small subset (scripts/smpi.sh runs the grid).
+stage "SMPI subset (P=16, no oracle)"
+if PS=16 SIZES=8,65536 A2A_SIZES=8,1024 ORACLE=0 OUT="$san/smpi" sh "$top/scripts/smpi.sh" >"$san/smpi.out" 2>&1 &&
+    grep -q 'ping-pong within 1%' "$san/smpi.out" && grep -q '^| reduce ' "$san/smpi/summary.md"; then
+    san_pass=$((san_pass + 1)); grep 'ping-pong within' "$san/smpi.out"
+else
+    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/smpi.out"
+fi
+
+# The model on random platforms, a small sample (scripts/smpi-fidelity.sh
+# draws more): every registered algorithm priced and simulated, and the
+# one-message trees at 8 B (the LogP model's own case) within 5% on every
+# drawn platform under both network models.
+stage "SMPI fidelity sample (2 random platforms, P=16)"
+if PLATFORMS=2 PS=16 SIZES=8,65536 A2A_SIZES=8,1024 OUT="$san/fidelity" sh "$top/scripts/smpi-fidelity.sh" \
+    >"$san/fidelity.out" 2>&1 &&
+    "$top/build/pmpi-logp" algorithms | awk 'NR > 1 && $1 != "native" && $1 != "auto" { print $1 }' |
+    while read -r a; do grep -q ",$a," "$san/fidelity/results.csv" || { echo "no fidelity case of $a"; exit 1; }; done &&
+    awk -F, 'NR > 1 && $4 == "bcast" && $5 == 8 && ($6 == "logp-tree" || $6 == "binomial" || $6 == "flat") {
+        n++; e = $8 / $7 - 1; if (e < -0.05 || e > 0.05) { print "off by " e ": " $0; bad = 1 } }
+        END { exit bad || n < 12 }' "$san/fidelity/results.csv"; then
+    san_pass=$((san_pass + 1)); grep '^platform' "$san/fidelity.out"
+else
+    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/fidelity.out"
+fi
+
+stage "the shim and the MPI matrix built with smpicc, in SMPI"
+if sh "$top/scripts/smpi-test.sh" >"$san/smpi-test.out" 2>&1; then
+    san_pass=$((san_pass + 1)); grep -E '^(ok|smpi-test)' "$san/smpi-test.out"
+else
+    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/smpi-test.out"
+fi
+
+wait "$suite_build" # a build beside the suite's runs slows them more than it saves (design.md)
 stage "MPICH's own collective tests under the shim (auto and forced algorithms)"
 sh "$top/scripts/mpich-suite.sh" "$top/build" >"$top/build/mpich-suite.out" 2>&1
 case $? in
@@ -91,15 +139,12 @@ esac
 
 # Sanitizers: the pure layers' unit tests, the relinked MPI matrix and the engine at n=2, 3.
 stage "sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer)"
-san="$top/build-sanitize"
-mkdir -p "$san"
 (cd "$san" && { [ -f Makefile ] || "$top/configure" --disable-shared \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && make -j"$(nproc)" >/dev/null 2>&1 &&
     make -j"$(nproc)" $units tests/mpi/test_coll_linked tests/mpi/test_alltoallv_linked \
         tests/mpi/test_nonblocking_linked >/dev/null 2>&1) ||
     { echo "sanitizer build failed"; status=1; }
-san_pass=0; san_fail=0
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" LSAN_OPTIONS="suppressions=$top/tests/data/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 san_unit() { # one sanitized unit test [its shard k/n]; its exit status in $san/<name>[.k_n].rc
@@ -179,8 +224,6 @@ echo "sanitizers: $san_pass passed, $san_fail failed"
 stage "Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
 if command -v mpicc.openmpi >/dev/null 2>&1; then
-    ob="$top/build-openmpi"
-    mkdir -p "$ob"
     osl=$(ls -d /usr/lib/*/scalapack/openmpi-tests 2>/dev/null | head -1)
     if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
         make -j"$(nproc)" >/dev/null 2>&1 &&
@@ -215,12 +258,6 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     ompi_add "$(sed -n 's/^nonblocking: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_nonblocking.sh.log" 2>/dev/null)" \
         "nonblocking collectives (PMPI_LOGP_NONBLOCKING=1)"
     [ "$ompi_fail" -eq 0 ] || status=1
-    # MPICH's collective tests built for Open MPI (the tarball the MPICH stage
-    # fetched) beside the SMPI stages below, which keep one core busy (a
-    # configure and a build: two and a half minutes alone); run after them
-    (MPI=openmpi BUILD_ONLY=1 SRC="$top/build/mpich-suite" sh "$top/scripts/mpich-suite.sh" "$ob" \
-        >"$ob/mpich-suite-build.out" 2>&1) &
-    suite_build=$!
 else
     echo "note: no mpicc.openmpi: Open MPI build skipped"
 fi
@@ -233,42 +270,8 @@ else
     san_fail=$((san_fail + 1)); status=1; tail -30 "$san/fuzz.out"
 fi
 
-# The same benchmark in SimGrid SMPI, a small subset (scripts/smpi.sh runs the grid).
-stage "SMPI subset (P=16, no oracle)"
-if PS=16 SIZES=8,65536 A2A_SIZES=8,1024 ORACLE=0 OUT="$san/smpi" sh "$top/scripts/smpi.sh" >"$san/smpi.out" 2>&1 &&
-    grep -q 'ping-pong within 1%' "$san/smpi.out" && grep -q '^| reduce ' "$san/smpi/summary.md"; then
-    san_pass=$((san_pass + 1)); grep 'ping-pong within' "$san/smpi.out"
-else
-    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/smpi.out"
-fi
-
-# The model on random platforms, a small sample (scripts/smpi-fidelity.sh
-# draws more): every registered algorithm priced and simulated, and the
-# one-message trees at 8 B (the LogP model's own case) within 5% on every
-# drawn platform under both network models.
-stage "SMPI fidelity sample (2 random platforms, P=16)"
-if PLATFORMS=2 PS=16 SIZES=8,65536 A2A_SIZES=8,1024 OUT="$san/fidelity" sh "$top/scripts/smpi-fidelity.sh" \
-    >"$san/fidelity.out" 2>&1 &&
-    "$top/build/pmpi-logp" algorithms | awk 'NR > 1 && $1 != "native" && $1 != "auto" { print $1 }' |
-    while read -r a; do grep -q ",$a," "$san/fidelity/results.csv" || { echo "no fidelity case of $a"; exit 1; }; done &&
-    awk -F, 'NR > 1 && $4 == "bcast" && $5 == 8 && ($6 == "logp-tree" || $6 == "binomial" || $6 == "flat") {
-        n++; e = $8 / $7 - 1; if (e < -0.05 || e > 0.05) { print "off by " e ": " $0; bad = 1 } }
-        END { exit bad || n < 12 }' "$san/fidelity/results.csv"; then
-    san_pass=$((san_pass + 1)); grep '^platform' "$san/fidelity.out"
-else
-    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/fidelity.out"
-fi
-
-stage "the shim and the MPI matrix built with smpicc, in SMPI"
-if sh "$top/scripts/smpi-test.sh" >"$san/smpi-test.out" 2>&1; then
-    san_pass=$((san_pass + 1)); grep -E '^(ok|smpi-test)' "$san/smpi-test.out"
-else
-    san_fail=$((san_fail + 1)); status=1; tail -30 "$san/smpi-test.out"
-fi
-
-if [ -n "${suite_build:-}" ]; then
+if command -v mpicc.openmpi >/dev/null 2>&1; then
     stage "MPICH's collective tests built for Open MPI, under the shim"
-    wait "$suite_build"
     MPI=openmpi SRC="$top/build/mpich-suite" sh "$top/scripts/mpich-suite.sh" "$ob" >"$ob/mpich-suite.out" 2>&1
     msrc=$?
     grep -E '^(note|FAIL)' "$ob/mpich-suite.out"
