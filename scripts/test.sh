@@ -31,10 +31,11 @@ fi
 # (tests/mpi/run_hdf5.sh), ScaLAPACK's test programs
 # (tests/mpi/run_scalapack.sh) and NWChem, an application
 # (tests/mpi/run_nwchem.sh); each is skipped if its package is missing.
-# MIT Photonic Bands, LAMMPS, the HPC Challenge benchmark and NWChem's
-# Open MPI build run in the Open MPI stage below (tests/mpi/run_mpb.sh,
-# run_lammps.sh, run_hpcc.sh, run_nwchem.sh).
-for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich mpb-mpi nwchem-openmpi lammps hpcc; do
+# MIT Photonic Bands, LAMMPS, the HPC Challenge benchmark, NWChem's
+# Open MPI build and Python programs on mpi4py run in the Open MPI stage
+# below (tests/mpi/run_mpb.sh, run_lammps.sh, run_hpcc.sh, run_nwchem.sh,
+# run_mpi4py.sh).
+for p in libcoarrays-mpich-dev libhdf5-mpich-dev scalapack-mpi-test nwchem-mpich mpb-mpi nwchem-openmpi lammps hpcc python3-mpi4py python3-numpy; do
     if ! dpkg -s $p >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         # lammps recommends its documentation and examples (MathJax, fonts): not needed
         opt=; [ $p = lammps ] && opt=--no-install-recommends
@@ -228,7 +229,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     if (cd "$ob" && { [ -f Makefile ] || "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
         make -j"$(nproc)" >/dev/null 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
-            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh tests/mpi/run_lammps.sh tests/mpi/run_hpcc.sh" \
+            make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh tests/mpi/run_lammps.sh tests/mpi/run_hpcc.sh tests/mpi/run_mpi4py.sh" \
             >"$ob/check.out" 2>&1 &&
         LOGP_TEST_NS="1 2 3 5" make check TESTS=tests/mpi/run_alltoallv.sh \
             >>"$ob/check.out" 2>&1 &&
@@ -255,6 +256,7 @@ if command -v mpicc.openmpi >/dev/null 2>&1; then
     ompi_add "$(counts nwchem "$ob/tests/mpi/run_nwchem.sh.log")" "NWChem"
     ompi_add "$(counts lammps "$ob/tests/mpi/run_lammps.sh.log")" "LAMMPS"
     ompi_add "$(counts hpcc "$ob/tests/mpi/run_hpcc.sh.log")" "HPC Challenge"
+    ompi_add "$(counts mpi4py "$ob/tests/mpi/run_mpi4py.sh.log")" "mpi4py (Python programs)"
     ompi_add "$(sed -n 's/^nonblocking: \([0-9]*\) passed, \([0-9]*\) failed/\1 \2/p' "$ob/tests/mpi/run_nonblocking.sh.log" 2>/dev/null)" \
         "nonblocking collectives (PMPI_LOGP_NONBLOCKING=1)"
     [ "$ompi_fail" -eq 0 ] || status=1

@@ -1,16 +1,16 @@
 # Sourced by the application runners (run_nwchem.sh, run_mpb.sh,
-# run_lammps.sh).
+# run_lammps.sh, run_mpi4py.sh).
 
 # $lib: the shim library of the build (${top_builddir}/.libs)
 lib="$(cd "${top_builddir:-.}" && pwd)/.libs/libpmpi-logp.so"
 
-# logp_app_start PROGRAM NAME: $lib and PROGRAM (NAME: its Debian package)
-# exist and link the same MPI library (MPICH's libmpich, Open MPI's
+# logp_app_start PROGRAM NAME: $lib and PROGRAM (NAME: its Debian package;
+# PROGRAM may be a module a program loads, as mpi4py's) exist and link the same MPI library (MPICH's libmpich, Open MPI's
 # libmpi), else the runner is skipped (exit 77); then $work is a temporary
 # directory, removed at exit.
 logp_app_start() {
     [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
-    [ -n "$1" ] && [ -x "$1" ] || { echo "SKIP: $2 not installed"; exit 77; }
+    [ -n "$1" ] && [ -e "$1" ] || { echo "SKIP: $2 not installed"; exit 77; }
     [ "$(logp_app_mpi "$1")" = "$(logp_app_mpi "$lib")" ] ||
         { echo "SKIP: $1 and $lib are not built for the same MPI"; exit 77; }
     work=$(mktemp -d) && [ -d "$work" ] || { echo "FAIL: mktemp -d"; exit 99; }
