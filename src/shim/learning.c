@@ -38,12 +38,11 @@ static logp_algo_t logp_learning_settled(const logp_comm_state_t *st, logp_coll_
         called |= d != NULL;
         if (d == NULL || d->trial.disagreed)
             continue;
+        int settled = d->trial.phase == LOGP_TRIAL_NONE || d->trial.phase == LOGP_TRIAL_DONE;
+        if (!settled && d->trial.verdicts == 0)
+            continue;
         *which = d;
-        if (d->trial.phase == LOGP_TRIAL_NONE || d->trial.phase == LOGP_TRIAL_DONE)
-            return d->algo;
-        if (d->trial.verdicts > 0) /* in trial again (resumed or re-opened): its last verdict stands */
-            return d->trial.agreed;
-        *which = NULL;
+        return settled ? d->algo : d->trial.agreed; /* in trial again (resumed or re-opened): its last verdict */
     }
     return called ? LOGP_ALGO_COUNT : (logp_algo_t)st->learned_rule[coll][sc][commutative];
 }
