@@ -5,9 +5,9 @@
 lib="$(cd "${top_builddir:-.}" && pwd)/.libs/libpmpi-logp.so"
 
 # logp_app_start PROGRAM NAME: $lib and PROGRAM (NAME: its Debian package;
-# PROGRAM may be a module a program loads, as mpi4py's) exist and link the same MPI library (MPICH's libmpich, Open MPI's
-# libmpi), else the runner is skipped (exit 77); then $work is a temporary
-# directory, removed at exit.
+# PROGRAM may be a module a program loads, as mpi4py's) exist and link the
+# same MPI library (MPICH's libmpich, Open MPI's libmpi), else the runner is
+# skipped (exit 77); then $work is a temporary directory, removed at exit.
 logp_app_start() {
     [ -f "$lib" ] || { echo "SKIP: $lib not built"; exit 77; }
     [ -n "$1" ] && [ -e "$1" ] || { echo "SKIP: $2 not installed"; exit 77; }
@@ -43,4 +43,11 @@ logp_app_decided() {
         grep -Eq "^pmpi-logp: .*\\): $c [0-9]+-[0-9]+ B.* -> ${kv#*=} " "$err" ||
             { echo "no $c decision '${kv#*=}'"; return 1; }
     done
+}
+
+# logp_app_algorithms COLL: the registry's algorithms of collective COLL
+# (bcast, reduce, ...) but native and auto, one a line, from the build's CLI
+logp_app_algorithms() {
+    "$(cd "${top_builddir:-.}" && pwd)/pmpi-logp" algorithms |
+        awk -v c="$1" 'NR > 1 && $1 != "native" && $1 != "auto" && $2 ~ "(^|,)" c "(,|$)" { print $1 }'
 }

@@ -171,7 +171,9 @@ fi
 # the next run ends in the middle of the two resumed blocks (16 warm-up and
 # 22 trial calls, that many, 11 more).  A run that ended outside them (it
 # resumed earlier or later) tells the next attempt its own count.
-again=$(printf '%s\n' "$v" | sed -n 's/^pmpi-logp: rank 0: .* waits for the exploration budget (\([0-9]*\) calls).*/\1/p' | head -1)
+# resume_point: from verbose-2 lines on stdin, rank 0's first count of calls before the budget's resumption
+resume_point() { sed -n 's/^pmpi-logp: rank 0: .* waits for the exploration budget (\([0-9]*\) calls).*/\1/p' | head -1; }
+again=$(printf '%s\n' "$v" | resume_point)
 verdict=miss
 for attempt in 1 2 3; do
     [ -n "$again" ] || { verdict=none; break; }
@@ -182,7 +184,7 @@ for attempt in 1 2 3; do
         verdict=lost; break
     fi
     grep -q "^# bcast 8-15 B: trial running .*; the rule is its last verdict$" "$tmp/resumed.conf" && { verdict=kept; break; }
-    again=$(sed -n 's/^pmpi-logp: rank 0: .* waits for the exploration budget (\([0-9]*\) calls).*/\1/p' "$tmp/resumed" | head -1)
+    again=$(resume_point <"$tmp/resumed")
 done
 case $verdict in
 kept) ok "n=2: a run that ends in the resumed blocks keeps the class's verdict (native) in the learned file (attempt $attempt)" ;;
