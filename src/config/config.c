@@ -197,13 +197,16 @@ static logp_coll_t logp_coll_lookup(const char *name)
 }
 
 /* rule = COLL LO-HI [commutative|non-commutative] ALGO
+ * explore = COLL LO-HI [commutative|non-commutative] ALGO[,ALGO...]
  * correction = COLL ALGO BYTES FACTOR   (config.h) */
 static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char *val, const char *path, int line,
                                      char *err, size_t errlen)
 {
-    int is_rule = strcmp(key, "rule") == 0;
-    const char *form = is_rule ? "rule = COLL LO-HI [commutative|non-commutative] ALGO (e.g. rule = bcast 1-4K logp-tree)"
-                               : "correction = COLL ALGO BYTES FACTOR (e.g. correction = reduce native 1M 2.5)";
+    int is_rule = strcmp(key, "rule") == 0, is_explore = strcmp(key, "explore") == 0, ranged = is_rule || is_explore;
+    const char *form = is_rule      ? "rule = COLL LO-HI [commutative|non-commutative] ALGO (e.g. rule = bcast 1-4K logp-tree)"
+                       : is_explore ? "explore = COLL LO-HI [commutative|non-commutative] ALGO[,ALGO...] (e.g. explore = "
+                                      "bcast 8-15 binomial,pipeline; after the classes' rule)"
+                                    : "correction = COLL ALGO BYTES FACTOR (e.g. correction = reduce native 1M 2.5)";
     if (sec->kind == LOGP_SECTION_HOST)
         return logp_config_fail(err, errlen, path, line, "%s: a [host] section sets only speed", key);
     char *w[5] = {0};
@@ -214,12 +217,17 @@ static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char 
     if (coll == LOGP_COLL_COUNT)
         return logp_config_fail(err, errlen, path, line, "%s = %.40s: unknown collective (expected %s)", key,
                                 w[0] ? w[0] : "", form);
-    int qual = is_rule && n == 4;
-    if (n != (is_rule ? 3 + qual : 4))
+    int qual = ranged && n == 4;
+    if (n != (ranged ? 3 + qual : 4))
         return logp_config_fail(err, errlen, path, line, "%s: expected %s", key, form);
-    const char *aname = is_rule ? w[2 + qual] : w[1];
-    logp_algo_t algo = logp_algo_lookup(coll, aname);
-    if (algo == LOGP_ALGO_COUNT)
+    const char *aname = ranged ? w[2 + qual] : w[1];
+    logp_algo_t algo = LOGP_ALGO_COUNT;
+    uint32_t untried = 0;
+    const char *bad = is_explore ? logp_algo_mask(coll, w[2 + qual], &untried) : NULL;
+    if (is_explore && bad)
+        return logp_config_fail(err, errlen, path, line, "explore: %.40s is not an algorithm of %s (pmpi-logp list)",
+                                bad, logp_coll_name(coll));
+    if (!is_explore && (algo = logp_algo_lookup(coll, aname)) == LOGP_ALGO_COUNT)
         return logp_config_fail(err, errlen, path, line, "%s: %.40s is not an algorithm of %s (pmpi-logp list)", key,
                                 aname, logp_coll_name(coll));
     if (is_rule && algo == LOGP_ALGO_NATIVE && logp_coll_local_sizes(coll))
@@ -231,7 +239,7 @@ static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char 
             return logp_config_nomem(err, errlen, path, line);
         logp_config_rules_init(sec->rules);
     }
-    if (!is_rule) {
+    if (!ranged) {
         size_t bytes;
         char *end;
         double f = logp_units_number(w[3], &end);
@@ -248,32 +256,43 @@ static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char 
     int kinds = 3; /* bit 0: non-commutative, bit 1: commutative */
     if (qual) {
         if (!logp_coll_combines(coll) || (strcmp(w[2], "commutative") && strcmp(w[2], "non-commutative")))
-            return logp_config_fail(err, errlen, path, line, "rule: %.40s: expected commutative or non-commutative "
-                                    "(reduce and allreduce only) before the algorithm", w[2]);
+            return logp_config_fail(err, errlen, path, line, "%s: %.40s: expected commutative or non-commutative "
+                                    "(reduce and allreduce only) before the algorithm", key, w[2]);
         kinds = strcmp(w[2], "commutative") == 0 ? 2 : 1;
     }
     char *dash = strchr(w[1], '-');
     size_t lo, hi;
     if (dash == NULL)
-        return logp_config_fail(err, errlen, path, line, "rule: %.40s: expected a byte range LO-HI", w[1]);
+        return logp_config_fail(err, errlen, path, line, "%s: %.40s: expected a byte range LO-HI", key, w[1]);
     *dash = '\0';
     if (logp_units_bytes(w[1], &lo) || logp_units_bytes(dash + 1, &hi) || lo > hi)
-        return logp_config_fail(err, errlen, path, line, "rule: %.40s-%.40s: expected a byte range LO-HI, LO <= HI "
-                                "(units as 64K)", w[1], dash + 1);
+        return logp_config_fail(err, errlen, path, line, "%s: %.40s-%.40s: expected a byte range LO-HI, LO <= HI "
+                                "(units as 64K)", key, w[1], dash + 1);
     int covered = 0;
     for (int c = 0; c < LOGP_LEARN_CLASSES; c++) {
         size_t mid = logp_learn_class_mid(c);
         if (mid < lo || mid > hi)
             continue;
         covered++;
-        for (int k = 0; k < 2; k++)
-            if (kinds & (1 << k))
-                sec->rules->algo[coll][c][k] = (unsigned char)algo;
+        for (int k = 0; k < 2; k++) {
+            if (!(kinds & (1 << k)))
+                continue;
+            /* an explore mark belongs to a rule: without one the next run has nothing to start from */
+            if (is_explore && (sec->rules->algo[coll][c][k] == LOGP_ALGO_COUNT ||
+                               sec->rules->algo[coll][c][k] == LOGP_ALGO_AUTO))
+                return logp_config_fail(err, errlen, path, line, "explore: %s %zu-%zu has no rule before it in "
+                                        "this section (explore marks a rule's untried candidates)",
+                                        logp_coll_name(coll), (size_t)1 << c, ((size_t)2 << c) - 1);
+            if (is_explore)
+                sec->rules->explore[coll][c][k] = untried & ~((uint32_t)1 << sec->rules->algo[coll][c][k]);
+            else
+                sec->rules->algo[coll][c][k] = (unsigned char)algo, sec->rules->explore[coll][c][k] = 0;
+        }
     }
     if (!covered)
-        return logp_config_fail(err, errlen, path, line, "rule: %zu-%zu covers no size class (classes are powers of "
-                                "two, decided at about 1.4 x 2^k bytes: widen the range)", lo, hi);
-    sec->set |= LOGP_KEY_RULE;
+        return logp_config_fail(err, errlen, path, line, "%s: %zu-%zu covers no size class (classes are powers of "
+                                "two, decided at about 1.4 x 2^k bytes: widen the range)", key, lo, hi);
+    sec->set |= is_rule ? LOGP_KEY_RULE : LOGP_KEY_EXPLORE;
     return LOGP_OK;
 }
 
@@ -303,7 +322,7 @@ static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, c
         {"speed", LOGP_KEY_SPEED, 5, 0, 0},
         {"ranks_per_node", LOGP_KEY_RANKS_PER_NODE, 6, 0, 0},
     };
-    if (strcmp(key, "rule") == 0 || strcmp(key, "correction") == 0)
+    if (strcmp(key, "rule") == 0 || strcmp(key, "correction") == 0 || strcmp(key, "explore") == 0)
         return logp_parse_rule(sec, key, val, path, line, err, errlen);
     if (strcmp(key, "network") == 0) {
         if (sec->kind == LOGP_SECTION_HOST)
@@ -419,7 +438,7 @@ static logp_status_t logp_parse_key(logp_section_t *sec, char *key, char *val, c
     }
     return logp_config_fail(err, errlen, path, line,
                             "unknown key '%.40s' (expected L, o, g, G, gamma, copy, fresh, bcast, reduce, alltoall, chain_k, "
-                            "ranks_per_node, network, rule, correction, basis, learn; speed in [host])", key);
+                            "ranks_per_node, network, rule, explore, correction, basis, learn; speed in [host])", key);
 }
 
 static int logp_size_cmp(const void *a, const void *b)
@@ -711,8 +730,10 @@ static void logp_rules_merge(logp_rules_t *to, const logp_rules_t *from)
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         for (int k = 0; k < LOGP_LEARN_CLASSES; k++)
             for (int m = 0; m < 2; m++)
-                if (from->algo[c][k][m] != LOGP_ALGO_COUNT)
+                if (from->algo[c][k][m] != LOGP_ALGO_COUNT) {
                     to->algo[c][k][m] = from->algo[c][k][m];
+                    to->explore[c][k][m] = from->explore[c][k][m];
+                }
     logp_learn_merge(&to->learn, &from->learn);
 }
 

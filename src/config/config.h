@@ -50,8 +50,9 @@ enum {
     LOGP_KEY_NETWORK = 1 << 16,        /* network = loggp | shared, not in [host] */
     LOGP_KEY_COPY = 1 << 17,           /* copy = per byte (logp_params_t.copy) */
     LOGP_KEY_FRESH = 1 << 18,          /* fresh = per byte (logp_params_t.fresh) */
-    LOGP_KEY_BASIS = 1 << 19           /* basis = 16 hex digits: what the section's corrections were measured
+    LOGP_KEY_BASIS = 1 << 19,          /* basis = 16 hex digits: what the section's corrections were measured
                                           against (the learned file writes it; select/confirm.h) */
+    LOGP_KEY_EXPLORE = 1 << 20         /* explore = ..., any number per section */
 };
 
 /* Message-size rules and model corrections: what `rule` and `correction`
@@ -65,9 +66,17 @@ enum {
  * multiplies ALGO's predicted time in BYTES's class by FACTOR (measured /
  * predicted, 0.001..1000); classes without one interpolate
  * (logp_learn_factor).  ALGO `auto` sets the default factor: that of
- * every algorithm without a correction of its own for COLL. */
+ * every algorithm without a correction of its own for COLL.
+ *   explore = COLL LO-HI [commutative|non-commutative] ALGO[,ALGO...]
+ * marks the classes' rules, given earlier in the same section, as not
+ * settled: auto's trial there ended on its exploration budget with these
+ * candidates untried (the learned file writes it), so the next run runs
+ * the rule from its first call and tries them against it.  A later
+ * `rule` for a class clears its mark. */
 typedef struct logp_rules {
     unsigned char algo[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* [coll][class][commutative]; LOGP_ALGO_COUNT: no rule */
+    uint32_t explore[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2];  /* the rule's untried candidates (bit per algorithm),
+                                                                  0: settled; travels with algo */
     logp_learn_t learn;
 } logp_rules_t;
 

@@ -53,3 +53,18 @@ const char *logp_coll_name(logp_coll_t coll)
     static const char *const names[LOGP_COLL_COUNT] = {"bcast", "reduce", "alltoall", "allreduce", "alltoallv"};
     return (unsigned)coll < LOGP_COLL_COUNT ? names[coll] : "?";
 }
+
+const char *logp_algo_mask(logp_coll_t coll, char *list, uint32_t *mask)
+{
+    *mask = 0;
+    for (char *name = list, *comma; name; name = comma) {
+        if ((comma = strchr(name, ',')) != NULL)
+            *comma++ = '\0';
+        logp_algo_t a = logp_algo_lookup(coll, name);
+        if (a == LOGP_ALGO_COUNT || a == LOGP_ALGO_AUTO)
+            return name;
+        *mask |= (uint32_t)1 << a;
+    }
+    return NULL;
+}
+

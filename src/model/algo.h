@@ -2,6 +2,8 @@
 #ifndef LOGP_MODEL_ALGO_H
 #define LOGP_MODEL_ALGO_H
 
+#include <stdint.h>
+
 typedef enum logp_coll {
     LOGP_COLL_BCAST = 0,
     LOGP_COLL_REDUCE = 1,
@@ -71,6 +73,12 @@ double logp_algo_error_band(logp_algo_t algo, int shared);
 /* Algorithm called `name` (exact match) that is valid for `coll`;
  * LOGP_ALGO_COUNT if there is none. */
 logp_algo_t logp_algo_lookup(logp_coll_t coll, const char *name);
+
+/* The algorithms of `list` (ALGO[,ALGO...], modified in place) valid
+ * for coll, auto excepted, as a mask (bit 1 << algo) in *mask; returns
+ * the first name that is not one, NULL if none. */
+const char *logp_algo_mask(logp_coll_t coll, char *list, uint32_t *mask);
+_Static_assert(LOGP_ALGO_COUNT <= 32, "a mask holds a bit per algorithm");
 
 /* Nonzero if `algo` implements `coll`. */
 int logp_algo_supports(logp_algo_t algo, logp_coll_t coll);

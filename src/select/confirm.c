@@ -17,23 +17,33 @@ int logp_confirm_within_error(double t_pick, double band_pick, double t_other, d
     return t_other / (1.0 + bo) <= t_pick / (1.0 - bp);
 }
 
-int logp_confirm_plan(const double *t, const double *raw, const double *band, logp_algo_t best,
-                      logp_trial_plan_t *plan)
+/* Adds candidate a (priced t[a], its band from band[] or none) to plan. */
+static void logp_confirm_plan_add(logp_trial_plan_t *plan, const double *t, const double *band, int a)
+{
+    plan->algo[plan->n] = (logp_algo_t)a;
+    plan->band[plan->n] = band ? band[a] : -1.0;
+    plan->predicted[plan->n++] = t[a];
+}
+
+/* An empty plan, then `first` as its candidate 0; 0 if first is not priced. */
+static int logp_confirm_plan_begin(logp_trial_plan_t *plan, const double *t, const double *band, logp_algo_t first)
 {
     memset(plan, 0, sizeof(*plan));
-    if ((int)best < 0 || best >= LOGP_ALGO_COUNT || !(t[best] >= 0.0))
+    if ((int)first < 0 || first >= LOGP_ALGO_COUNT || !(t[first] >= 0.0))
         return 0;
     for (int c = 0; c < LOGP_CONFIRM_MAX; c++)
         plan->band[c] = -1.0;
-    plan->algo[0] = best;
-    plan->predicted[0] = t[best];
-    plan->band[0] = band ? band[best] : -1.0;
-    plan->n = 1;
-    if (best != LOGP_ALGO_NATIVE && t[LOGP_ALGO_NATIVE] >= 0.0 && t[LOGP_ALGO_NATIVE] <= LOGP_CONFIRM_SPAN * t[best]) {
-        plan->algo[plan->n] = LOGP_ALGO_NATIVE;
-        plan->band[plan->n] = band ? band[LOGP_ALGO_NATIVE] : -1.0;
-        plan->predicted[plan->n++] = t[LOGP_ALGO_NATIVE];
-    }
+    logp_confirm_plan_add(plan, t, band, first);
+    return 1;
+}
+
+int logp_confirm_plan(const double *t, const double *raw, const double *band, logp_algo_t best,
+                      logp_trial_plan_t *plan)
+{
+    if (!logp_confirm_plan_begin(plan, t, band, best))
+        return 0;
+    if (best != LOGP_ALGO_NATIVE && t[LOGP_ALGO_NATIVE] >= 0.0 && t[LOGP_ALGO_NATIVE] <= LOGP_CONFIRM_SPAN * t[best])
+        logp_confirm_plan_add(plan, t, band, LOGP_ALGO_NATIVE);
     /* against native, our best within SPAN (the model is least sure about
      * the library it does not run); else up to two runners-up within NEAR
      * or within the model's error */
@@ -56,9 +66,26 @@ int logp_confirm_plan(const double *t, const double *raw, const double *band, lo
         }
         if (runner < 0)
             break;
-        plan->algo[plan->n] = (logp_algo_t)runner;
-        plan->band[plan->n] = band ? band[runner] : -1.0;
-        plan->predicted[plan->n++] = t[runner];
+        logp_confirm_plan_add(plan, t, band, runner);
+    }
+    return plan->n;
+}
+
+int logp_confirm_plan_untried(const double *t, const double *band, logp_algo_t rule, uint32_t untried,
+                              logp_trial_plan_t *plan)
+{
+    if (!logp_confirm_plan_begin(plan, t, band, rule))
+        return 0;
+    untried &= ~((uint32_t)1 << rule);
+    while (plan->n < LOGP_CONFIRM_MAX) { /* the cheapest left, one at a time */
+        int next = -1;
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            if (untried >> a & 1 && a != LOGP_ALGO_AUTO && t[a] >= 0.0 && (next < 0 || t[a] < t[next]))
+                next = a;
+        if (next < 0)
+            break;
+        untried &= ~((uint32_t)1 << next);
+        logp_confirm_plan_add(plan, t, band, next);
     }
     return plan->n;
 }

@@ -93,6 +93,16 @@ int logp_confirm_within_error(double t_pick, double band_pick, double t_other, d
 int logp_confirm_plan(const double *t, const double *raw, const double *band, logp_algo_t best,
                       logp_trial_plan_t *plan);
 
+/* The candidates of a trial that resumes an earlier run's (the learned
+ * file's `explore`, config.h): the class's rule `rule` first (t[rule] >=
+ * 0), then the algorithms of `untried` (bit per algorithm) that are
+ * candidates here (t[a] >= 0), cheapest first, up to LOGP_CONFIRM_MAX in
+ * all: what that run's budget left untried, judged against what it
+ * settled on, and nothing it measured again.  band as for
+ * logp_confirm_plan.  Returns plan->n (1: none of them is a candidate). */
+int logp_confirm_plan_untried(const double *t, const double *band, logp_algo_t rule, uint32_t untried,
+                              logp_trial_plan_t *plan);
+
 /* Which candidate (index into plan) timed trial call `call` (0-based)
  * runs: candidates take their calls in blocks, each after
  * LOGP_CONFIRM_BLOCK_WARM untimed calls of its own (logp_confirm_step_of),

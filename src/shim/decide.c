@@ -69,13 +69,16 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
     d->ruled = ruled;
     if (!built || (algo != LOGP_ALGO_NATIVE && st->pcomm == MPI_COMM_NULL))
         logp_decide_fall_back(st, d);
-    if (!ruled && st->configured[coll] == LOGP_ALGO_AUTO) {
+    /* a rule not settled (the learned file's explore): its trial goes on
+     * where an earlier run's budget cut it, the rule from the first call */
+    uint32_t untried = ruled ? st->explore[coll][sc][commutative] : 0;
+    if ((!ruled || untried) && st->configured[coll] == LOGP_ALGO_AUTO) {
         logp_algo_t runs = d->algo;
-        d->algo = algo; /* the model's pick, the trial's candidate 0, even if it could not be built */
+        d->algo = algo; /* the model's pick (or the rule), the trial's candidate 0, even if it could not be built */
         logp_trial_start(&d->trial, &q, d->algo, d->sclass,
                          st->confirm && st->size >= 2 && st->pcomm != MPI_COMM_NULL &&
                              !logp_coll_local_sizes(coll), /* its first call's check compares classes */
-                         priced ? raw : NULL);
+                         priced ? raw : NULL, untried);
         d->algo = runs;
         if (d->trial.phase == LOGP_TRIAL_RUNNING)
             d->trial.broken |= (failed ? LOGP_TRIAL_BROKEN_UNCACHED : 0) | (!built ? LOGP_TRIAL_BROKEN_PICK : 0);

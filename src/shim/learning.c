@@ -2,6 +2,7 @@
 #include "learning.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,30 +22,54 @@ static struct {
 static int logp_learning_nkept;
 static pthread_mutex_t logp_learning_kept_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The candidates of t the exploration budget left untried (bit per
+ * algorithm): those with a block at or after where it stopped the trial,
+ * but native (its first block was measured) and `rule`. */
+static uint32_t logp_learning_untried(const logp_trial_t *t, logp_algo_t rule)
+{
+    uint32_t m = 0;
+    for (int c = 0; t->pending && c < t->plan.n; c++)
+        if (logp_confirm_waits(&t->plan, t->pending, c) && t->plan.algo[c] != LOGP_ALGO_NATIVE &&
+            t->plan.algo[c] != rule)
+            m |= (uint32_t)1 << t->plan.algo[c];
+    return m;
+}
+
 /* The class's settled algorithm for the learned file, LOGP_ALGO_COUNT if
  * none: a decision taken by a rule, without a trial (the model's margin),
  * or by an agreed trial (*which: it); else the rule the learned file gave
- * the class (*which NULL), so that a run that never calls a class keeps
- * what earlier runs learnt of it.  A class in trial again at the end (its
- * budget's resumed blocks, or re-opened after drift) keeps the verdict it
- * had; one that never had a verdict is left for the next run. */
+ * the class (*which NULL), so that a run that never calls a class, or
+ * whose resumed trial of a rule has no verdict yet, keeps what earlier
+ * runs learnt of it.  A class in trial again at the end (its budget's
+ * resumed blocks, or re-opened after drift) keeps the verdict it had;
+ * one that never had a verdict is left for the next run.  *untried: the
+ * candidates the class's trial has not tried yet (the budget cut it),
+ * 0 if it is settled (config.h: explore). */
 static logp_algo_t logp_learning_settled(const logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
-                                        const logp_decision_t **which)
+                                        const logp_decision_t **which, uint32_t *untried)
 {
-    int called = 0;
+    int called = 0, keep = 0;
     *which = NULL;
+    *untried = 0;
     for (int unsafe = 0; unsafe <= 1; unsafe++) { /* the safe call's decision first */
         const logp_decision_t *d = st->decisions[coll][logp_state_slot_of(sc, commutative, unsafe)];
         called |= d != NULL;
         if (d == NULL || d->trial.disagreed)
             continue;
         int settled = d->trial.phase == LOGP_TRIAL_NONE || d->trial.phase == LOGP_TRIAL_DONE;
-        if (!settled && d->trial.verdicts == 0)
+        if (!settled && d->trial.verdicts == 0) {
+            keep |= d->ruled; /* a rule whose trial goes on: the learned file's mark stays */
             continue;
+        }
         *which = d;
-        return settled ? d->algo : d->trial.agreed; /* in trial again (resumed or re-opened): its last verdict */
+        logp_algo_t a = settled ? d->algo : d->trial.agreed; /* in trial again (resumed or re-opened): its last verdict */
+        *untried = logp_learning_untried(&d->trial, a);
+        return a;
     }
-    return called ? LOGP_ALGO_COUNT : (logp_algo_t)st->learned_rule[coll][sc][commutative];
+    if (called && !keep)
+        return LOGP_ALGO_COUNT;
+    *untried = st->learned_explore[coll][sc][commutative];
+    return (logp_algo_t)st->learned_rule[coll][sc][commutative];
 }
 
 /* Rules (runs of classes with one algorithm as one range) and corrections
@@ -73,7 +98,8 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
             const char *qual = !logp_coll_combines((logp_coll_t)c) ? "" : k ? " commutative" : " non-commutative";
             for (int sc = 0; sc < LOGP_LEARN_CLASSES;) {
                 const logp_decision_t *d = NULL;
-                logp_algo_t a = logp_learning_settled(st, (logp_coll_t)c, sc, k, &d);
+                uint32_t untried;
+                logp_algo_t a = logp_learning_settled(st, (logp_coll_t)c, sc, k, &d, &untried);
                 if (a == LOGP_ALGO_COUNT) {
                     sc++;
                     continue;
@@ -81,13 +107,13 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
                 int end = sc;
                 while (end + 1 < LOGP_LEARN_CLASSES) {
                     const logp_decision_t *e = NULL;
-                    if (logp_learning_settled(st, (logp_coll_t)c, end + 1, k, &e) != a)
+                    if (logp_learning_settled(st, (logp_coll_t)c, end + 1, k, &e, &untried) != a)
                         break;
                     end++;
                 }
                 for (int x = sc; x <= end; x++) {
                     const logp_decision_t *e = NULL;
-                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e);
+                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e, &untried);
                     char what[512] = "";
                     if (e)
                         logp_trial_describe(&e->trial, st->warmup, what, sizeof what);
@@ -98,6 +124,19 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
                 }
                 logp_text_printf(t, "rule = %s %zu-%zu%s %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << sc,
                                  ((size_t)2 << end) - 1, qual, logp_algo_name(a));
+                for (int x = sc; x <= end; x++) { /* the classes not settled: what the next run tries */
+                    const logp_decision_t *e = NULL;
+                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e, &untried);
+                    if (!untried)
+                        continue;
+                    char names[LOGP_ALGO_COUNT * 32] = "";
+                    for (int b = 0; b < LOGP_ALGO_COUNT; b++)
+                        if (untried >> b & 1)
+                            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? "," : "",
+                                     logp_algo_name((logp_algo_t)b));
+                    logp_text_printf(t, "explore = %s %zu-%zu%s %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
+                                     ((size_t)2 << x) - 1, qual, names);
+                }
                 sc = end + 1;
             }
         }

@@ -50,7 +50,7 @@ void logp_trial_cancel(logp_trial_t *t)
 }
 
 void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled,
-                      const double *raw_given)
+                      const double *raw_given, uint32_t untried)
 {
     int reopens = t->reopens, warm = t->warm; /* deciding again does not make the library's messages cold */
     int verdicts = t->verdicts;
@@ -85,7 +85,10 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
     double band[LOGP_ALGO_COUNT]; /* how far each price may be off on this kind of network */
     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
         band[a] = logp_algo_error_band((logp_algo_t)a, q->topo->shared);
-    logp_confirm_plan(cor, raw, band, pick, &t->plan);
+    if (untried)
+        logp_confirm_plan_untried(cor, band, pick, untried, &t->plan);
+    else
+        logp_confirm_plan(cor, raw, band, pick, &t->plan);
     int n = t->plan.n; /* the model's candidates; the previous decision joins after them */
     if (has_prev && n >= 1 && n < LOGP_CONFIRM_MAX && !(prev_algo == LOGP_ALGO_NATIVE && pick == LOGP_ALGO_NATIVE)) {
         int dup = 0;
@@ -104,7 +107,9 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
         logp_sched_free(&prev_sched);
         return;
     }
-    t->pick_first = logp_confirm_pick_first(&t->plan, raw);
+    /* a rule whose trial resumes runs from the first call: it is the class's
+     * steady choice so far (native among the untried: measured after it) */
+    t->pick_first = untried ? 1 : logp_confirm_pick_first(&t->plan, raw);
     logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0, 0};
     for (int c = 0; c < t->plan.n; c++) {
         t->raw[c] = c == t->previous ? 0.0 : raw[t->plan.algo[c]];

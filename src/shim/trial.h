@@ -6,6 +6,7 @@
 #define LOGP_SHIM_TRIAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "../model/sched.h"
 #include "../select/confirm.h"
@@ -87,9 +88,12 @@ typedef struct logp_trial {
  * leaves the trial planned but marked broken (LOGP_TRIAL_BROKEN_TRIAL):
  * its first call tells every rank.  The warm-up count and re-openings
  * survive.  raw: the prices without corrections the decision computed
- * (logp_select_decide_priced), or NULL to price here. */
+ * (logp_select_decide_priced), or NULL to price here.  untried (bit per
+ * algorithm), nonzero: `pick` is a rule of the learned file whose trial
+ * an earlier run's budget cut short, and the candidates are it and these
+ * (logp_confirm_plan_untried), the rule running from the first call. */
 void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled,
-                      const double *raw);
+                      const double *raw, uint32_t untried);
 
 /* Drops the trial (its candidates' schedules freed): the decision runs
  * its algorithm untried. */

@@ -596,7 +596,8 @@ static int cmd_algorithms(const logp_cli_t *c)
 }
 
 /* pmpi-logp show-learned FILE: every section's rules (size classes per
- * collective) and corrections, as the shim reads them. */
+ * collective), the candidates a rule not settled still has to try
+ * (explore), and corrections, as the shim reads them. */
 static int cmd_show_learned(const logp_cli_t *c)
 {
     logp_config_t cfg;
@@ -630,6 +631,12 @@ static int cmd_show_learned(const logp_cli_t *c)
                     if (s->rules->learn.ratio[k][a][sc] > 0.0f)
                         snprintf(corr + strlen(corr), sizeof corr - strlen(corr), "%s%s %.3g", corr[0] ? ", " : "",
                                  logp_algo_name((logp_algo_t)a), s->rules->learn.ratio[k][a][sc]);
+                for (int m = 1; m >= 0; m--) /* a rule not settled: what the next run tries against it */
+                    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+                        if (s->rules->explore[k][sc][m] >> a & 1)
+                            snprintf(corr + strlen(corr), sizeof corr - strlen(corr), "%s%s%s", corr[0] ? ", " : "",
+                                     logp_coll_combines((logp_coll_t)k) && !m ? "non-commutative: to try " : "to try ",
+                                     logp_algo_name((logp_algo_t)a));
                 if (a1 == LOGP_ALGO_COUNT && a0 == LOGP_ALGO_COUNT && !corr[0])
                     continue;
                 char bytes[48];

@@ -412,6 +412,35 @@ START_TEST(test_rules)
     expect_error("[default]\ncorrection = reduce native 1M\n", "t.conf:2:", "expected correction = COLL");
     expect_error("[host n*]\nrule = bcast 1-4K binomial\n", "t.conf:2:", "only speed");
     expect_error("[size 2-4]\nlearn = /tmp/x.conf\n", "t.conf:2:", "in [default] only");
+    /* explore: a rule not settled, its untried candidates (the rule's own algorithm left out) */
+    ck_assert_int_eq(parse("[size 4-4]\nrule = reduce 8-15 commutative native\nrule = bcast 8-31 binomial\n"
+                           "explore = reduce 8-15 commutative two-tree,native,chain\nexplore = bcast 16-31 flat\n",
+                           &cfg, err), 0);
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert_uint_eq(r.rules.explore[LOGP_COLL_REDUCE][3][1], 1u << LOGP_ALGO_TWO_TREE | 1u << LOGP_ALGO_CHAIN);
+    ck_assert_uint_eq(r.rules.explore[LOGP_COLL_REDUCE][3][0], 0);
+    ck_assert_uint_eq(r.rules.explore[LOGP_COLL_BCAST][4][1], 1u << LOGP_ALGO_FLAT);
+    ck_assert_uint_eq(r.rules.explore[LOGP_COLL_BCAST][3][1], 0);
+    /* it travels with its rule: a later file's rule for the class settles it */
+    ck_assert_int_eq(parse("[size 4-4]\nrule = bcast 16-31 logp-tree\n", &more, err), 0);
+    logp_config_resolve_more(&more, &f, &r);
+    ck_assert_int_eq(r.rules.algo[LOGP_COLL_BCAST][4][1], LOGP_ALGO_LOGP_TREE);
+    ck_assert_uint_eq(r.rules.explore[LOGP_COLL_BCAST][4][1], 0);
+    ck_assert_uint_eq(r.rules.explore[LOGP_COLL_REDUCE][3][1], 1u << LOGP_ALGO_TWO_TREE | 1u << LOGP_ALGO_CHAIN);
+    logp_config_free(&more);
+    logp_config_free(&cfg);
+    /* and a rule after it in the section clears it */
+    ck_assert_int_eq(parse("[default]\nrule = bcast 8-15 binomial\nexplore = bcast 8-15 flat\nrule = bcast 8-15 flat\n",
+                           &cfg, err), 0);
+    logp_config_resolve(&cfg, &f, &r);
+    ck_assert_uint_eq(r.rules.explore[LOGP_COLL_BCAST][3][1], 0);
+    logp_config_free(&cfg);
+    expect_error("[default]\nexplore = bcast 8-15 flat\n", "t.conf:2:", "has no rule before it");
+    expect_error("[default]\nrule = bcast 8-15 auto\nexplore = bcast 8-15 flat\n", "t.conf:3:", "has no rule before it");
+    expect_error("[default]\nrule = bcast 8-15 flat\nexplore = bcast 8-15 flat,chain\n", "t.conf:3:",
+                 "chain is not an algorithm of bcast");
+    expect_error("[default]\nrule = bcast 8-15 flat\nexplore = bcast 8-15 auto\n", "t.conf:3:", "auto is not an algorithm");
+    expect_error("[default]\nrule = bcast 8-15 flat\nexplore = bcast 8-15\n", "t.conf:3:", "expected explore = COLL");
     ck_assert_int_eq(parse("[default]\nlearn = /tmp/a.conf\n[default]\nlearn = /tmp/b.conf\n", &cfg, err), 0);
     ck_assert_str_eq(logp_config_learn_path(&cfg), "/tmp/b.conf");
     logp_config_free(&cfg);

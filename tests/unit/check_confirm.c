@@ -109,6 +109,20 @@ START_TEST(test_plan)
     prices(t, 5e-6, 9e-6, -1.0, -1.0);
     ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
+    /* a rule's resumed trial (explore): the rule, then the untried candidates that are candidates here,
+     * cheapest first; the rule's own bit and the unpriced ones left out */
+    prices(t, 5e-6, 9e-6, 7e-6, -1.0);
+    ck_assert_int_eq(logp_confirm_plan_untried(t, NULL, LOGP_ALGO_NATIVE,
+                                               1u << LOGP_ALGO_LOGP_TREE | 1u << LOGP_ALGO_BINOMIAL |
+                                                   1u << LOGP_ALGO_FLAT | 1u << LOGP_ALGO_NATIVE, &p), 3);
+    ck_assert_int_eq(p.algo[0], LOGP_ALGO_NATIVE);
+    ck_assert_int_eq(p.algo[1], LOGP_ALGO_BINOMIAL);
+    ck_assert_int_eq(p.algo[2], LOGP_ALGO_LOGP_TREE);
+    ck_assert(p.predicted[1] == 7e-6 && p.band[1] < 0.0);
+    ck_assert_int_eq(logp_confirm_plan_untried(t, NULL, LOGP_ALGO_BINOMIAL, 1u << LOGP_ALGO_FLAT, &p), 1);
+    ck_assert_int_eq(logp_confirm_plan_untried(t, NULL, LOGP_ALGO_FLAT, 1u << LOGP_ALGO_BINOMIAL, &p), 0);
+    prices(t, 5e-6, 9e-6, -1.0, -1.0);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_NATIVE, &p), 2);
     /* native's block comes again at the end: 3 blocks */
     ck_assert_int_eq(logp_confirm_blocks(&p), 3);
     ck_assert_int_eq(logp_confirm_calls(&p), 3 * LOGP_CONFIRM_ROUNDS);
