@@ -224,9 +224,9 @@ static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char 
     logp_algo_t algo = LOGP_ALGO_COUNT;
     uint32_t untried = 0;
     const char *bad = is_explore ? logp_algo_mask(coll, w[2 + qual], &untried) : NULL;
-    if (is_explore && bad)
-        return logp_config_fail(err, errlen, path, line, "explore: %.40s is not an algorithm of %s (pmpi-logp list)",
-                                bad, logp_coll_name(coll));
+    if (is_explore && (bad || untried >> LOGP_ALGO_NATIVE & 1)) /* native: the earlier trial's first block */
+        return logp_config_fail(err, errlen, path, line, "explore: %.40s is not an algorithm of %s to try (pmpi-logp "
+                                "list; native is measured first by every trial)", bad ? bad : "native", logp_coll_name(coll));
     if (!is_explore && (algo = logp_algo_lookup(coll, aname)) == LOGP_ALGO_COUNT)
         return logp_config_fail(err, errlen, path, line, "%s: %.40s is not an algorithm of %s (pmpi-logp list)", key,
                                 aname, logp_coll_name(coll));

@@ -110,6 +110,7 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
     /* a rule whose trial resumes runs from the first call: it is the class's
      * steady choice so far (native among the untried: measured after it) */
     t->pick_first = untried ? 1 : logp_confirm_pick_first(&t->plan, raw);
+    t->of_rule = untried != 0;
     logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0, 0};
     for (int c = 0; c < t->plan.n; c++) {
         t->raw[c] = c == t->previous ? 0.0 : raw[t->plan.algo[c]];
@@ -167,7 +168,7 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
         char warm[48] = ""; /* the safe start's calls still to come before the trial's first */
         if (t->phase == LOGP_TRIAL_RUNNING && t->warm < warmup)
             snprintf(warm, sizeof warm, ", after %d warm-up call%s%s", warmup - t->warm, warmup - t->warm == 1 ? "" : "s",
-                     t->pick_first ? " of the pick" : "");
+                     t->pick_first ? (t->of_rule ? " of the rule" : " of the pick") : "");
         len += (size_t)snprintf(out, n, "trial %s (%d of %d calls%s):",
                                 t->phase == LOGP_TRIAL_RUNNING ? "running" : "waiting for agreement", t->steps,
                                 logp_confirm_steps(&t->plan), warm);
@@ -206,7 +207,8 @@ void logp_trial_describe(const logp_trial_t *t, int warmup, char *out, size_t n)
         snprintf(own, sizeof own, " (%.3g us the trial's barriers)", v->barriers * 1e6);
     if (len < n)
         snprintf(out + len, n - len, " -> %s (%s), exploration %.3g us = %.2g %s calls%s%s",
-                 logp_algo_name(t->plan.algo[v->winner]), v->winner == 0 ? "the model's pick" : "overturned the model",
+                 logp_algo_name(t->plan.algo[v->winner]), v->winner == 0 ? (t->of_rule ? "the rule" : "the model's pick")
+                 : t->of_rule ? "overturned the rule" : "overturned the model",
                  v->overhead * 1e6, v->base > 0 ? v->overhead / v->base : 0.0,
                  logp_confirm_native_index(&t->plan) >= 0 ? "native" : "winner's", own,
                  t->reopens ? " (re-opened after drift)" : "");

@@ -32,6 +32,7 @@ typedef struct logp_trial {
                                              communicator's warmup), kept when deciding again */
     int pick_first;                       /* the safe start runs the pick, not native
                                              (logp_confirm_pick_first) */
+    int of_rule;                          /* the pick is a rule not settled (the learned file's explore) */
     int checked;                          /* the ranks' plans compared (agree.h: logp_agree_first) */
     int steps;                            /* trial calls made (blocks: warm and timed) */
     int calls;                            /* timed trial calls made */
