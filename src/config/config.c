@@ -188,14 +188,6 @@ static char *logp_word(char **s)
     return w;
 }
 
-static logp_coll_t logp_coll_lookup(const char *name)
-{
-    for (int c = 0; c < LOGP_COLL_COUNT; c++)
-        if (name && strcmp(name, logp_coll_name((logp_coll_t)c)) == 0)
-            return (logp_coll_t)c;
-    return LOGP_COLL_COUNT;
-}
-
 /* rule = COLL LO-HI [commutative|non-commutative] ALGO
  * explore = COLL LO-HI [commutative|non-commutative] ALGO[,ALGO...]
  * correction = COLL ALGO BYTES FACTOR   (config.h) */
@@ -204,15 +196,22 @@ static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char 
 {
     int is_rule = strcmp(key, "rule") == 0, is_explore = strcmp(key, "explore") == 0, ranged = is_rule || is_explore;
     const char *form = is_rule      ? "rule = COLL LO-HI [commutative|non-commutative] ALGO (e.g. rule = bcast 1-4K logp-tree)"
-                       : is_explore ? "explore = COLL LO-HI [commutative|non-commutative] ALGO[,ALGO...] (e.g. explore = "
-                                      "bcast 8-15 binomial,pipeline; after the classes' rule)"
+                       : is_explore ? "explore = COLL LO-HI [commutative|non-commutative] ALGO[,ALGO...] [after N] (e.g. "
+                                      "explore = bcast 8-15 binomial,pipeline after 200; after the classes' rule)"
                                     : "correction = COLL ALGO BYTES FACTOR (e.g. correction = reduce native 1M 2.5)";
     if (sec->kind == LOGP_SECTION_HOST)
         return logp_config_fail(err, errlen, path, line, "%s: a [host] section sets only speed", key);
-    char *w[5] = {0};
+    char *w[7] = {0};
     int n = 0;
-    for (char *s = val, *x; n < 5 && (x = logp_word(&s)) != NULL;)
+    for (char *s = val, *x; n < 7 && (x = logp_word(&s)) != NULL;)
         w[n++] = x;
+    long after = 0; /* explore's "after N" */
+    if (is_explore && n >= 2 && strcmp(w[n - 2], "after") == 0) {
+        n -= 2;
+        if (logp_units_count(w[n + 1], 0, 1000000000L, &after) != LOGP_OK)
+            return logp_config_fail(err, errlen, path, line, "explore: after %.40s: expected 0..1000000000 calls",
+                                    w[n + 1]);
+    }
     logp_coll_t coll = logp_coll_lookup(w[0]);
     if (coll == LOGP_COLL_COUNT)
         return logp_config_fail(err, errlen, path, line, "%s = %.40s: unknown collective (expected %s)", key,
@@ -287,6 +286,7 @@ static logp_status_t logp_parse_rule(logp_section_t *sec, const char *key, char 
                 sec->rules->explore[coll][c][k] = untried & ~((uint32_t)1 << sec->rules->algo[coll][c][k]);
             else
                 sec->rules->algo[coll][c][k] = (unsigned char)algo, sec->rules->explore[coll][c][k] = 0;
+            sec->rules->after[coll][c][k] = (uint32_t)after;
         }
     }
     if (!covered)
@@ -733,6 +733,7 @@ static void logp_rules_merge(logp_rules_t *to, const logp_rules_t *from)
                 if (from->algo[c][k][m] != LOGP_ALGO_COUNT) {
                     to->algo[c][k][m] = from->algo[c][k][m];
                     to->explore[c][k][m] = from->explore[c][k][m];
+                    to->after[c][k][m] = from->after[c][k][m];
                 }
     logp_learn_merge(&to->learn, &from->learn);
 }

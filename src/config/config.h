@@ -67,16 +67,19 @@ enum {
  * predicted, 0.001..1000); classes without one interpolate
  * (logp_learn_factor).  ALGO `auto` sets the default factor: that of
  * every algorithm without a correction of its own for COLL.
- *   explore = COLL LO-HI [commutative|non-commutative] ALGO[,ALGO...]
+ *   explore = COLL LO-HI [commutative|non-commutative] ALGO[,ALGO...] [after N]
  * marks the classes' rules, given earlier in the same section, as not
  * settled: auto's trial there ended on its exploration budget with these
  * candidates untried (the learned file writes it), so the next run runs
- * the rule from its first call and tries them against it.  A later
- * `rule` for a class clears its mark. */
+ * the rule from its first call and tries them against it, after the
+ * class's next N calls (what the budget still asked the class to pay;
+ * the budget approved them then).  A later `rule` for a class clears its
+ * mark. */
 typedef struct logp_rules {
     unsigned char algo[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* [coll][class][commutative]; LOGP_ALGO_COUNT: no rule */
     uint32_t explore[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2];  /* the rule's untried candidates (bit per algorithm),
                                                                   0: settled; travels with algo */
+    uint32_t after[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2];    /* explore's N: calls before they are tried */
     logp_learn_t learn;
 } logp_rules_t;
 

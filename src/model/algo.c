@@ -68,3 +68,11 @@ const char *logp_algo_mask(logp_coll_t coll, char *list, uint32_t *mask)
     return NULL;
 }
 
+
+logp_coll_t logp_coll_lookup(const char *name)
+{
+    for (int c = 0; c < LOGP_COLL_COUNT; c++)
+        if (name && strcmp(name, logp_coll_name((logp_coll_t)c)) == 0)
+            return (logp_coll_t)c;
+    return LOGP_COLL_COUNT;
+}

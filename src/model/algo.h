@@ -83,6 +83,10 @@ _Static_assert(LOGP_ALGO_COUNT <= 32, "a mask holds a bit per algorithm");
 /* Nonzero if `algo` implements `coll`. */
 int logp_algo_supports(logp_algo_t algo, logp_coll_t coll);
 
+/* The collective called `name` (logp_coll_name's), LOGP_COLL_COUNT if
+ * none or name is NULL. */
+logp_coll_t logp_coll_lookup(const char *name);
+
 /* "bcast", "reduce", "alltoall", "allreduce" or "alltoallv". */
 const char *logp_coll_name(logp_coll_t coll);
 

@@ -133,8 +133,10 @@ static int logp_confirm_progress(logp_comm_state_t *st)
     for (int c = 0; c < LOGP_COLL_COUNT; c++)
         for (int i = 0; i < LOGP_STATE_SLOTS; i++) {
             logp_decision_t *d = st->decisions[c][i];
-            if (d && d->trial.phase == LOGP_TRIAL_RUNNING && d->trial.steps + d->trial.warm != d->trial.calls_seen) {
-                d->trial.calls_seen = d->trial.steps + d->trial.warm;
+            /* (a rule not settled that still waits makes no progress: no dense points for it) */
+            int warm = d ? (d->trial.warm > 0 ? d->trial.warm : 0) : 0;
+            if (d && d->trial.phase == LOGP_TRIAL_RUNNING && d->trial.steps + warm != d->trial.calls_seen) {
+                d->trial.calls_seen = d->trial.steps + warm;
                 any = 1;
             }
         }
@@ -290,7 +292,9 @@ static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
     /* this barrier is the ended block's own cost too: agreed at the next
      * block's end (the last one's is not in the verdict) */
     t->own.block[blocks - 1] += PMPI_Wtime() - t0;
-    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, &own, t->waited))
+    /* a rule not settled: an earlier run's budget approved its candidates */
+    unsigned long paid = t->of_rule ? 1000000000UL : t->waited;
+    if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, &own, paid))
         return 0; /* on to the next block */
     t->pending = 0;
     if (same && blocks < logp_confirm_blocks(&t->plan)) { /* the budget: the rest waits until the class has paid for it */

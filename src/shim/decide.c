@@ -78,7 +78,7 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
         logp_trial_start(&d->trial, &q, d->algo, d->sclass,
                          st->confirm && st->size >= 2 && st->pcomm != MPI_COMM_NULL &&
                              !logp_coll_local_sizes(coll), /* its first call's check compares classes */
-                         priced ? raw : NULL, untried);
+                         priced ? raw : NULL, untried, untried ? st->after[coll][sc][commutative] : 0);
         d->algo = runs;
         if (d->trial.phase == LOGP_TRIAL_RUNNING)
             d->trial.broken |= (failed ? LOGP_TRIAL_BROKEN_UNCACHED : 0) | (!built ? LOGP_TRIAL_BROKEN_PICK : 0);

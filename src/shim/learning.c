@@ -44,13 +44,16 @@ static uint32_t logp_learning_untried(const logp_trial_t *t, logp_algo_t rule)
  * resumed blocks, or re-opened after drift) keeps the verdict it had;
  * one that never had a verdict is left for the next run.  *untried: the
  * candidates the class's trial has not tried yet (the budget cut it),
- * 0 if it is settled (config.h: explore). */
+ * 0 if it is settled, and *after the class's calls still to pay for them
+ * (config.h: explore). */
 static logp_algo_t logp_learning_settled(const logp_comm_state_t *st, logp_coll_t coll, int sc, int commutative,
-                                        const logp_decision_t **which, uint32_t *untried)
+                                        const logp_decision_t **which, uint32_t *untried, uint32_t *after)
 {
-    int called = 0, keep = 0;
+    int called = 0;
+    const logp_decision_t *kept = NULL; /* a rule not settled whose trial has no verdict yet */
     *which = NULL;
     *untried = 0;
+    *after = 0;
     for (int unsafe = 0; unsafe <= 1; unsafe++) { /* the safe call's decision first */
         const logp_decision_t *d = st->decisions[coll][logp_state_slot_of(sc, commutative, unsafe)];
         called |= d != NULL;
@@ -58,17 +61,21 @@ static logp_algo_t logp_learning_settled(const logp_comm_state_t *st, logp_coll_
             continue;
         int settled = d->trial.phase == LOGP_TRIAL_NONE || d->trial.phase == LOGP_TRIAL_DONE;
         if (!settled && d->trial.verdicts == 0) {
-            keep |= d->ruled; /* a rule whose trial goes on: the learned file's mark stays */
+            kept = d->ruled ? d : kept; /* a rule whose trial goes on: the learned file's mark stays */
             continue;
         }
         *which = d;
         logp_algo_t a = settled ? d->algo : d->trial.agreed; /* in trial again (resumed or re-opened): its last verdict */
-        *untried = logp_learning_untried(&d->trial, a);
+        if ((*untried = logp_learning_untried(&d->trial, a)) != 0 && d->trial.phase == LOGP_TRIAL_DONE &&
+            d->trial.seen < d->trial.resume_at) /* still waiting for the budget */
+            *after = (uint32_t)(d->trial.resume_at - d->trial.seen);
         return a;
     }
-    if (called && !keep)
+    if (called && !kept)
         return LOGP_ALGO_COUNT;
     *untried = st->learned_explore[coll][sc][commutative];
+    /* less the calls this run paid (a rule's trial waits with its warm-up count below 0) */
+    *after = kept ? (kept->trial.warm < 0 ? (uint32_t)-kept->trial.warm : 0) : st->learned_after[coll][sc][commutative];
     return (logp_algo_t)st->learned_rule[coll][sc][commutative];
 }
 
@@ -98,8 +105,8 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
             const char *qual = !logp_coll_combines((logp_coll_t)c) ? "" : k ? " commutative" : " non-commutative";
             for (int sc = 0; sc < LOGP_LEARN_CLASSES;) {
                 const logp_decision_t *d = NULL;
-                uint32_t untried;
-                logp_algo_t a = logp_learning_settled(st, (logp_coll_t)c, sc, k, &d, &untried);
+                uint32_t untried, after;
+                logp_algo_t a = logp_learning_settled(st, (logp_coll_t)c, sc, k, &d, &untried, &after);
                 if (a == LOGP_ALGO_COUNT) {
                     sc++;
                     continue;
@@ -107,13 +114,13 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
                 int end = sc;
                 while (end + 1 < LOGP_LEARN_CLASSES) {
                     const logp_decision_t *e = NULL;
-                    if (logp_learning_settled(st, (logp_coll_t)c, end + 1, k, &e, &untried) != a)
+                    if (logp_learning_settled(st, (logp_coll_t)c, end + 1, k, &e, &untried, &after) != a)
                         break;
                     end++;
                 }
                 for (int x = sc; x <= end; x++) {
                     const logp_decision_t *e = NULL;
-                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e, &untried);
+                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e, &untried, &after);
                     char what[512] = "";
                     if (e)
                         logp_trial_describe(&e->trial, st->warmup, what, sizeof what);
@@ -126,7 +133,7 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
                                  ((size_t)2 << end) - 1, qual, logp_algo_name(a));
                 for (int x = sc; x <= end; x++) { /* the classes not settled: what the next run tries */
                     const logp_decision_t *e = NULL;
-                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e, &untried);
+                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e, &untried, &after);
                     if (!untried)
                         continue;
                     char names[LOGP_ALGO_COUNT * 32] = "";
@@ -134,8 +141,11 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
                         if (untried >> b & 1)
                             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? "," : "",
                                      logp_algo_name((logp_algo_t)b));
-                    logp_text_printf(t, "explore = %s %zu-%zu%s %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
-                                     ((size_t)2 << x) - 1, qual, names);
+                    char wait[32] = "";
+                    if (after > 0)
+                        snprintf(wait, sizeof wait, " after %lu", (unsigned long)after);
+                    logp_text_printf(t, "explore = %s %zu-%zu%s %s%s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
+                                     ((size_t)2 << x) - 1, qual, names, wait);
                 }
                 sc = end + 1;
             }

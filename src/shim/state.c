@@ -197,6 +197,7 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     uint64_t e = logp_process_problems_hash();
     uint64_t l = logp_hash(st->rule, sizeof(st->rule), 1469598103934665603ull);
     l = logp_hash(st->explore, sizeof(st->explore), l);
+    l = logp_hash(st->after, sizeof(st->after), l);
     l = logp_hash(&st->learn, sizeof(st->learn), l);
     long report = env->report != NULL && st->end_times != NULL;
     long v[15] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
@@ -214,6 +215,8 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
         memset(st->learned_rule, LOGP_ALGO_COUNT, sizeof st->learned_rule);
         memset(st->explore, 0, sizeof st->explore);
         memset(st->learned_explore, 0, sizeof st->learned_explore);
+        memset(st->after, 0, sizeof st->after);
+        memset(st->learned_after, 0, sizeof st->learned_after);
         memset(&st->learn, 0, sizeof st->learn);
     }
     st->all_timed = r[11] == 0; /* every rank writes a report: each times its calls */
@@ -359,11 +362,13 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
             st->configured[c] = env->forced[c] != LOGP_ALGO_COUNT ? env->forced[c] : res->algo[c];
         memcpy(st->rule, res->rules.algo, sizeof st->rule);
         memcpy(st->explore, res->rules.explore, sizeof st->explore);
+        memcpy(st->after, res->rules.after, sizeof st->after);
         st->learn = res->rules.learn;
         logp_resolved_t learnt; /* the learned file's rules alone: written back for classes not called */
         logp_config_resolve(learned, &facts, &learnt);
         memcpy(st->learned_rule, learnt.rules.algo, sizeof st->learned_rule);
         memcpy(st->learned_explore, learnt.rules.explore, sizeof st->learned_explore);
+        memcpy(st->learned_after, learnt.rules.after, sizeof st->learned_after);
         /* its corrections (measured / predicted) hold only against the
          * prices they were measured against: under another model revision,
          * tuning file or layout, the tuning file's own alone */

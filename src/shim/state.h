@@ -98,6 +98,8 @@ typedef struct logp_comm_state {
     unsigned char learned_rule[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* those of the learned file alone */
     uint32_t explore[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* a rule's untried candidates (config.h: explore) */
     uint32_t learned_explore[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* the learned file's alone */
+    uint32_t after[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2];         /* explore's calls to wait first */
+    uint32_t learned_after[LOGP_COLL_COUNT][LOGP_LEARN_CLASSES][2]; /* the learned file's alone */
     logp_learn_t learn;       /* corrections: the files', then the trials' */
     int refits;               /* times the trials moved L or G (LOGP_CONFIRM_REFITS at most) */
     logp_fit_sample_t fit[LOGP_FIT_SAMPLES]; /* the latest trials' measured candidates (a ring) */

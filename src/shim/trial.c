@@ -50,7 +50,7 @@ void logp_trial_cancel(logp_trial_t *t)
 }
 
 void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled,
-                      const double *raw_given, uint32_t untried)
+                      const double *raw_given, uint32_t untried, uint32_t after)
 {
     int reopens = t->reopens, warm = t->warm; /* deciding again does not make the library's messages cold */
     int verdicts = t->verdicts;
@@ -111,6 +111,8 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
      * steady choice so far (native among the untried: measured after it) */
     t->pick_first = untried ? 1 : logp_confirm_pick_first(&t->plan, raw);
     t->of_rule = untried != 0;
+    if (untried && t->warm == 0 && after > 0) /* a new decision: the calls the class still owes the budget */
+        t->warm = after > 1000000000u ? -1000000000 : -(int)after;
     logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0, 0};
     for (int c = 0; c < t->plan.n; c++) {
         t->raw[c] = c == t->previous ? 0.0 : raw[t->plan.algo[c]];

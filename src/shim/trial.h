@@ -29,10 +29,12 @@ typedef struct logp_trial {
                                              holds it */
     double raw[LOGP_CONFIRM_MAX];         /* s: their predictions without corrections */
     int warm;                             /* calls before the trial (the pick, untimed; until the
-                                             communicator's warmup), kept when deciding again */
+                                             communicator's warmup), kept when deciding again; < 0:
+                                             a rule not settled still waits (explore's after) */
     int pick_first;                       /* the safe start runs the pick, not native
                                              (logp_confirm_pick_first) */
-    int of_rule;                          /* the pick is a rule not settled (the learned file's explore) */
+    int of_rule;                          /* the pick is a rule not settled (the learned file's explore):
+                                             its candidates are approved, the budget does not stop them */
     int checked;                          /* the ranks' plans compared (agree.h: logp_agree_first) */
     int steps;                            /* trial calls made (blocks: warm and timed) */
     int calls;                            /* timed trial calls made */
@@ -92,9 +94,12 @@ typedef struct logp_trial {
  * (logp_select_decide_priced), or NULL to price here.  untried (bit per
  * algorithm), nonzero: `pick` is a rule of the learned file whose trial
  * an earlier run's budget cut short, and the candidates are it and these
- * (logp_confirm_plan_untried), the rule running from the first call. */
+ * (logp_confirm_plan_untried), the rule running from the first call and,
+ * for a new decision, `after` calls more before the warm-up (the rest of
+ * what the budget asked the class to pay); that budget approved them, so
+ * this one does not stop them. */
 void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled,
-                      const double *raw, uint32_t untried);
+                      const double *raw, uint32_t untried, uint32_t after);
 
 /* Drops the trial (its candidates' schedules freed): the decision runs
  * its algorithm untried. */

@@ -631,12 +631,16 @@ static int cmd_show_learned(const logp_cli_t *c)
                     if (s->rules->learn.ratio[k][a][sc] > 0.0f)
                         snprintf(corr + strlen(corr), sizeof corr - strlen(corr), "%s%s %.3g", corr[0] ? ", " : "",
                                  logp_algo_name((logp_algo_t)a), s->rules->learn.ratio[k][a][sc]);
-                for (int m = 1; m >= 0; m--) /* a rule not settled: what the next run tries against it */
+                for (int m = 1; m >= 0; m--) { /* a rule not settled: what the next run tries against it */
                     for (int a = 0; a < LOGP_ALGO_COUNT; a++)
                         if (s->rules->explore[k][sc][m] >> a & 1)
                             snprintf(corr + strlen(corr), sizeof corr - strlen(corr), "%s%s%s", corr[0] ? ", " : "",
                                      logp_coll_combines((logp_coll_t)k) && !m ? "non-commutative: to try " : "to try ",
                                      logp_algo_name((logp_algo_t)a));
+                    if (s->rules->explore[k][sc][m] && s->rules->after[k][sc][m])
+                        snprintf(corr + strlen(corr), sizeof corr - strlen(corr), " (after %lu calls)",
+                                 (unsigned long)s->rules->after[k][sc][m]);
+                }
                 if (a1 == LOGP_ALGO_COUNT && a0 == LOGP_ALGO_COUNT && !corr[0])
                     continue;
                 char bytes[48];

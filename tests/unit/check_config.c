@@ -414,11 +414,13 @@ START_TEST(test_rules)
     expect_error("[size 2-4]\nlearn = /tmp/x.conf\n", "t.conf:2:", "in [default] only");
     /* explore: a rule not settled, its untried candidates (the rule's own algorithm left out) */
     ck_assert_int_eq(parse("[size 4-4]\nrule = reduce 8-15 commutative native\nrule = bcast 8-31 binomial\n"
-                           "explore = reduce 8-15 commutative two-tree,chain\nexplore = bcast 16-31 flat\n",
+                           "explore = reduce 8-15 commutative two-tree,chain after 250\nexplore = bcast 16-31 flat\n",
                            &cfg, err), 0);
     logp_config_resolve(&cfg, &f, &r);
     ck_assert_uint_eq(r.rules.explore[LOGP_COLL_REDUCE][3][1], 1u << LOGP_ALGO_TWO_TREE | 1u << LOGP_ALGO_CHAIN);
     ck_assert_uint_eq(r.rules.explore[LOGP_COLL_REDUCE][3][0], 0);
+    ck_assert_uint_eq(r.rules.after[LOGP_COLL_REDUCE][3][1], 250);
+    ck_assert_uint_eq(r.rules.after[LOGP_COLL_BCAST][4][1], 0);
     ck_assert_uint_eq(r.rules.explore[LOGP_COLL_BCAST][4][1], 1u << LOGP_ALGO_FLAT);
     ck_assert_uint_eq(r.rules.explore[LOGP_COLL_BCAST][3][1], 0);
     /* it travels with its rule: a later file's rule for the class settles it */
@@ -443,6 +445,10 @@ START_TEST(test_rules)
     expect_error("[default]\nrule = bcast 8-15 flat\nexplore = bcast 8-15 binomial,native\n", "t.conf:3:",
                  "native is measured first by every trial");
     expect_error("[default]\nrule = bcast 8-15 flat\nexplore = bcast 8-15\n", "t.conf:3:", "expected explore = COLL");
+    expect_error("[default]\nrule = bcast 8-15 flat\nexplore = bcast 8-15 binomial after -3\n", "t.conf:3:",
+                 "after -3: expected 0..1000000000 calls");
+    expect_error("[default]\nrule = bcast 8-15 flat\nexplore = bcast 8-15 binomial after\n", "t.conf:3:",
+                 "after is not an algorithm of bcast");
     ck_assert_int_eq(parse("[default]\nlearn = /tmp/a.conf\n[default]\nlearn = /tmp/b.conf\n", &cfg, err), 0);
     ck_assert_str_eq(logp_config_learn_path(&cfg), "/tmp/b.conf");
     logp_config_free(&cfg);
