@@ -71,6 +71,27 @@ int logp_confirm_plan(const double *t, const double *raw, const double *band, lo
     return plan->n;
 }
 
+int logp_confirm_plan_extend(logp_trial_plan_t *plan, const double *t, const double *raw, const double *band)
+{
+    if (plan->n < 1 || plan->n >= LOGP_CONFIRM_MAX)
+        return -1;
+    int next = -1;
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
+        if (a == LOGP_ALGO_NATIVE || a == LOGP_ALGO_AUTO || !(t[a] >= 0.0) || (next >= 0 && t[a] >= t[next]))
+            continue;
+        int fresh = 1; /* in the plan, or the same schedule under another name */
+        for (int c = 0; c < plan->n && fresh; c++)
+            fresh = plan->algo[c] != (logp_algo_t)a &&
+                    (plan->algo[c] == LOGP_ALGO_NATIVE || !logp_confirm_twins(raw[a], raw[plan->algo[c]]));
+        if (fresh)
+            next = a;
+    }
+    if (next < 0)
+        return -1;
+    logp_confirm_plan_add(plan, t, band, next);
+    return plan->n - 1;
+}
+
 int logp_confirm_plan_untried(const double *t, const double *band, logp_algo_t rule, uint32_t untried,
                               logp_trial_plan_t *plan)
 {

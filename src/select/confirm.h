@@ -93,6 +93,17 @@ int logp_confirm_within_error(double t_pick, double band_pick, double t_other, d
 int logp_confirm_plan(const double *t, const double *raw, const double *band, logp_algo_t best,
                       logp_trial_plan_t *plan);
 
+/* After a trial's every block: the candidate the model ranked below
+ * the plan, to be tried once the class has paid for it (issue 40: the
+ * model is least reliable on a real machine, and a class called often
+ * enough can afford a look at what it priced out): the cheapest
+ * algorithm by t[] (with the corrections; < 0: not a candidate) that is
+ * not in the plan, not native (its blocks open and close every trial)
+ * and not a twin of a candidate of ours (raw, as logp_confirm_plan),
+ * appended to plan with its band.  Returns its index, -1 if there is
+ * none or the plan is full. */
+int logp_confirm_plan_extend(logp_trial_plan_t *plan, const double *t, const double *raw, const double *band);
+
 /* The candidates of a trial that resumes an earlier run's (the learned
  * file's `explore`, config.h): the class's rule `rule` first (t[rule] >=
  * 0), then the algorithms of `untried` (bit per algorithm) that are

@@ -293,7 +293,7 @@ static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
      * block's end (the last one's is not in the verdict) */
     t->own.block[blocks - 1] += PMPI_Wtime() - t0;
     /* a rule not settled: an earlier run's budget approved its candidates */
-    unsigned long paid = t->of_rule ? 1000000000UL : t->waited;
+    unsigned long paid = t->approved ? 1000000000UL : t->waited;
     if (same && t->phase == LOGP_TRIAL_RUNNING && logp_confirm_affordable(&t->plan, blocks, cost, &own, paid))
         return 0; /* on to the next block */
     t->pending = 0;
@@ -302,6 +302,10 @@ static int logp_agree_block(logp_comm_state_t *st, logp_decision_t *d)
         t->resume_at = logp_confirm_resume_after(&t->plan, blocks, cost, &own, t->waited);
     }
     logp_confirm_settle(st, d, same ? times : NULL, cost, &own);
+    if (!t->pending) { /* every block run: what the model ranked below them next, once the class pays for it */
+        logp_select_query_t q = logp_state_query(st, d);
+        logp_trial_extend(t, &q, d->sclass, &own);
+    }
     logp_decision_t *settled[1] = {d};
     return logp_confirm_refit(st, settled, 1);
 }

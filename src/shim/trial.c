@@ -49,6 +49,25 @@ void logp_trial_cancel(logp_trial_t *t)
     t->phase = LOGP_TRIAL_NONE;
 }
 
+/* The candidates' prices for class sclass of q: the model's (raw_given,
+ * or priced here), with the class's corrections (cor), and how far each
+ * may be off on this kind of network (band). */
+static void logp_trial_prices(const logp_select_query_t *q, int sclass, const double *raw_given, double *raw,
+                              double *cor, double *band)
+{
+    if (raw_given) {
+        memcpy(raw, raw_given, sizeof(double) * LOGP_ALGO_COUNT);
+    } else {
+        logp_select_query_t raw_q = *q;
+        raw_q.learn = NULL; /* corrections divide what the model says by itself */
+        logp_select_prices(&raw_q, raw);
+    }
+    memcpy(cor, raw, sizeof(double) * LOGP_ALGO_COUNT);
+    logp_learn_apply(q->learn, q->coll, sclass, cor);
+    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+        band[a] = logp_algo_error_band((logp_algo_t)a, q->topo->shared);
+}
+
 void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled,
                       const double *raw_given, uint32_t untried, uint32_t after)
 {
@@ -72,19 +91,8 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
         logp_sched_free(&prev_sched);
         return;
     }
-    double raw[LOGP_ALGO_COUNT], cor[LOGP_ALGO_COUNT];
-    if (raw_given) {
-        memcpy(raw, raw_given, sizeof raw);
-    } else {
-        logp_select_query_t raw_q = *q;
-        raw_q.learn = NULL; /* corrections divide what the model says by itself */
-        logp_select_prices(&raw_q, raw);
-    }
-    memcpy(cor, raw, sizeof raw);
-    logp_learn_apply(q->learn, q->coll, sclass, cor);
-    double band[LOGP_ALGO_COUNT]; /* how far each price may be off on this kind of network */
-    for (int a = 0; a < LOGP_ALGO_COUNT; a++)
-        band[a] = logp_algo_error_band((logp_algo_t)a, q->topo->shared);
+    double raw[LOGP_ALGO_COUNT], cor[LOGP_ALGO_COUNT], band[LOGP_ALGO_COUNT];
+    logp_trial_prices(q, sclass, raw_given, raw, cor, band);
     if (untried)
         logp_confirm_plan_untried(cor, band, pick, untried, &t->plan);
     else
@@ -110,7 +118,7 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
     /* a rule whose trial resumes runs from the first call: it is the class's
      * steady choice so far (native among the untried: measured after it) */
     t->pick_first = untried ? 1 : logp_confirm_pick_first(&t->plan, raw);
-    t->of_rule = untried != 0;
+    t->of_rule = t->approved = untried != 0;
     if (untried && t->warm == 0 && after > 0) /* a new decision: the calls the class still owes the budget */
         t->warm = after > 1000000000u ? -1000000000 : -(int)after;
     logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0, 0};
@@ -131,6 +139,32 @@ void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t
     }
     logp_sched_free(&prev_sched);
     t->phase = LOGP_TRIAL_RUNNING;
+}
+
+int logp_trial_extend(logp_trial_t *t, const logp_select_query_t *q, int sclass, const logp_trial_own_t *own)
+{
+    if (t->phase != LOGP_TRIAL_DONE || t->pending || t->disagreed || t->broken || t->plan.n < 2)
+        return 0;
+    double raw[LOGP_ALGO_COUNT], cor[LOGP_ALGO_COUNT], band[LOGP_ALGO_COUNT];
+    logp_trial_prices(q, sclass, NULL, raw, cor, band);
+    int blocks = logp_confirm_blocks(&t->plan), c = logp_confirm_plan_extend(&t->plan, cor, raw, band);
+    if (c < 0)
+        return 0;
+    t->raw[c] = raw[t->plan.algo[c]];
+    t->approved = 0; /* this one the class pays for in this run */
+    logp_sched_opts_t opts = {q->chain_k, 0, 0, 0, 0, 0};
+    if (logp_process_test_nomem() & LOGP_TEST_NOMEM_TRIAL ||
+        logp_plan_build(&t->sched[c], q->coll, t->plan.algo[c], q->bytes, q->topo, &opts) != LOGP_OK)
+        t->broken |= LOGP_TRIAL_BROKEN_TRIAL;
+    int b = logp_confirm_native_index(&t->plan) >= 0 ? blocks - 1 : blocks; /* its block */
+    logp_trial_own_t agreed = *own; /* every rank's the same: not t->own, which holds this rank's last barrier */
+    for (int x = b; x < LOGP_CONFIRM_BLOCKS_MAX; x++) /* native's second block is measured again after it */
+        t->cost[x] = t->own.block[x] = agreed.block[x] = 0.0;
+    t->steps = b * LOGP_CONFIRM_BLOCK;
+    t->calls = b * LOGP_CONFIRM_ROUNDS;
+    t->pending = b;
+    t->resume_at = logp_confirm_resume_after(&t->plan, b, t->cost, &agreed, t->waited);
+    return 1;
 }
 
 int logp_trial_record(logp_trial_t *t, int warmup, int timed, int global, int origin, double start, double seconds)

@@ -33,8 +33,9 @@ typedef struct logp_trial {
                                              a rule not settled still waits (explore's after) */
     int pick_first;                       /* the safe start runs the pick, not native
                                              (logp_confirm_pick_first) */
-    int of_rule;                          /* the pick is a rule not settled (the learned file's explore):
-                                             its candidates are approved, the budget does not stop them */
+    int of_rule;                          /* the pick is a rule not settled (the learned file's explore) */
+    int approved;                         /* its untried candidates: an earlier run's budget approved them,
+                                             this one does not stop them (not those logp_trial_extend adds) */
     int checked;                          /* the ranks' plans compared (agree.h: logp_agree_first) */
     int steps;                            /* trial calls made (blocks: warm and timed) */
     int calls;                            /* timed trial calls made */
@@ -100,6 +101,19 @@ typedef struct logp_trial {
  * this one does not stop them. */
 void logp_trial_start(logp_trial_t *t, const logp_select_query_t *q, logp_algo_t pick, int sclass, int enabled,
                       const double *raw, uint32_t untried, uint32_t after);
+
+/* After the verdict on a trial's every block (agreed, so every rank does
+ * the same at the same call): the candidate the model ranked below the
+ * plan joins it (logp_confirm_plan_extend: prices with t's class's
+ * corrections; its schedule built, or the trial marked broken so that
+ * its resumed first call tells every rank), its block where native's
+ * second was (that one runs again after it), waiting, as a candidate the
+ * budget cut, until the class has paid for it (resume_at from the
+ * blocks' agreed costs and `own`, the agreed time of the trial's own
+ * barriers: the same number on every rank).  Returns nonzero if one
+ * joined.  The one planning a decided class does after its trial: at
+ * most LOGP_CONFIRM_MAX - plan size times per decision. */
+int logp_trial_extend(logp_trial_t *t, const logp_select_query_t *q, int sclass, const logp_trial_own_t *own);
 
 /* Drops the trial (its candidates' schedules freed): the decision runs
  * its algorithm untried. */

@@ -109,6 +109,19 @@ START_TEST(test_plan)
     prices(t, 5e-6, 9e-6, -1.0, -1.0);
     ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_NATIVE, &p), 2);
     ck_assert_int_eq(p.algo[1], LOGP_ALGO_LOGP_TREE);
+    /* after every block, the model's next below the plan: the cheapest not in it, not native, not a twin */
+    prices(t, 5e-6, 50e-6, 7e-6, 60e-6); /* the tree and flat beyond native's 8x */
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_NATIVE, &p), 2); /* native, binomial */
+    t[LOGP_ALGO_FLAT] = 50.2e-6; /* the tree's twin (0.4% apart): one of them */
+    ck_assert_int_eq(logp_confirm_plan_extend(&p, t, t, NULL), 2);
+    ck_assert_int_eq(p.algo[2], LOGP_ALGO_LOGP_TREE);
+    ck_assert(p.predicted[2] == 50e-6 && p.n == 3);
+    ck_assert_int_eq(logp_confirm_plan_extend(&p, t, t, NULL), -1);
+    t[LOGP_ALGO_FLAT] = 60e-6;
+    ck_assert_int_eq(logp_confirm_plan_extend(&p, t, t, NULL), 3);
+    ck_assert_int_eq(p.algo[3], LOGP_ALGO_FLAT);
+    p.n = LOGP_CONFIRM_MAX; /* full */
+    ck_assert_int_eq(logp_confirm_plan_extend(&p, t, t, NULL), -1);
     /* a rule's resumed trial (explore): the rule, then the untried candidates that are candidates here,
      * cheapest first; the rule's own bit and the unpriced ones left out */
     prices(t, 5e-6, 9e-6, 7e-6, -1.0);
