@@ -133,6 +133,11 @@ printf '[size 4-4]\nrule = bcast 8-15 flat\nbasis = 00ff00ff00ff00ff\ncorrection
 "$cli" show-learned "$out.conf" >"$out" 2>"$err" && grep -q '^\[size 4-4\] basis 00ff00ff00ff00ff (line 1)' "$out" &&
     grep -q 'bcast  *8-15  *flat .*flat 2.5' "$out" && ok "show-learned: the basis and the correction" ||
     { ko "show-learned: basis"; cat "$out" "$err"; }
+# ... and a rule not settled: the candidates still to try and the calls before
+printf '[size 2-2]\nrule = reduce 64K-128K commutative native\nexplore = reduce 64K-128K commutative two-tree,binomial after 120\n' >"$out.conf"
+"$cli" show-learned "$out.conf" >"$out" 2>"$err" &&
+    grep -q 'reduce  *65536-131071  *native .*to try binomial, to try two-tree (after 120 calls)' "$out" &&
+    ok "show-learned: a rule not settled (explore ... after 120)" || { ko "show-learned: explore"; cat "$out" "$err"; }
 rm -f "$out.conf"
 # every registry row, with its collectives
 "$cli" algorithms >"$out" || ko "algorithms"
@@ -166,7 +171,14 @@ for coll in bcast reduce alltoall allreduce alltoallv; do
     got=$(awk -v c="$coll" 'NR > 1 { n = split($2, cs, ","); for (i = 1; i <= n; i++) if (cs[i] == c) print $1 }' "$out" | sort)
     [ -n "$want" ] && [ "$want" = "$got" ] && ok "algorithms: the $coll column is algo.def's" ||
         ko "algorithms: $coll listed for '$(echo $got)', algo.def says '$(echo $want)'"
+    # `algorithms COLL`, what scripts read: the same names but native and auto, one a line
+    names=$("$cli" algorithms "$coll" | sort)
+    [ -n "$names" ] && [ "$names" = "$(printf '%s\n' "$want" | grep -vx 'native\|auto')" ] &&
+        ok "algorithms $coll: its names but native and auto" || ko "algorithms $coll: '$(echo $names)'"
 done
+"$cli" algorithms gather >/dev/null 2>"$err" && ko "algorithms gather: accepted" ||
+    { grep -q "gather: not a collective" "$err" && ok "algorithms gather: not a collective, said"; } || ko "algorithms gather: message"
+
 # The lists written by hand name exactly the registry's algorithms per
 # collective (the man pages list none: they point to `pmpi-logp algorithms`).
 # Pairs "collective name", sorted: the registry's from the CLI's output.

@@ -144,7 +144,7 @@ static const char logp_cli_layout_help[] =
 typedef struct logp_cli_cmd {
     const char *name;
     unsigned allowed; /* OPT() bits */
-    int positional;   /* operands after the options */
+    int positional;   /* operands after the options; -1: none or one */
     const char *synopsis;
     const char *what;
 } logp_cli_cmd_t;
@@ -164,7 +164,9 @@ static const logp_cli_cmd_t logp_cli_cmds[] = {
      "sum-plan --P N --N OPERANDS --L l --o o --g g", "seed 000's summation plan (integer time steps)"},
     {"check", OPT(OPT_P) | OPT(OPT_NAME) | OPT(OPT_INTRA_NODE) | OPT(OPT_NATIVE), 1, "check FILE [--P N] [--name NAME] [--intra-node] [--native LIB]",
      "validate a tuning file and show what a communicator gets from it and what auto picks"},
-    {"algorithms", 0, 0, "algorithms", "the algorithms: name, collectives, what they are"},
+    {"algorithms", 0, -1, "algorithms [COLL]",
+     "the algorithms: name, collectives, what they are; with COLL (bcast, reduce, ...) the names of its "
+     "algorithms the shim runs (not native or auto), one a line, for scripts"},
     {"show-learned", 0, 1, "show-learned FILE",
      "the rules and corrections of a learned file (PMPI_LOGP_LEARN) or tuning file, as tables per section"},
 };
@@ -318,14 +320,14 @@ static int parse_args(int argc, char **argv, const logp_cli_cmd_t *cmd, logp_cli
             return -1;
         }
     }
-    if (argc - optind != cmd->positional) {
-        if (cmd->positional)
+    if (cmd->positional >= 0 ? argc - optind != cmd->positional : argc - optind > 1) {
+        if (cmd->positional > 0)
             fprintf(stderr, "pmpi-logp %s: expected %s\n", cmd->name, cmd->synopsis);
         else
             fprintf(stderr, "pmpi-logp %s: unexpected argument '%s'\n", cmd->name, argv[optind]);
         return -1;
     }
-    if (cmd->positional)
+    if (optind < argc)
         c->file = argv[optind];
     if (make_layout(c, c->P_given) != 0)
         return -1;
@@ -580,7 +582,18 @@ static int cmd_check(const logp_cli_t *c)
 /* pmpi-logp algorithms: the registry, one line each. */
 static int cmd_algorithms(const logp_cli_t *c)
 {
-    (void)c;
+    if (c->file) { /* one collective's, names only */
+        logp_coll_t coll = logp_coll_lookup(c->file);
+        if (coll == LOGP_COLL_COUNT) {
+            fprintf(stderr, "pmpi-logp algorithms: %s: not a collective (bcast, reduce, alltoall, allreduce, "
+                            "alltoallv)\n", c->file);
+            return 1;
+        }
+        for (int a = 0; a < LOGP_ALGO_COUNT; a++)
+            if (a != LOGP_ALGO_NATIVE && a != LOGP_ALGO_AUTO && logp_algo_supports((logp_algo_t)a, coll))
+                printf("%s\n", logp_algo_name((logp_algo_t)a));
+        return 0;
+    }
     printf("%-22s %-31s %s\n", "algorithm", "collectives", "what it is"); /* 31: a row of all four */
     for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
         char colls[64] = "";

@@ -48,6 +48,5 @@ logp_app_decided() {
 # logp_app_algorithms COLL: the registry's algorithms of collective COLL
 # (bcast, reduce, ...) but native and auto, one a line, from the build's CLI
 logp_app_algorithms() {
-    "$(cd "${top_builddir:-.}" && pwd)/pmpi-logp" algorithms |
-        awk -v c="$1" 'NR > 1 && $1 != "native" && $1 != "auto" && $2 ~ "(^|,)" c "(,|$)" { print $1 }'
+    "$(cd "${top_builddir:-.}" && pwd)/pmpi-logp" algorithms "$1"
 }
