@@ -68,7 +68,6 @@ const char *logp_algo_mask(logp_coll_t coll, char *list, uint32_t *mask)
     return NULL;
 }
 
-
 logp_coll_t logp_coll_lookup(const char *name)
 {
     for (int c = 0; c < LOGP_COLL_COUNT; c++)

@@ -103,24 +103,23 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
             continue;
         for (int k = logp_coll_combines((logp_coll_t)c) ? 0 : 1; k <= 1; k++) {
             const char *qual = !logp_coll_combines((logp_coll_t)c) ? "" : k ? " commutative" : " non-commutative";
+            /* each class once: its algorithm, the decision behind it, what it has not tried */
+            logp_algo_t algo[LOGP_LEARN_CLASSES];
+            const logp_decision_t *which[LOGP_LEARN_CLASSES];
+            uint32_t untried[LOGP_LEARN_CLASSES], after[LOGP_LEARN_CLASSES];
+            for (int sc = 0; sc < LOGP_LEARN_CLASSES; sc++)
+                algo[sc] = logp_learning_settled(st, (logp_coll_t)c, sc, k, &which[sc], &untried[sc], &after[sc]);
             for (int sc = 0; sc < LOGP_LEARN_CLASSES;) {
-                const logp_decision_t *d = NULL;
-                uint32_t untried, after;
-                logp_algo_t a = logp_learning_settled(st, (logp_coll_t)c, sc, k, &d, &untried, &after);
+                logp_algo_t a = algo[sc];
                 if (a == LOGP_ALGO_COUNT) {
                     sc++;
                     continue;
                 }
                 int end = sc;
-                while (end + 1 < LOGP_LEARN_CLASSES) {
-                    const logp_decision_t *e = NULL;
-                    if (logp_learning_settled(st, (logp_coll_t)c, end + 1, k, &e, &untried, &after) != a)
-                        break;
+                while (end + 1 < LOGP_LEARN_CLASSES && algo[end + 1] == a)
                     end++;
-                }
                 for (int x = sc; x <= end; x++) {
-                    const logp_decision_t *e = NULL;
-                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e, &untried, &after);
+                    const logp_decision_t *e = which[x];
                     char what[512] = "";
                     if (e)
                         logp_trial_describe(&e->trial, st->warmup, what, sizeof what);
@@ -132,18 +131,16 @@ static void logp_learning_format(const logp_comm_state_t *st, logp_text_t *t)
                 logp_text_printf(t, "rule = %s %zu-%zu%s %s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << sc,
                                  ((size_t)2 << end) - 1, qual, logp_algo_name(a));
                 for (int x = sc; x <= end; x++) { /* the classes not settled: what the next run tries */
-                    const logp_decision_t *e = NULL;
-                    logp_learning_settled(st, (logp_coll_t)c, x, k, &e, &untried, &after);
-                    if (!untried)
+                    if (!untried[x])
                         continue;
                     char names[LOGP_ALGO_COUNT * 32] = "";
                     for (int b = 0; b < LOGP_ALGO_COUNT; b++)
-                        if (untried >> b & 1)
+                        if (untried[x] >> b & 1)
                             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", names[0] ? "," : "",
                                      logp_algo_name((logp_algo_t)b));
                     char wait[32] = "";
-                    if (after > 0)
-                        snprintf(wait, sizeof wait, " after %lu", (unsigned long)after);
+                    if (after[x] > 0)
+                        snprintf(wait, sizeof wait, " after %lu", (unsigned long)after[x]);
                     logp_text_printf(t, "explore = %s %zu-%zu%s %s%s\n", logp_coll_name((logp_coll_t)c), (size_t)1 << x,
                                      ((size_t)2 << x) - 1, qual, names, wait);
                 }
