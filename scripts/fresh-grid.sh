@@ -9,11 +9,15 @@
 #   steady auto / fastest       (the bar: <= 1.10 x the fastest of native
 #                                and every forced algorithm + 0.1 us)
 #   sh scripts/fresh-grid.sh BUILD_DIR > table.txt
+# The noise column: native's own runs of the cell, largest / smallest
+# (first 30 or steady, the wider); the last line counts the failures by
+# more than that as well (a failure within it is not evidence).
 #   env: MPI=mpich|openmpi  N=2  REPS=3  CALLS=200  MAXSEC=20
 #        COLLS="bcast reduce alltoall" (or allreduce)  SIZES="8 1024 16384 65536 1048576 4194304"
 #        LEARN=FILE   auto reads FILE (a learned file of an earlier run) and
 #                     does not write it: "second run" mode
 #        RAW=FILE     keep every run's line (default: a temporary file)
+#        TABLE_ONLY=1 no runs: the table from RAW's lines (an earlier run's)
 #        SECOND=1     after each auto run, a second auto run that reads the
 #                     learned file the first one wrote (config "second"):
 #                     its first 30 calls against the steady fastest (the
@@ -39,7 +43,8 @@ COLLS=${COLLS:-"bcast reduce alltoall"}
 SIZES=${SIZES:-"8 1024 16384 65536 1048576 4194304"}
 raw=${RAW:-$(mktemp)}
 [ -n "${RAW:-}" ] || trap 'rm -f "$raw"' EXIT
-: > "$raw"
+[ "${TABLE_ONLY:-0}" = 1 ] && { [ -n "${RAW:-}" ] || { echo "TABLE_ONLY=1 needs RAW=FILE" >&2; exit 2; }; REPS=0; }
+[ "$REPS" = 0 ] || : > "$raw"
 # run ENV=VALUE... -- PROGRAM ARGS: one job, the shim preloaded, only the given variables set
 run() {
     xs=; es=
@@ -121,6 +126,9 @@ function med(key,   n, i, j, t, v) { n = cnt[key]; if (!n) return -1
     for (i = 1; i <= n; i++) v[i] = x[key, i]
     for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
     return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+function spread(key,   n, i, lo, hi) { n = cnt[key]; if (n < 2) return 1
+    lo = hi = x[key, 1]; for (i = 2; i <= n; i++) { lo = x[key, i] < lo ? x[key, i] : lo; hi = x[key, i] > hi ? x[key, i] : hi }
+    return lo > 0 ? hi / lo : 1 }
 { cfg = val($0, "cfg"); c = val($0, "coll"); m = val($0, "bytes"); if (cfg == "second") second = 1
   if (!((c, m) in seen)) { seen[c, m] = 1; order[++no] = c SUBSEP m }
   if (!((c, m, cfg) in cseen)) { cseen[c, m, cfg] = 1; cfgs[c, m] = cfgs[c, m] " " cfg }
@@ -128,7 +136,7 @@ function med(key,   n, i, j, t, v) { n = cnt[key]; if (!n) return -1
   if (f != "" && f != "-") { k = c SUBSEP m SUBSEP cfg SUBSEP "f"; x[k, ++cnt[k]] = f + 0 }
   if (s != "" && s != "-") { k = c SUBSEP m SUBSEP cfg SUBSEP "s"; x[k, ++cnt[k]] = s + 0 } }
 END {
-  printf "%-9s %9s | %9s %9s %6s %4s | %9s %9s %-22s %6s %4s", "coll", "bytes", "auto_1-30", "native", "ratio", "ok", "auto_101+", "fastest", "(which)", "ratio", "ok"
+  printf "%-9s %9s | %9s %9s %6s %4s | %9s %9s %-22s %6s %4s %6s", "coll", "bytes", "auto_1-30", "native", "ratio", "ok", "auto_101+", "fastest", "(which)", "ratio", "ok", "noise"
   if (second) printf " | %9s %6s %4s %9s %6s", "2nd_1-30", "ratio", "ok", "cold_best", "ratio"
   printf "\n"
   bad = 0
@@ -141,7 +149,11 @@ END {
     ok1 = (af >= 0 && nf > 0 && af <= 1.10 * nf + 0.2) ? "yes" : "NO"
     ok2 = (as >= 0 && best > 0 && as <= 1.10 * best + 0.1) ? "yes" : "NO"
     bad += (ok1 == "NO") + (ok2 == "NO")
-    printf "%-9s %9d | %9.2f %9.2f %6.2f %4s | %9.2f %9.2f %-22s %6.2f %4s", c, m, af, nf, (nf > 0 ? af / nf : 0), ok1, as, best, "(" who ")", (best > 0 ? as / best : 0), ok2
+    # noise: how far native'"'"'s own runs of this cell are apart (largest / smallest,
+    # first 30 or steady, whichever is wider); a failure by less is not evidence
+    sn = spread(c SUBSEP m SUBSEP "native" SUBSEP "s"); fn = spread(c SUBSEP m SUBSEP "native" SUBSEP "f"); sn = fn > sn ? fn : sn
+    beyond += (ok1 == "NO" && af > (1.10 * nf + 0.2) * sn) + (ok2 == "NO" && as > (1.10 * best + 0.1) * sn)
+    printf "%-9s %9d | %9.2f %9.2f %6.2f %4s | %9.2f %9.2f %-22s %6.2f %4s %6.2f", c, m, af, nf, (nf > 0 ? af / nf : 0), ok1, as, best, "(" who ")", (best > 0 ? as / best : 0), ok2, sn
     if (second) {
       sf = med(c SUBSEP m SUBSEP "second" SUBSEP "f")
       ok3 = (sf >= 0 && best > 0 && sf <= 1.10 * best + 0.2) ? "yes" : "NO"
@@ -152,6 +164,6 @@ END {
     }
     printf "\n"
   }
-  printf "cells failing a bar: %d\n", bad
+  printf "cells failing a bar: %d (by more than the noise: %d)\n", bad, beyond
   if (second) printf "second runs failing their bar: %d\n", bad2
 }' "$raw"
