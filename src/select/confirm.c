@@ -88,7 +88,14 @@ int logp_confirm_plan_extend(logp_trial_plan_t *plan, const double *t, const dou
     }
     if (next < 0)
         return -1;
+    int ref = logp_confirm_block_of(plan, 0);
+    double then = plan->predicted[ref], now = t[plan->algo[ref]];
     logp_confirm_plan_add(plan, t, band, next);
+    /* on the footing of the plan's prices (block 0's, taken before this
+     * trial's corrections): the block estimate scales it by what block 0
+     * measured against its price, which t[] already holds */
+    if (then > 0.0 && now > 0.0)
+        plan->predicted[plan->n - 1] *= then / now;
     return plan->n - 1;
 }
 

@@ -100,8 +100,14 @@ int logp_confirm_plan(const double *t, const double *raw, const double *band, lo
  * algorithm by t[] (with the corrections; < 0: not a candidate) that is
  * not in the plan, not native (its blocks open and close every trial)
  * and not a twin of a candidate of ours (raw, as logp_confirm_plan),
- * appended to plan with its band.  Returns its index, -1 if there is
- * none or the plan is full. */
+ * appended to plan with its band, its price put on the footing of the
+ * plan's own (scaled by what block 0's candidate was priced in the plan
+ * over what t[] prices it now): the budget's estimate of its block
+ * scales prices by block 0's measured time over its plan price, which a
+ * price corrected by this trial already holds (scaling it twice, MPICH,
+ * n = 2, all-to-all 16 KiB: butterfly expected 8.6x native's time, ~760
+ * calls of waiting, where the corrected price alone said 2.3x).  Returns
+ * its index, -1 if there is none or the plan is full. */
 int logp_confirm_plan_extend(logp_trial_plan_t *plan, const double *t, const double *raw, const double *band);
 
 /* The candidates of a trial that resumes an earlier run's (the learned

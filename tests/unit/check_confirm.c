@@ -122,6 +122,18 @@ START_TEST(test_plan)
     ck_assert_int_eq(p.algo[3], LOGP_ALGO_FLAT);
     p.n = LOGP_CONFIRM_MAX; /* full */
     ck_assert_int_eq(logp_confirm_plan_extend(&p, t, t, NULL), -1);
+    /* prices corrected since the plan (native measured 4x its price, the others 3x by the default
+     * correction): the one that joins is put on the plan's footing, native's plan price over its
+     * price now; the budget's estimate (block 0's measured / plan price) then scales it once */
+    prices(t, 5e-6, 50e-6, 7e-6, 60e-6);
+    ck_assert_int_eq(logp_confirm_plan(t, t, NULL, LOGP_ALGO_NATIVE, &p), 2);
+    t[LOGP_ALGO_NATIVE] = 20e-6;
+    t[LOGP_ALGO_LOGP_TREE] = 150e-6;
+    t[LOGP_ALGO_FLAT] = 180e-6;
+    ck_assert_int_eq(logp_confirm_plan_extend(&p, t, t, NULL), 2);
+    ck_assert_int_eq(p.algo[2], LOGP_ALGO_LOGP_TREE);
+    ck_assert(fabs(p.predicted[2] - 150e-6 * 5e-6 / 20e-6) < 1e-15);
+    ck_assert(p.predicted[0] == 5e-6 && p.predicted[1] == 7e-6); /* the plan's own prices stay */
     /* a rule's resumed trial (explore): the rule, then the untried candidates that are candidates here,
      * cheapest first; the rule's own bit and the unpriced ones left out */
     prices(t, 5e-6, 9e-6, 7e-6, -1.0);
