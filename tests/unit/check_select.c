@@ -36,6 +36,31 @@ START_TEST(test_registry)
 }
 END_TEST
 
+/* One rank: nothing to communicate, so the library's own local copy
+ * (cheaper than our executor's), but the exchanges' own (MPICH's 1-rank
+ * all-to-all can hang) and the safe default where the library is unsafe. */
+START_TEST(test_one_rank)
+{
+    logp_params_t p = logp_params_default();
+    logp_topo_t topo = logp_topo_uniform(1, &p);
+    for (int coll = 0; coll < LOGP_COLL_COUNT; coll++)
+        for (int unsafe = 0; unsafe <= 1; unsafe++) {
+            logp_select_query_t q = {(logp_coll_t)coll, 8, 1, unsafe, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0, 0};
+            logp_algo_t a;
+            logp_sched_t sched;
+            double t;
+            ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, &sched, &t), LOGP_OK);
+            ck_assert(t == 0.0);
+            if (logp_coll_exchanges((logp_coll_t)coll))
+                ck_assert_int_eq(a, LOGP_ALGO_RING);
+            else
+                ck_assert_int_eq(a, unsafe ? LOGP_ALGO_BINOMIAL : LOGP_ALGO_NATIVE);
+            ck_assert(a == LOGP_ALGO_NATIVE || sched.algo == a);
+            logp_sched_free(&sched);
+        }
+}
+END_TEST
+
 START_TEST(test_auto_is_cheapest)
 {
     logp_params_t p = logp_params_default();
@@ -227,9 +252,9 @@ START_TEST(test_forced_kept)
         any |= prices[LOGP_ALGO_CHUNKED_RSG] >= 0;
     }
     ck_assert(any);
-    q.topo = &one;
+    q.topo = &one; /* one rank (a non-commutative reduce): the library's local copy */
     ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, NULL, &t), LOGP_OK);
-    ck_assert_int_eq(a, LOGP_ALGO_BINOMIAL);
+    ck_assert_int_eq(a, LOGP_ALGO_NATIVE);
     ck_assert(t == 0);
 }
 END_TEST
@@ -498,6 +523,7 @@ int main(void)
     const TTest *const tests[] = {test_decide_priced, test_prune,
         test_registry,
         test_auto_is_cheapest,
+        test_one_rank,
         test_alltoallv_agreement,
         test_node_aggregate_one_node,
         test_forced_kept,
