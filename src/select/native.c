@@ -381,7 +381,7 @@ int logp_native_unsafe(logp_native_lib_t lib, logp_coll_t coll, int P, int root,
         return 0;
     if (coll == LOGP_COLL_REDUCE)
         return commutative && root != 0 && bytes > 2048;
-    return coll == LOGP_COLL_ALLTOALL && P == 1;
+    return (coll == LOGP_COLL_ALLTOALL || coll == LOGP_COLL_ALLTOALLV) && P == 1;
 }
 
 double logp_native_predict(logp_native_lib_t lib, logp_coll_t coll, size_t bytes, int commutative,

@@ -54,9 +54,11 @@ const char *logp_native_algo(logp_native_lib_t lib, logp_coll_t coll, int P, siz
  * rules; kept there, untested) crashes in its reduce-scatter-gather path
  * (a commutative reduce above 2 KiB) with MPI_IN_PLACE at a root other
  * than 0, which only the root knows, so every such reduce counts; its
- * MPI_Alltoall on a 1-rank communicator hangs while an MPI_ANY_SOURCE
- * receive is pending on it.  Open MPI 4.1: none.  Depends only on
- * arguments every rank shares. */
+ * MPI_Alltoall and MPI_Alltoallv (and their nonblocking forms) on a
+ * 1-rank communicator hang while an MPI_ANY_SOURCE, MPI_ANY_TAG receive is
+ * pending on it (reproduced without the shim; docs/design.md, "MPI
+ * library quirks").  Open MPI 4.1: none (the same program passes).
+ * Depends only on arguments every rank shares. */
 int logp_native_unsafe(logp_native_lib_t lib, logp_coll_t coll, int P, int root, size_t bytes, int commutative);
 
 /* Predicted time of that algorithm on topo->P ranks.  Binomial, linear,

@@ -193,8 +193,9 @@ logp_status_t logp_select_decide_priced(logp_algo_t configured, const logp_selec
         /* nothing to communicate: the library's own local copy, the
          * cheapest (MPICH, n = 1: 18 - 80 ns a call against 145 - 610 ns
          * through our executor, docs/results/fresh/shim-per-call.c), but
-         * for the exchanges (MPICH's 1-rank all-to-all can hang) */
-        best = logp_select_safe(q->coll, q->native_unsafe || logp_coll_exchanges(q->coll));
+         * where the library is known to fail (MPICH's 1-rank all-to-alls
+         * hang beside a wildcard receive: native_unsafe) */
+        best = logp_select_safe(q->coll, q->native_unsafe);
         if (best != LOGP_ALGO_NATIVE)
             rc = logp_select_build(best, q, &best_s);
         best_t = 0.0;

@@ -244,6 +244,7 @@ static int logp_shim_alltoallv_admit(logp_call_t *c, const logp_comm_state_t *st
         mean = got * (double)rsize;
     mean /= st->size;
     c->bytes = mean < (double)INT_MAX ? (size_t)mean : (size_t)INT_MAX; /* the classes end at 2 GiB (state.h) */
+    c->unsafe = logp_native_unsafe(logp_native_lib_default(), LOGP_COLL_ALLTOALLV, st->size, 0, c->bytes, 1);
     return 1;
 }
 

@@ -19,6 +19,7 @@ algos=$("$b/pmpi-logp" algorithms alltoallv)
 log=$(mktemp); err=$(mktemp)
 trap 'rm -f "$log" "$err"' EXIT
 bad=0; good=0
+one_rank=ring; [ -f "$b/.libs/libpmpi-logp-openmpi.so.0" ] && one_rank=native # the Open MPI build (configure.ac)
 for a in $algos native auto; do
     for n in $NS; do
         extra=""; [ "$n" -ge 7 ] && extra="--world-only"
@@ -29,7 +30,10 @@ for a in $algos native auto; do
         grep -q '^test_alltoallv: [0-9]* passed, 0 failed$' "$log" && [ $rc -eq 0 ] || status=FAIL
         want=$a; [ "$a" = auto ] && want='[a-z-]*'
         [ "$a" = auto ] && [ "$n" -ge 2 ] && want='(ring|linear)' # auto never picks the library here (algo.h)
-        [ "$n" -eq 1 ] && [ "$a" = auto ] && want='ring' # one rank: the safe default's local copy
+        # one rank: the library's local copy, but MPICH's 1-rank alltoallv hangs beside a wildcard
+        # receive (the test's interleaved case): there the safe default's, the ring
+        [ "$n" -eq 1 ] && [ "$a" = auto ] && want=$one_rank
+        [ "$n" -eq 1 ] && [ "$a" = native ] && want=$one_rank # forced too: the shim never sends that case to the library
         grep -Eq "^pmpi-logp: .*\): alltoallv .* -> $want( \([a-z ]+: [a-z-]+\))? \(configured" "$err" ||
             { status=FAIL; echo "  no 'alltoallv -> $want' decision in the shim's output"; }
         # and calls that ran it (verbose 2: one line per call on rank 0)

@@ -51,13 +51,19 @@ START_TEST(test_one_rank)
             double t;
             ck_assert_int_eq(logp_select_decide(LOGP_ALGO_AUTO, &q, &a, &sched, &t), LOGP_OK);
             ck_assert(t == 0.0);
-            if (logp_coll_exchanges((logp_coll_t)coll))
-                ck_assert_int_eq(a, LOGP_ALGO_RING);
-            else
-                ck_assert_int_eq(a, unsafe ? LOGP_ALGO_BINOMIAL : LOGP_ALGO_NATIVE);
+            /* the library's local copy, unless it is unsafe there: then the safe default */
+            ck_assert_int_eq(a, unsafe ? logp_select_safe((logp_coll_t)coll, 1) : LOGP_ALGO_NATIVE);
             ck_assert(a == LOGP_ALGO_NATIVE || sched.algo == a);
             logp_sched_free(&sched);
         }
+    /* MPICH 4.0.2's 1-rank all-to-alls hang beside a pending wildcard receive (both of them,
+     * reproduced without the shim); Open MPI 4.1's do not; no other call is unsafe on one rank */
+    for (int coll = 0; coll < LOGP_COLL_COUNT; coll++) {
+        int exchange = coll == LOGP_COLL_ALLTOALL || coll == LOGP_COLL_ALLTOALLV;
+        ck_assert_int_eq(logp_native_unsafe(LOGP_NATIVE_MPICH, (logp_coll_t)coll, 1, 0, 8, 1), exchange);
+        ck_assert_int_eq(logp_native_unsafe(LOGP_NATIVE_MPICH, (logp_coll_t)coll, 2, 0, 8, 1), 0);
+        ck_assert_int_eq(logp_native_unsafe(LOGP_NATIVE_OPENMPI, (logp_coll_t)coll, 1, 0, 8, 1), 0);
+    }
 }
 END_TEST
 
