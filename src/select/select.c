@@ -193,9 +193,11 @@ logp_status_t logp_select_decide_priced(logp_algo_t configured, const logp_selec
         /* nothing to communicate: the library's own local copy, the
          * cheapest (MPICH, n = 1: 18 - 80 ns a call against 145 - 610 ns
          * through our executor, docs/results/fresh/shim-per-call.c), but
-         * where the library is known to fail (MPICH's 1-rank all-to-alls
-         * hang beside a wildcard receive: native_unsafe) */
-        best = logp_select_safe(q->coll, q->native_unsafe);
+         * for the exchanges, where the ring's local copy is kept (MPICH's
+         * 1-rank all-to-alls hang beside a wildcard receive: native_unsafe;
+         * with Open MPI the library's would be safe, but a tool after the
+         * shim then sees calls the shim took before: run_preload) */
+        best = logp_select_safe(q->coll, q->native_unsafe || logp_coll_exchanges(q->coll));
         if (best != LOGP_ALGO_NATIVE)
             rc = logp_select_build(best, q, &best_s);
         best_t = 0.0;
