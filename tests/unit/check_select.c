@@ -37,8 +37,10 @@ START_TEST(test_registry)
 END_TEST
 
 /* One rank: nothing to communicate, so the library's own local copy
- * (cheaper than our executor's), but the exchanges' own (MPICH's 1-rank
- * all-to-all can hang) and the safe default where the library is unsafe. */
+ * (cheaper than our executor's), but the exchanges' own on every library
+ * (MPICH's 1-rank all-to-alls hang beside a wildcard receive; under Open
+ * MPI a PMPI tool after the shim would see calls the shim took before:
+ * select.c) and the safe default where the library is unsafe. */
 START_TEST(test_one_rank)
 {
     logp_params_t p = logp_params_default();
