@@ -9,6 +9,16 @@
 #include "../coll/engine.h"
 #include "../select/confirm.h"
 
+/* Eager messages warmed per process before its first trial: UCX's
+ * shared-memory FIFO has 64 elements (UCX_MM_FIFO_SIZE), each cold at its
+ * first use (coll/warm.h).  None under SMPI: a simulation has no cold
+ * memory, and the messages would shift every simulated first call. */
+#ifdef LOGP_BUILD_SMPI
+#define LOGP_ENV_WARM 0
+#else
+#define LOGP_ENV_WARM 64
+#endif
+
 static void logp_env_algos(logp_coll_t coll, char *buf, size_t n)
 {
     buf[0] = '\0';
@@ -84,6 +94,12 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     if (warmup != NULL && *warmup != '\0') {
         int before = env->errors, calls = logp_env_level("PMPI_LOGP_CONFIRM_WARMUP", warmup, 1000, env, msgs, n);
         env->confirm_warmup = env->errors == before ? calls : LOGP_CONFIRM_WARMUP;
+    }
+    const char *warm = getenv("PMPI_LOGP_WARM");
+    env->warm = LOGP_ENV_WARM;
+    if (warm != NULL && *warm != '\0') {
+        int before = env->errors, messages = logp_env_level("PMPI_LOGP_WARM", warm, 4096, env, msgs, n);
+        env->warm = env->errors == before ? messages : LOGP_ENV_WARM;
     }
     env->native = logp_native_lib_default();
     const char *native = getenv("PMPI_LOGP_NATIVE");

@@ -32,6 +32,9 @@ typedef struct logp_env {
                                             2 trials and refits of L and G */
     int confirm_warmup;                  /* PMPI_LOGP_CONFIRM_WARMUP: a class's calls before its trial
                                             (default LOGP_CONFIRM_WARMUP) */
+    int warm;                            /* PMPI_LOGP_WARM: eager messages each process receives from a rank
+                                            of its node before its first trial (0: none; default 64, 0 under
+                                            SMPI) */
     const char *learn;                   /* PMPI_LOGP_LEARN: learned file, read at start, written at the end */
     int reproducible;                    /* PMPI_LOGP_REPRODUCIBLE=1: decisions by the model alone (no trials,
                                             no learned file), no dataflow reduce: a floating-point reduce

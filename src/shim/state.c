@@ -19,6 +19,7 @@
 #include "../coll/engine.h"
 #include "../coll/layout.h"
 #include "../coll/library.h"
+#include "../coll/warm.h"
 #include "../config/config.h"
 #include "process.h"
 
@@ -45,6 +46,7 @@ static logp_private_t *logp_privates;
 static long logp_comm_ids;   /* communicators this process has given a tag */
 static int logp_creating;    /* state creations under way in this process */
 static int logp_tag_range = 32767 - LOGP_TAG_FIRST; /* tags available (MPI_TAG_UB) */
+static int logp_warmed;      /* this process's eager path is warm (logp_state_warm) */
 
 /* FNV-1a's step on 8 bytes at a time (a xorshift after each multiply
  * carries high bits down): the learned rules hashed here are 14 KB, which
@@ -200,13 +202,17 @@ static int logp_state_agree(logp_comm_state_t *st, MPI_Comm comm, int ok, int fo
     l = logp_hash(st->after, sizeof(st->after), l);
     l = logp_hash(&st->learn, sizeof(st->learn), l);
     long report = env->report != NULL && st->end_times != NULL;
-    long v[15] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
+    /* warming (logp_state_warm): wanted by a rank not yet warmed, the
+     * most messages any such rank asks for, none if a rank says none */
+    int unwarmed = !__atomic_load_n(&logp_warmed, __ATOMIC_ACQUIRE);
+    long v[17] = {(long)(h >> 33), (long)(h & 0x7fffffff), -(long)(h >> 33), -(long)(h & 0x7fffffff),
                   (long)(e >> 33), -(long)(e >> 33), !ok, found, -found, *id, *concurrent, !report,
-                  (long)(l >> 33), -(long)(l >> 33), oversubscribed},
-         r[15];
-    if (logp_coll_library_allreduce(v, r, 15, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
+                  (long)(l >> 33), -(long)(l >> 33), oversubscribed, unwarmed ? env->warm : 0, -env->warm},
+         r[17];
+    if (logp_coll_library_allreduce(v, r, 17, MPI_LONG, MPI_MAX, comm) != MPI_SUCCESS)
         return 0;
     st->oversubscribed = r[14] != 0;
+    st->warm = r[16] < 0 ? (int)r[15] : 0;
     if (r[12] != -r[13]) { /* learned files differ between nodes (not on a shared file system?) */
         if (st->rank == 0 && env->verbose >= 1)
             fprintf(stderr, "pmpi-logp: %s: ranks read different learned rules (PMPI_LOGP_LEARN); ignoring them on "
@@ -311,6 +317,31 @@ static int logp_state_private(logp_comm_state_t *st, int shared)
     st->pcomm = dup;
     st->own_private = !shared;
     return 1;
+}
+
+/* Before the communicator's first trial times anything: st->warm eager
+ * messages around each node's ring of ranks (coll/warm.h), so that a
+ * trial's blocks see the candidates as they run once the process is
+ * warm, not the first uses of the library's shared-memory FIFO (there
+ * the part-wise schedules were 10 - 20x native for 7 - 30 calls, and the
+ * trials kept slower choices: docs/results/fresh/README.md, "Warming the
+ * eager path").  Once per process: the set-up agreement asks whether any
+ * rank is not warm yet, so every rank of a node warms alike. */
+static void logp_state_warm(logp_comm_state_t *st)
+{
+    int node = logp_topo_node(&st->topo, st->rank), local = logp_topo_size(&st->topo, node);
+    if (st->warm <= 0 || !st->confirm || local < 2 || st->oversubscribed) /* (times there are the scheduler's) */
+        return;
+    int i = logp_topo_index(&st->topo, st->rank);
+    int next = logp_topo_member(&st->topo, node, (i + 1) % local);
+    int prev = logp_topo_member(&st->topo, node, (i + local - 1) % local);
+    double t0 = PMPI_Wtime();
+    if (logp_coll_warm(st->pcomm, next, prev, st->warm, st->tag) == MPI_SUCCESS)
+        __atomic_store_n(&logp_warmed, 1, __ATOMIC_RELEASE);
+    if (st->rank == 0 && logp_process_env()->verbose >= 1)
+        fprintf(stderr, "pmpi-logp: %s: warmed the eager path between the ranks of each node before trials: "
+                        "%d messages of %d B, %.0f us (PMPI_LOGP_WARM)\n",
+                st->name, st->warm, LOGP_WARM_BYTES, (PMPI_Wtime() - t0) * 1e6);
 }
 
 static logp_comm_state_t *logp_state_create(MPI_Comm comm)
@@ -458,6 +489,7 @@ static logp_comm_state_t *logp_state_create(MPI_Comm comm)
         int planes = env->nonblocking ? 1 + LOGP_STATE_NB_SLOTS : 1, ids = logp_tag_range / (2 * planes);
         st->tag = LOGP_TAG_FIRST + 2 * (int)(id % ids);
         st->nb_stride = env->nonblocking ? 2 * ids : 0;
+        logp_state_warm(st);
         PMPI_Group_free(&group);
         if (st->no_private && st->rank == 0 && env->verbose >= 1)
             fprintf(stderr, "pmpi-logp: %s: no private communicator could be made (too many communicators?); "

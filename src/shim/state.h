@@ -91,6 +91,7 @@ typedef struct logp_comm_state {
     int confirm;              /* trials and agreement points on this communicator (alike on every rank) */
     int warmup;               /* a class's calls before its trial (PMPI_LOGP_CONFIRM_WARMUP; alike) */
     int oversubscribed;       /* some rank's node runs more processes than it has processors (agreed) */
+    int warm;                 /* eager messages to warm at set-up, 0 for none (agreed: logp_state_warm) */
     unsigned long ncalls;     /* the shim's calls on it: agreement points are counted in them */
     unsigned long next_point; /* ncalls of the next agreement point (logp_confirm_agree_next) */
     logp_decision_t *wait_head, *wait_tail; /* trials waiting for agreement, in completion order */

@@ -136,6 +136,28 @@ env LD_PRELOAD="$lib" PMPI_LOGP_WAIT=sometimes PMPI_LOGP_VERBOSE=1 timeout 300 $
 [ $? -eq 0 ] && grep -q 'PMPI_LOGP_WAIT=sometimes: expected auto, yield or poll; ignored' "$tmp/err" &&
     ! grep -q 'give up the processor' "$tmp/err" && grep -q 'all results correct' "$tmp/out" &&
     ok "PMPI_LOGP_WAIT=sometimes reported, ignored" || ko "PMPI_LOGP_WAIT=sometimes"
+# PMPI_LOGP_WARM: before a communicator's first trial, once per process,
+# the eager path between a node's ranks is warmed (said once, verbose: the
+# test's second communicator of two ranks does not warm again); none with
+# PMPI_LOGP_WARM=0 or without trials; set on one rank only, nobody warms
+# and nobody waits; a bad value is reported and ignored
+warm() { # LINES NAME PATTERN ENV...: test_coll at n = 2, LINES warming lines, PATTERN in its stderr
+    want=$1 name=$2 pattern=$3
+    shift 3
+    env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$@" timeout 300 $MPIEXEC -n 2 "$b/tests/mpi/test_coll" >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq 0 ] && grep -q 'test_coll: P=2: [1-9][0-9]* passed, 0 failed' "$tmp/out" && grep -q -- "$pattern" "$tmp/err" &&
+        [ "$(grep -c 'warmed the eager path between the ranks of each node before trials: [0-9]* messages of 8192 B' "$tmp/err")" -eq "$want" ] &&
+        ok "$name" || { ko "$name"; grep -v '^pmpi-logp' "$tmp/out" | tail -3; grep -i warm "$tmp/err"; }
+}
+warm 1 "PMPI_LOGP_WARM: 64 messages once per process (default)" 'MPI_COMM_WORLD: warmed the eager path .*: 64 messages'
+warm 1 "PMPI_LOGP_WARM=3: three messages" 'warmed the eager path .*: 3 messages' PMPI_LOGP_WARM=3
+warm 0 "PMPI_LOGP_WARM=0: no warming" 'test_coll\|pmpi-logp' PMPI_LOGP_WARM=0
+warm 0 "PMPI_LOGP_CONFIRM=0: no trials, no warming" 'test_coll\|pmpi-logp' PMPI_LOGP_CONFIRM=0
+warm 1 "PMPI_LOGP_WARM=many: reported, ignored (the default)" 'PMPI_LOGP_WARM=many' PMPI_LOGP_WARM=many
+timeout 300 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 PMPI_LOGP_WARM=0 "$b/tests/mpi/test_coll" : \
+    -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$b/tests/mpi/test_coll" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'test_coll: P=2: [1-9][0-9]* passed, 0 failed' "$tmp/out" && ! grep -q 'warmed the eager path' "$tmp/err" &&
+    ok "PMPI_LOGP_WARM=0 on one rank: nobody warms, nobody waits" || { ko "PMPI_LOGP_WARM=0 on one rank"; tail -5 "$tmp/err"; }
 # the probe writes a file that pmpi-logp check accepts
 timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-probe" --reps 3 --out "$tmp/probe.conf" >"$tmp/out" 2>"$tmp/err"
 rc=$?
