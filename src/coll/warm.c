@@ -6,6 +6,8 @@
  * 4.1.4: docs/results/fresh/README.md, "Warming the eager path"). */
 #include "warm.h"
 
+#include <stdlib.h>
+
 int logp_coll_warm(MPI_Comm comm, int next, int prev, int messages, int tag)
 {
     /* one in flight each way, no allocation that could fail on one rank:
@@ -24,4 +26,11 @@ int logp_coll_warm(MPI_Comm comm, int next, int prev, int messages, int tag)
             rc = e != MPI_SUCCESS ? e : f != MPI_SUCCESS ? f : g;
     }
     return rc;
+}
+
+void logp_coll_warm_allocator(size_t bytes)
+{
+    /* volatile: the pair must reach the allocator, not be optimized away */
+    void *volatile block = malloc(bytes);
+    free(block);
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../coll/warm.h"
 #include "dispatch.h"
 
 #ifndef LOGP_TUNING_DEFAULT
@@ -142,6 +143,8 @@ void logp_process_setup(void)
     if (logp_env.test_nomem >= 0 && logp_env.test_nomem == logp_world_rank)
         logp_test_nomem = logp_env.test_nomem_kinds;
     logp_scratch.fail = (logp_test_nomem & LOGP_TEST_NOMEM_STAGING) != 0;
+    if (logp_env.warm > 0) /* before any collective: native alike in and after trials (coll/warm.h) */
+        logp_coll_warm_allocator(LOGP_WARM_ALLOCATOR);
     logp_process_load_tuning();
     logp_process_load_learned();
     if (logp_env.dispatch)

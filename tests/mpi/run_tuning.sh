@@ -158,6 +158,17 @@ timeout 300 $MPIEXEC -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 PMPI_LOGP_WA
     -n 1 env LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$b/tests/mpi/test_coll" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q 'test_coll: P=2: [1-9][0-9]* passed, 0 failed' "$tmp/out" && ! grep -q 'warmed the eager path' "$tmp/err" &&
     ok "PMPI_LOGP_WARM=0 on one rank: nobody warms, nobody waits" || { ko "PMPI_LOGP_WARM=0 on one rank"; tail -5 "$tmp/err"; }
+# the allocator's warming (coll/warm.h): a 4 MiB block after the first
+# collective comes from glibc's heap under the shim, mapped anew without
+# it (the library alone) and with PMPI_LOGP_WARM=0
+for case in 0:shim 1:none 1:PMPI_LOGP_WARM=0; do
+    want=${case%%:*} how=${case#*:}
+    pre="LD_PRELOAD=$lib"; [ "$how" = none ] && pre=LOGP_TEST_UNUSED=1 # (no preload)
+    extra=; [ "$how" = PMPI_LOGP_WARM=0 ] && extra=$how
+    env "$pre" $extra timeout 120 $MPIEXEC -n 2 "$b/tests/mpi/test_allocator" >"$tmp/out" 2>"$tmp/err"
+    [ $? -eq 0 ] && grep -q "^test_allocator: mapped $want\$" "$tmp/out" && ok "allocator warmed: mapped $want ($how)" ||
+        { ko "allocator warmed: mapped $want ($how)"; cat "$tmp/out"; tail -3 "$tmp/err"; }
+done
 # the probe writes a file that pmpi-logp check accepts
 timeout 300 $MPIEXEC -n 2 "$b/pmpi-logp-probe" --reps 3 --out "$tmp/probe.conf" >"$tmp/out" 2>"$tmp/err"
 rc=$?
