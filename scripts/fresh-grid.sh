@@ -24,6 +24,9 @@
 #                     bar: <= 1.10 x + 0.2 us) and against the fastest
 #                     first 30 calls of native and every forced algorithm
 #                     (what any choice costs cold)
+#        UNWARMED=1   also auto with PMPI_LOGP_WARM=0 (config "unwarmed":
+#                     no warming of the eager path before trials), its
+#                     ratios beside auto's, alternated with the others
 # About 10 minutes per MPI library at the defaults on 2 cores.  Run it
 # alone on the machine (flock /tmp/mpi.lock).
 #   MPI=smpi     SimGrid SMPI (deterministic: REPS=1 is enough), N ranks
@@ -89,6 +92,7 @@ unset PMPI_LOGP_VERBOSE PMPI_LOGP_REPORT PMPI_LOGP_BCAST PMPI_LOGP_REDUCE PMPI_L
 configs() {
     echo auto
     [ "${SECOND:-0}" = 1 ] && echo second
+    [ "${UNWARMED:-0}" = 1 ] && echo unwarmed
     echo native
     "$b/pmpi-logp" algorithms "$1"
 }
@@ -98,7 +102,8 @@ for rep in $(seq "$REPS"); do
         var=PMPI_LOGP_$(echo "$c" | tr a-z A-Z)
         for m in $SIZES; do
             for cfg in $(configs "$c"); do
-                learn="" algo=$cfg
+                learn="" algo=$cfg warm=
+                [ "$cfg" = unwarmed ] && algo=auto warm=PMPI_LOGP_WARM=0
                 if [ "$cfg" = auto ] && [ -n "${LEARN:-}" ]; then # read-only: a copy per run
                     learn=$(mktemp); cp "$LEARN" "$learn"
                 elif [ "$cfg" = auto ] && [ "${SECOND:-0}" = 1 ]; then # the first run writes it
@@ -109,7 +114,7 @@ for rep in $(seq "$REPS"); do
                 fi
                 tun= # SMPI: auto reads the wrong file, the others FORCED
                 [ "$MPI" = smpi ] && { tun=PMPI_LOGP_TUNING=$FORCED; [ "$algo" = auto ] && tun=PMPI_LOGP_TUNING=$WRONG; }
-                line=$(run "$var=$algo" ${learn:+PMPI_LOGP_LEARN=$learn} $tun -- "$b/pmpi-logp-fresh" --coll "$c" \
+                line=$(run "$var=$algo" ${learn:+PMPI_LOGP_LEARN=$learn} $tun $warm -- "$b/pmpi-logp-fresh" --coll "$c" \
                     --bytes "$m" --calls "$CALLS" --max-seconds "$MAXSEC" 2>/dev/null | grep '^fresh ')
                 [ -n "$learn" ] && [ "$learn" != "${learned:-}" ] && rm -f "$learn"
                 [ "$cfg" = second ] && rm -f "$learned"
@@ -129,7 +134,7 @@ function med(key,   n, i, j, t, v) { n = cnt[key]; if (!n) return -1
 function spread(key,   n, i, lo, hi) { n = cnt[key]; if (n < 2) return 1
     lo = hi = x[key, 1]; for (i = 2; i <= n; i++) { lo = x[key, i] < lo ? x[key, i] : lo; hi = x[key, i] > hi ? x[key, i] : hi }
     return lo > 0 ? hi / lo : 1 }
-{ cfg = val($0, "cfg"); c = val($0, "coll"); m = val($0, "bytes"); if (cfg == "second") second = 1
+{ cfg = val($0, "cfg"); c = val($0, "coll"); m = val($0, "bytes"); if (cfg == "second") second = 1; if (cfg == "unwarmed") unwarmed = 1
   if (!((c, m) in seen)) { seen[c, m] = 1; order[++no] = c SUBSEP m }
   if (!((c, m, cfg) in cseen)) { cseen[c, m, cfg] = 1; cfgs[c, m] = cfgs[c, m] " " cfg }
   f = val($0, "first30_us"); s = val($0, "steady101_200_us")
@@ -138,6 +143,7 @@ function spread(key,   n, i, lo, hi) { n = cnt[key]; if (n < 2) return 1
 END {
   printf "%-9s %9s | %9s %9s %6s %4s | %9s %9s %-22s %6s %4s %6s", "coll", "bytes", "auto_1-30", "native", "ratio", "ok", "auto_101+", "fastest", "(which)", "ratio", "ok", "noise"
   if (second) printf " | %9s %6s %4s %9s %6s", "2nd_1-30", "ratio", "ok", "cold_best", "ratio"
+  if (unwarmed) printf " | %9s %6s %9s %6s", "unw_1-30", "ratio", "unw_101+", "ratio"
   printf "\n"
   bad = 0
   for (i = 1; i <= no; i++) {
@@ -145,7 +151,7 @@ END {
     af = med(c SUBSEP m SUBSEP "auto" SUBSEP "f"); nf = med(c SUBSEP m SUBSEP "native" SUBSEP "f")
     as = med(c SUBSEP m SUBSEP "auto" SUBSEP "s"); best = -1; who = "-"
     nc = split(cfgs[c, m], cl, " ")
-    for (j = 1; j <= nc; j++) if (cl[j] != "auto" && cl[j] != "second") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "s"); if (t > 0 && (best < 0 || t < best)) { best = t; who = cl[j] } }
+    for (j = 1; j <= nc; j++) if (cl[j] != "auto" && cl[j] != "second" && cl[j] != "unwarmed") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "s"); if (t > 0 && (best < 0 || t < best)) { best = t; who = cl[j] } }
     ok1 = (af >= 0 && nf > 0 && af <= 1.10 * nf + 0.2) ? "yes" : "NO"
     ok2 = (as >= 0 && best > 0 && as <= 1.10 * best + 0.1) ? "yes" : "NO"
     bad += (ok1 == "NO") + (ok2 == "NO")
@@ -159,11 +165,17 @@ END {
       ok3 = (sf >= 0 && best > 0 && sf <= 1.10 * best + 0.2) ? "yes" : "NO"
       bad2 += ok3 == "NO"
       cold = -1
-      for (j = 1; j <= nc; j++) if (cl[j] != "auto" && cl[j] != "second") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "f"); if (t > 0 && (cold < 0 || t < cold)) cold = t }
+      for (j = 1; j <= nc; j++) if (cl[j] != "auto" && cl[j] != "second" && cl[j] != "unwarmed") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "f"); if (t > 0 && (cold < 0 || t < cold)) cold = t }
       printf " | %9.2f %6.2f %4s %9.2f %6.2f", sf, (best > 0 ? sf / best : 0), ok3, cold, (cold > 0 ? sf / cold : 0)
+    }
+    if (unwarmed) {
+      uf = med(c SUBSEP m SUBSEP "unwarmed" SUBSEP "f"); us = med(c SUBSEP m SUBSEP "unwarmed" SUBSEP "s")
+      ubad += !(uf >= 0 && nf > 0 && uf <= 1.10 * nf + 0.2) + !(us >= 0 && best > 0 && us <= 1.10 * best + 0.1)
+      printf " | %9.2f %6.2f %9.2f %6.2f", uf, (nf > 0 ? uf / nf : 0), us, (best > 0 ? us / best : 0)
     }
     printf "\n"
   }
   printf "cells failing a bar: %d (by more than the noise: %d)\n", bad, beyond
   if (second) printf "second runs failing their bar: %d\n", bad2
+  if (unwarmed) printf "cells failing a bar unwarmed (PMPI_LOGP_WARM=0): %d\n", ubad
 }' "$raw"
