@@ -58,6 +58,15 @@ static int logp_env_level(const char *var, const char *v, int max, logp_env_t *e
     return (int)x;
 }
 
+/* logp_env_level for a variable whose default is not 0: `fallback` when
+ * it is unset, empty or invalid (reported as such). */
+static int logp_env_level_or(const char *var, int max, int fallback, logp_env_t *env, char *msgs, size_t n)
+{
+    const char *v = getenv(var);
+    int before = env->errors, x = logp_env_level(var, v, max, env, msgs, n);
+    return v == NULL || *v == '\0' || env->errors != before ? fallback : x; /* ("00" is 0) */
+}
+
 void logp_env_read(logp_env_t *env, char *msgs, size_t n)
 {
     static const char *const vars[LOGP_COLL_COUNT] = {"PMPI_LOGP_BCAST", "PMPI_LOGP_REDUCE", "PMPI_LOGP_ALLTOALL",
@@ -83,24 +92,9 @@ void logp_env_read(logp_env_t *env, char *msgs, size_t n)
     env->ranks_per_node = logp_env_level("PMPI_LOGP_RANKS_PER_NODE", getenv("PMPI_LOGP_RANKS_PER_NODE"), 1 << 20,
                                          env, msgs, n);
     env->dispatch = logp_env_level("PMPI_LOGP_DISPATCH", getenv("PMPI_LOGP_DISPATCH"), 1, env, msgs, n);
-    const char *confirm = getenv("PMPI_LOGP_CONFIRM");
-    env->confirm = 1;
-    if (confirm != NULL && *confirm != '\0') {
-        int before = env->errors, level = logp_env_level("PMPI_LOGP_CONFIRM", confirm, 2, env, msgs, n);
-        env->confirm = env->errors == before ? level : 1; /* invalid: the default ("00" is 0) */
-    }
-    const char *warmup = getenv("PMPI_LOGP_CONFIRM_WARMUP");
-    env->confirm_warmup = LOGP_CONFIRM_WARMUP;
-    if (warmup != NULL && *warmup != '\0') {
-        int before = env->errors, calls = logp_env_level("PMPI_LOGP_CONFIRM_WARMUP", warmup, 1000, env, msgs, n);
-        env->confirm_warmup = env->errors == before ? calls : LOGP_CONFIRM_WARMUP;
-    }
-    const char *warm = getenv("PMPI_LOGP_WARM");
-    env->warm = LOGP_ENV_WARM;
-    if (warm != NULL && *warm != '\0') {
-        int before = env->errors, messages = logp_env_level("PMPI_LOGP_WARM", warm, 4096, env, msgs, n);
-        env->warm = env->errors == before ? messages : LOGP_ENV_WARM;
-    }
+    env->confirm = logp_env_level_or("PMPI_LOGP_CONFIRM", 2, 1, env, msgs, n);
+    env->confirm_warmup = logp_env_level_or("PMPI_LOGP_CONFIRM_WARMUP", 1000, LOGP_CONFIRM_WARMUP, env, msgs, n);
+    env->warm = logp_env_level_or("PMPI_LOGP_WARM", 4096, LOGP_ENV_WARM, env, msgs, n);
     env->native = logp_native_lib_default();
     const char *native = getenv("PMPI_LOGP_NATIVE");
     if (native != NULL && *native != '\0') {
