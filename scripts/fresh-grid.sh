@@ -134,6 +134,15 @@ function med(key,   n, i, j, t, v) { n = cnt[key]; if (!n) return -1
 function spread(key,   n, i, lo, hi) { n = cnt[key]; if (n < 2) return 1
     lo = hi = x[key, 1]; for (i = 2; i <= n; i++) { lo = x[key, i] < lo ? x[key, i] : lo; hi = x[key, i] > hi ? x[key, i] : hi }
     return lo > 0 ? hi / lo : 1 }
+# the references: native and the forced algorithms, not auto'"'"'s runs
+function reference(cfg) { return cfg != "auto" && cfg != "second" && cfg != "unwarmed" }
+# the fastest reference of cell (c, m) in window w ("f" or "s"), -1 if none; its name in who
+function fastest(c, m, w,   j, n, l, t, b) { b = -1; who = "-"; n = split(cfgs[c, m], l, " ")
+    for (j = 1; j <= n; j++) if (reference(l[j])) { t = med(c SUBSEP m SUBSEP l[j] SUBSEP w); if (t > 0 && (b < 0 || t < b)) { b = t; who = l[j] } }
+    return b }
+# the bars: first 30 calls <= 1.10 x ref + 0.2 us, steady <= 1.10 x ref + 0.1 us
+function first_ok(t, ref) { return t >= 0 && ref > 0 && t <= 1.10 * ref + 0.2 }
+function steady_ok(t, ref) { return t >= 0 && ref > 0 && t <= 1.10 * ref + 0.1 }
 { cfg = val($0, "cfg"); c = val($0, "coll"); m = val($0, "bytes"); if (cfg == "second") second = 1; if (cfg == "unwarmed") unwarmed = 1
   if (!((c, m) in seen)) { seen[c, m] = 1; order[++no] = c SUBSEP m }
   if (!((c, m, cfg) in cseen)) { cseen[c, m, cfg] = 1; cfgs[c, m] = cfgs[c, m] " " cfg }
@@ -149,11 +158,9 @@ END {
   for (i = 1; i <= no; i++) {
     split(order[i], cm, SUBSEP); c = cm[1]; m = cm[2]
     af = med(c SUBSEP m SUBSEP "auto" SUBSEP "f"); nf = med(c SUBSEP m SUBSEP "native" SUBSEP "f")
-    as = med(c SUBSEP m SUBSEP "auto" SUBSEP "s"); best = -1; who = "-"
-    nc = split(cfgs[c, m], cl, " ")
-    for (j = 1; j <= nc; j++) if (cl[j] != "auto" && cl[j] != "second" && cl[j] != "unwarmed") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "s"); if (t > 0 && (best < 0 || t < best)) { best = t; who = cl[j] } }
-    ok1 = (af >= 0 && nf > 0 && af <= 1.10 * nf + 0.2) ? "yes" : "NO"
-    ok2 = (as >= 0 && best > 0 && as <= 1.10 * best + 0.1) ? "yes" : "NO"
+    as = med(c SUBSEP m SUBSEP "auto" SUBSEP "s"); best = fastest(c, m, "s")
+    ok1 = first_ok(af, nf) ? "yes" : "NO"
+    ok2 = steady_ok(as, best) ? "yes" : "NO"
     bad += (ok1 == "NO") + (ok2 == "NO")
     # noise: how far native'"'"'s own runs of this cell are apart (largest / smallest,
     # first 30 or steady, whichever is wider); a failure by less is not evidence
@@ -162,15 +169,14 @@ END {
     printf "%-9s %9d | %9.2f %9.2f %6.2f %4s | %9.2f %9.2f %-22s %6.2f %4s %6.2f", c, m, af, nf, (nf > 0 ? af / nf : 0), ok1, as, best, "(" who ")", (best > 0 ? as / best : 0), ok2, sn
     if (second) {
       sf = med(c SUBSEP m SUBSEP "second" SUBSEP "f")
-      ok3 = (sf >= 0 && best > 0 && sf <= 1.10 * best + 0.2) ? "yes" : "NO"
+      ok3 = first_ok(sf, best) ? "yes" : "NO"
       bad2 += ok3 == "NO"
-      cold = -1
-      for (j = 1; j <= nc; j++) if (cl[j] != "auto" && cl[j] != "second" && cl[j] != "unwarmed") { t = med(c SUBSEP m SUBSEP cl[j] SUBSEP "f"); if (t > 0 && (cold < 0 || t < cold)) cold = t }
+      cold = fastest(c, m, "f")
       printf " | %9.2f %6.2f %4s %9.2f %6.2f", sf, (best > 0 ? sf / best : 0), ok3, cold, (cold > 0 ? sf / cold : 0)
     }
     if (unwarmed) {
       uf = med(c SUBSEP m SUBSEP "unwarmed" SUBSEP "f"); us = med(c SUBSEP m SUBSEP "unwarmed" SUBSEP "s")
-      ubad += !(uf >= 0 && nf > 0 && uf <= 1.10 * nf + 0.2) + !(us >= 0 && best > 0 && us <= 1.10 * best + 0.1)
+      ubad += !first_ok(uf, nf) + !steady_ok(us, best)
       printf " | %9.2f %6.2f %9.2f %6.2f", uf, (nf > 0 ? uf / nf : 0), us, (best > 0 ? us / best : 0)
     }
     printf "\n"
