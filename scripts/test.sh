@@ -87,29 +87,31 @@ printf '%s' "$took"
 # MPICH's collective tests fetched, configured and built (for MPICH, then
 # for Open MPI from the same tarball; each configure and build two and a
 # half minutes alone), and the sanitizer and Open MPI builds of the
-# library.  Niced, so SMPI keeps its core; each build's exit status in its
+# library.  Niced by need: SMPI keeps its core, the suite's configure (a
+# long chain of tiny compiles, each waiting its turn) goes before the
+# library builds, which take what is left; each build's exit status in its
 # build.rc.  (Builds beside MPI runs slow the runs more than they save:
 # design.md.)
 san="$top/build-sanitize" ob="$top/build-openmpi"
 mkdir -p "$san" "$ob"
 san_pass=0; san_fail=0
-(BUILD_ONLY=1 nice -n 10 sh "$top/scripts/mpich-suite.sh" "$top/build" >"$top/build/mpich-suite-build.out" 2>&1
+(BUILD_ONLY=1 nice -n 5 sh "$top/scripts/mpich-suite.sh" "$top/build" >"$top/build/mpich-suite-build.out" 2>&1
     if command -v mpicc.openmpi >/dev/null 2>&1; then
-        MPI=openmpi BUILD_ONLY=1 SRC="$top/build/mpich-suite" nice -n 10 sh "$top/scripts/mpich-suite.sh" "$ob" \
+        MPI=openmpi BUILD_ONLY=1 SRC="$top/build/mpich-suite" nice -n 5 sh "$top/scripts/mpich-suite.sh" "$ob" \
             >"$ob/mpich-suite-build.out" 2>&1
     fi) &
 suite_build=$!
 # the sanitizer build: the library, the unit tests and the relinked MPI programs
-(cd "$san" && { [ -f Makefile ] || nice -n 10 "$top/configure" --disable-shared \
+(cd "$san" && { [ -f Makefile ] || nice -n 15 "$top/configure" --disable-shared \
     CFLAGS="-g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-    LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && nice -n 10 make -j"$(nproc)" >/dev/null 2>&1 &&
-    nice -n 10 make -j"$(nproc)" $units tests/mpi/test_coll_linked tests/mpi/test_alltoallv_linked \
+    LDFLAGS="-fsanitize=address,undefined" >/dev/null; } && nice -n 15 make -j"$(nproc)" >/dev/null 2>&1 &&
+    nice -n 15 make -j"$(nproc)" $units tests/mpi/test_coll_linked tests/mpi/test_alltoallv_linked \
         tests/mpi/test_nonblocking_linked >/dev/null 2>&1
     echo $? >"$san/build.rc"
     # then the Open MPI build, with its test programs
     if command -v mpicc.openmpi >/dev/null 2>&1; then
-        cd "$ob" && { [ -f Makefile ] || nice -n 10 "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
-            nice -n 10 make -j"$(nproc)" >build.out 2>&1 && nice -n 10 make -j"$(nproc)" check TESTS= >>build.out 2>&1
+        cd "$ob" && { [ -f Makefile ] || nice -n 15 "$top/configure" MPICC=mpicc.openmpi >/dev/null; } &&
+            nice -n 15 make -j"$(nproc)" >build.out 2>&1 && nice -n 15 make -j"$(nproc)" check TESTS= >>build.out 2>&1
         echo $? >"$ob/build.rc"
     fi) &
 lib_builds=$!
