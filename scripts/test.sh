@@ -243,8 +243,9 @@ stage "Open MPI build: exports and the MPI correctness matrix"
 ompi_pass=0; ompi_fail=0
 if command -v mpicc.openmpi >/dev/null 2>&1; then
     osl=$(ls -d /usr/lib/*/scalapack/openmpi-tests 2>/dev/null | head -1)
-    [ "$(cat "$ob/build.rc" 2>/dev/null)" = 0 ] || { echo "Open MPI build failed:"; tail -20 "$ob/build.out"; }
-    if (cd "$ob" && [ "$(cat build.rc 2>/dev/null)" = 0 ] &&
+    ob_built=no
+    if [ "$(cat "$ob/build.rc" 2>/dev/null)" = 0 ]; then ob_built=yes; else echo "Open MPI build failed:"; tail -20 "$ob/build.out" 2>/dev/null; fi
+    if [ $ob_built = yes ] && (cd "$ob" &&
         LOGP_TEST_NS="1 2 3" LOGP_TEST_TYPE_NS=2 SCALAPACK_TESTS=${osl:-/nonexistent} \
             make check TESTS="tests/check_symbols.sh tests/mpi/run_mpi.sh tests/mpi/run_preload.sh tests/mpi/run_scalapack.sh tests/mpi/run_mpb.sh tests/mpi/run_nwchem.sh tests/mpi/run_lammps.sh tests/mpi/run_hpcc.sh tests/mpi/run_mpi4py.sh" \
             >"$ob/check.out" 2>&1 &&
