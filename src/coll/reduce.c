@@ -11,7 +11,10 @@
  * buffers beside the accumulator); sends are nonblocking
  * (at most LOGP_SENDQ_WINDOW in flight; large ones to other peers not
  * beside each other, except for LOGP_FAMILY_CONCURRENT schedules), and a
- * write to elements still being sent waits for that send.
+ * write to elements still being sent waits for that send.  A
+ * LOGP_FAMILY_PREPOST schedule (dissemination) has every combining receive
+ * posted at its start, each into a slot of its own, so that its sends,
+ * many steps ahead of its combines, never wait for a receive to be posted.
  * After an error a rank still does the rest of its part, so no peer waits
  * forever, but sends empty messages: every receive checks that it got the
  * bytes it expects (ranks that pass different counts), so the error
@@ -237,6 +240,37 @@ static int logp_reduce_plain_ahead(logp_reduce_ahead_t *a, logp_sendq_t *q, cons
     return w;
 }
 
+/* LOGP_FAMILY_PREPOST: posts every combining receive of the view, the j-th
+ * into slot j (the family asks for as many slots), before the rank's
+ * first send.  A failed post leaves MPI_REQUEST_NULL (its wait then
+ * reports a short message). */
+static void logp_reduce_prepost_all(const logp_view_t *v, logp_reduce_slots_t *sl, char **slot, int count,
+                                    MPI_Aint extent, MPI_Datatype dt, MPI_Comm comm, int tag)
+{
+    int j = 0, first, len;
+    for (int i = 0; i < v->nops && j < v->s->slots; i++) {
+        logp_op_t o = logp_view_op(v, i);
+        if (o.kind != LOGP_OP_RECV_REDUCE)
+            continue;
+        logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
+        if (PMPI_Irecv(slot[j] + (MPI_Aint)first * extent, len, dt, o.peer, tag + logp_op_stream(v->s, &o), comm,
+                       &sl->req[j]) != MPI_SUCCESS)
+            sl->req[j] = MPI_REQUEST_NULL;
+        sl->posted[j++] = 1;
+    }
+}
+
+/* Waits for slot j's receive (len elements expected). */
+static int logp_reduce_slot_wait(logp_reduce_slots_t *sl, int j, MPI_Datatype dt, int len)
+{
+    MPI_Status status;
+    if (j >= LOGP_SCHED_SLOTS_MAX || !sl->posted[j])
+        return MPI_ERR_INTERN; /* more combining receives than the family's slots */
+    sl->posted[j] = 0;
+    return sl->req[j] != MPI_REQUEST_NULL ? logp_buffer_got(logp_engine_wait(&sl->req[j], &status), &status, dt, len)
+                                          : MPI_ERR_OTHER;
+}
+
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int tag,
                      const logp_view_t *v, logp_scratch_t *scratch)
 {
@@ -286,6 +320,9 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     int after, nresult = logp_reduce_results(v, sendbuf == MPI_IN_PLACE, &after), taken = 0, posted = 0;
     MPI_Request plain = MPI_REQUEST_NULL; /* the next plain receive, posted ahead (plain_op; -1: none) */
     int plain_op = -1;
+    int prepost = (v->s->fam->flags & LOGP_FAMILY_PREPOST) != 0, nprepost = 0; /* combining receives taken */
+    if (prepost)
+        logp_reduce_prepost_all(v, &sl, slot, count, extent, dt, comm, tag);
     for (int i = 0; i < v->nops; i++) {
         if (i == after + 1 && nresult > 0) {
             logp_reduce_prepost(v, nresult, count, recvbuf, extent, dt, comm, tag, result);
@@ -295,7 +332,7 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
         int first, len, r = MPI_SUCCESS, w = MPI_SUCCESS;
         logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
         MPI_Aint at = (MPI_Aint)first * extent;
-        if (o.kind != LOGP_OP_RECV_REDUCE && o.kind != LOGP_OP_RECV && a.op[0] < 0 && a.op[1] < 0)
+        if (!prepost && o.kind != LOGP_OP_RECV_REDUCE && o.kind != LOGP_OP_RECV && a.op[0] < 0 && a.op[1] < 0)
             logp_reduce_ahead(&a, &q, v, i, -1, count, extent, dt, comm, tag); /* before local work and sends */
         switch (o.kind) {
         case LOGP_OP_INIT_OWN:
@@ -336,6 +373,15 @@ int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
             break;
         }
         case LOGP_OP_RECV_REDUCE: {
+            if (prepost) { /* posted at the start into its slot: acc = in op acc (commutative) */
+                r = logp_reduce_slot_wait(&sl, nprepost, dt, len);
+                if (r == MPI_SUCCESS && rc == MPI_SUCCESS && len > 0) {
+                    w = logp_sendq_wait(&q, acc, first, len);
+                    r = PMPI_Reduce_local(slot[nprepost] + at, acc + at, len, dt, op);
+                }
+                nprepost++;
+                break;
+            }
             int k = a.op[0] == i ? 0 : a.op[1] == i ? 1 : -1;
             if (k < 0) /* not posted ahead: now, into a free buffer */
                 w = logp_reduce_post(&a, &q, k = a.op[0] < 0 ? 0 : 1, i, o, first, len, extent, dt, comm, tag);

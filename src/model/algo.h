@@ -51,6 +51,17 @@ static inline int logp_coll_local_sizes(logp_coll_t coll)
     return coll == LOGP_COLL_ALLTOALLV;
 }
 
+/* Operator classes, the value of a call's `commutative` everywhere (the
+ * decisions are kept per class): 0, not commutative (rank order); 1,
+ * commutative; LOGP_OPS_IDEMPOTENT, commutative and idempotent on a type
+ * where it is exact (MIN, MAX, the bitwise and logical AND and OR on
+ * integers: op(a, a) = a, and every order of combining gives the same
+ * bits), which LOGP_FAMILY_IDEMPOTENT schedules need (sched.h).  Tests of
+ * "commutative" are tests of nonzero. */
+#define LOGP_OPS_COMMUTATIVE 1
+#define LOGP_OPS_IDEMPOTENT 2
+#define LOGP_OPS_CLASSES 3
+
 typedef enum logp_algo {
 #define LOGP_ALGO_X(id, name, colls, family, band_loggp, band_shared, desc) LOGP_ALGO_##id,
 #include "algo.def"

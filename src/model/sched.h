@@ -50,7 +50,7 @@ typedef enum logp_op_kind {
 /* arg of a LOGP_OP_RECV into receive slot j: LOGP_RECV_SLOT + j, j < s->slots. */
 #define LOGP_RECV_SLOT 3
 /* Most receive slots a schedule may use (the executor's table of them). */
-#define LOGP_SCHED_SLOTS_MAX 15
+#define LOGP_SCHED_SLOTS_MAX 31
 
 typedef struct logp_op {
     int kind;     /* logp_op_kind_t */
@@ -160,6 +160,20 @@ typedef struct logp_tnode {
  * (SMPI 3.32, recursive-multiplying at 64 KiB, P = 4: 93 us synchronous,
  * 58 plain, the model's 63). */
 #define LOGP_FAMILY_EXCHANGE 512u
+/* Only for idempotent operators (the operator class LOGP_OPS_IDEMPOTENT,
+ * algo.h): ranks combine ranges that overlap, so some contributions are
+ * combined more than once, which changes nothing for MIN, MAX and the
+ * bitwise and logical AND and OR on integers, and every rank's result is
+ * the same bits whatever the order.  Not a candidate, and a forced run
+ * falls back (select.h), for any other operator. */
+#define LOGP_FAMILY_IDEMPOTENT 1024u
+/* Every combining receive (LOGP_OP_RECV_REDUCE) of a rank is posted as the
+ * rank begins, the j-th into receive slot j (s->slots of them), so that a
+ * send never waits for its receiver to reach the receive: a rank whose
+ * sends still read the accumulator may combine into it once they are
+ * received, however many steps ahead of its receives it sends (MPI
+ * lets a library hold any send until its receive is posted). */
+#define LOGP_FAMILY_PREPOST 2048u
 
 /* What an algorithm's family provides.  Tree families (bcast, reduce) give
  * node and kid, and the generic views turn the tree into operations (a

@@ -25,6 +25,8 @@ logp_algo_t logp_select_resolve(logp_algo_t configured, const logp_select_query_
     if (logp_coll_combines(q->coll) && !q->commutative && !(logp_sched_family(configured)->flags & LOGP_FAMILY_RANK_ORDER) &&
         configured != LOGP_ALGO_NATIVE && configured != LOGP_ALGO_AUTO)
         return LOGP_ALGO_LOGP_TREE; /* what keeps rank order among the trees */
+    if ((logp_sched_family(configured)->flags & LOGP_FAMILY_IDEMPOTENT) && q->commutative != LOGP_OPS_IDEMPOTENT)
+        return LOGP_ALGO_RECURSIVE_MULTIPLYING; /* combines every input once, the same bits everywhere */
     if (q->coll == LOGP_COLL_REDUCE && q->reproducible && configured != LOGP_ALGO_NATIVE &&
         configured != LOGP_ALGO_AUTO && (logp_sched_family(configured)->flags & LOGP_FAMILY_DATAFLOW))
         return q->commutative ? LOGP_ALGO_REDUCE_SCATTER_GATHER : LOGP_ALGO_LOGP_TREE;

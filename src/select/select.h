@@ -18,7 +18,7 @@
 typedef struct logp_select_query {
     logp_coll_t coll;
     size_t bytes;            /* bcast/reduce: message; alltoall: one block */
-    int commutative;         /* reduce operator */
+    int commutative;         /* reduce, allreduce: the operator class (algo.h: 0, 1, LOGP_OPS_IDEMPOTENT) */
     int native_unsafe;       /* the MPI library is known to fail on this call */
     int chain_k;             /* k of `chain` */
     const logp_topo_t *topo; /* the machine: P, layout and every parameter */
@@ -41,6 +41,8 @@ logp_algo_t logp_select_safe(logp_coll_t coll, int native_unsafe);
  * query: a concrete algorithm as is, except native when native_unsafe
  * (then binomial, or ring for alltoall) and hetero-tree or two-level for a
  * non-commutative reduce (then logp-tree: their shapes lose rank order);
+ * an idempotent-only schedule (LOGP_FAMILY_IDEMPOTENT) for another
+ * operator (then recursive-multiplying: a butterfly like it, exact once);
  * a dataflow reduce (combines in arrival order) where q->reproducible
  * (then reduce-scatter-gather, the same exchange in a fixed order; or
  * logp-tree for a non-commutative operator); where ranks pass sizes of

@@ -107,7 +107,7 @@ static void logp_confirm_settle(logp_comm_state_t *st, logp_decision_t *d, const
             snprintf(who, sizeof who, "rank %d: ", st->rank);
         fprintf(stderr, "pmpi-logp: %s%s (P=%d): %s %zu-%zu B%s: %s\n", who, st->name, st->size, logp_coll_name(d->coll),
                 (size_t)1 << d->sclass, ((size_t)2 << d->sclass) - 1,
-                logp_coll_combines(d->coll) ? (d->commutative ? " commutative" : " non-commutative") : "", what);
+                logp_state_ops_name(d->coll, d->commutative), what);
     }
 }
 

@@ -114,20 +114,27 @@ static unsigned logp_args_type_group(MPI_Datatype dt)
     return 0; /* derived or not listed: no check */
 }
 
-/* The predefined reduction operators and the groups of types each is
- * defined on: the one list (every one commutes, MPI standard 5.9.2). */
+/* The predefined reduction operators, the groups of types each is defined
+ * on (the one list; every one commutes, MPI standard 5.9.2) and those of
+ * them where it is idempotent and exact, op(a, a) = a up to the logical
+ * operators' 0 / 1 (MIN and MAX on integers, the bitwise and logical AND
+ * and OR): not on floating types, where NaN and signed zeros make MIN and
+ * MAX depend on the order (MPICH: a < b ? a : b). */
 static const struct {
     MPI_Op op;
-    unsigned groups;
+    unsigned groups, idempotent;
 } logp_args_ops[] = {
-    {MPI_SUM, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT | LOGP_T_COMPLEX},
-    {MPI_MAX, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT},
-    {MPI_MIN, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT},
-    {MPI_PROD, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT | LOGP_T_COMPLEX},
-    {MPI_LAND, LOGP_T_INT | LOGP_T_LOGICAL}, {MPI_LOR, LOGP_T_INT | LOGP_T_LOGICAL},
-    {MPI_LXOR, LOGP_T_INT | LOGP_T_LOGICAL}, {MPI_BAND, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE},
-    {MPI_BOR, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE}, {MPI_BXOR, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE},
-    {MPI_MAXLOC, LOGP_T_PAIR}, {MPI_MINLOC, LOGP_T_PAIR},
+    {MPI_SUM, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT | LOGP_T_COMPLEX, 0},
+    {MPI_MAX, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT, LOGP_T_INT | LOGP_T_FINT},
+    {MPI_MIN, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT, LOGP_T_INT | LOGP_T_FINT},
+    {MPI_PROD, LOGP_T_INT | LOGP_T_FINT | LOGP_T_FLOAT | LOGP_T_COMPLEX, 0},
+    {MPI_LAND, LOGP_T_INT | LOGP_T_LOGICAL, LOGP_T_INT | LOGP_T_LOGICAL},
+    {MPI_LOR, LOGP_T_INT | LOGP_T_LOGICAL, LOGP_T_INT | LOGP_T_LOGICAL},
+    {MPI_LXOR, LOGP_T_INT | LOGP_T_LOGICAL, 0},
+    {MPI_BAND, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE},
+    {MPI_BOR, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE},
+    {MPI_BXOR, LOGP_T_INT | LOGP_T_FINT | LOGP_T_BYTE, 0},
+    {MPI_MAXLOC, LOGP_T_PAIR, 0}, {MPI_MINLOC, LOGP_T_PAIR, 0},
 };
 #define LOGP_ARGS_NOPS (sizeof logp_args_ops / sizeof logp_args_ops[0])
 
@@ -161,6 +168,12 @@ int logp_args_commutative(MPI_Op op, int *commutative)
         return MPI_SUCCESS;
     }
     return PMPI_Op_commutative(op, commutative);
+}
+
+int logp_args_idempotent(MPI_Op op, MPI_Datatype dt)
+{
+    size_t i = logp_args_op_index(op);
+    return i < LOGP_ARGS_NOPS && (logp_args_ops[i].idempotent & logp_args_type_group(dt)) != 0;
 }
 
 int logp_args_null(const void *buf, MPI_Datatype dt)

@@ -35,6 +35,13 @@ int logp_args_op_native(MPI_Op op, MPI_Datatype dt);
  * else MPI_Op_commutative's answer.  Returns an MPI error code. */
 int logp_args_commutative(MPI_Op op, int *commutative);
 
+/* Nonzero if the predefined `op` is idempotent and exact on the named type
+ * dt (MIN and MAX on integers, the bitwise and logical AND and OR: the
+ * operator class LOGP_OPS_IDEMPOTENT, algo.h); 0 for user operators,
+ * floating types and derived types.  Every rank of a reduction passes
+ * the same op and dt, so every rank finds the same. */
+int logp_args_idempotent(MPI_Op op, MPI_Datatype dt);
+
 /* Nonzero if buf is a NULL buffer the MPI library rejects (MPICH's rule):
  * with a predefined datatype, or a derived one whose data starts at its
  * address (true lower bound 0).  NULL is MPI_BOTTOM in MPICH, legal with

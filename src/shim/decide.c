@@ -36,7 +36,7 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
     /* Decide at the class's geometric middle so every size of the class
      * (and every rank) gets the same answer. */
     size_t mid = logp_learn_class_mid(sc);
-    logp_algo_t configured = st->configured[coll], rule = (logp_algo_t)st->rule[coll][sc][commutative];
+    logp_algo_t configured = st->configured[coll], rule = (logp_algo_t)st->rule[coll][sc][commutative != 0];
     int ruled = configured == LOGP_ALGO_AUTO && rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO;
     if (ruled)
         configured = rule;
@@ -71,14 +71,14 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
         logp_decide_fall_back(st, d);
     /* a rule not settled (the learned file's explore): its trial goes on
      * where an earlier run's budget cut it, the rule from the first call */
-    uint32_t untried = ruled ? st->explore[coll][sc][commutative] : 0;
+    uint32_t untried = ruled ? st->explore[coll][sc][commutative != 0] : 0;
     if ((!ruled || untried) && st->configured[coll] == LOGP_ALGO_AUTO) {
         logp_algo_t runs = d->algo;
         d->algo = algo; /* the model's pick (or the rule), the trial's candidate 0, even if it could not be built */
         logp_trial_start(&d->trial, &q, d->algo, d->sclass,
                          st->confirm && st->size >= 2 && st->pcomm != MPI_COMM_NULL &&
                              !logp_coll_local_sizes(coll), /* its first call's check compares classes */
-                         priced ? raw : NULL, untried, untried ? st->after[coll][sc][commutative] : 0);
+                         priced ? raw : NULL, untried, untried ? st->after[coll][sc][commutative != 0] : 0);
         d->algo = runs;
         if (d->trial.phase == LOGP_TRIAL_RUNNING)
             d->trial.broken |= (failed ? LOGP_TRIAL_BROKEN_UNCACHED : 0) | (!built ? LOGP_TRIAL_BROKEN_PICK : 0);
@@ -90,14 +90,13 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
                      logp_native_algo(env->native, coll, st->size, mid, commutative));
         fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s -> %s%s%s (configured %s, predicted %.3g us)\n",
                 st->name, st->size, logp_coll_name(coll), (size_t)1 << sc, ((size_t)2 << sc) - 1,
-                logp_coll_combines(coll) ? (commutative ? " commutative" : " non-commutative") : "",
-                logp_algo_name(d->algo), native, ruled ? " by a rule" : "", logp_algo_name(st->configured[coll]),
-                d->predicted * 1e6);
+                logp_state_ops_name(coll, commutative), logp_algo_name(d->algo), native, ruled ? " by a rule" : "",
+                logp_algo_name(st->configured[coll]), d->predicted * 1e6);
         logp_trial_describe(&d->trial, st->warmup, trial, sizeof trial);
         if (trial[0]) /* its own line: the decision line keeps its form */
             fprintf(stderr, "pmpi-logp: %s (P=%d): %s %zu-%zu B%s: %s\n", st->name, st->size, logp_coll_name(coll),
                     (size_t)1 << sc, ((size_t)2 << sc) - 1,
-                    logp_coll_combines(coll) ? (commutative ? " commutative" : " non-commutative") : "", trial);
+                    logp_state_ops_name(coll, commutative), trial);
     }
 }
 
@@ -156,7 +155,7 @@ logp_decision_t *logp_decide_get(logp_comm_state_t *st, logp_coll_t coll, size_t
 {
     int sc = logp_learn_class(bytes);
     logp_decision_t *d = st->decisions[coll][logp_state_slot_of(sc, commutative, unsafe)];
-    return d ? d : logp_decide_new(st, coll, sc, commutative != 0, unsafe != 0);
+    return d ? d : logp_decide_new(st, coll, sc, logp_state_ops_class(commutative), unsafe != 0);
 }
 
 logp_decision_t *logp_decide_disagreed(logp_comm_state_t *st, logp_decision_t *d, logp_agree_action_t action,

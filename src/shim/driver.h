@@ -56,7 +56,7 @@ typedef struct logp_call {
     /* screening: */
     size_t bytes;     /* of `count` elements of `type`: the size class's (alltoallv: the rank's mean block) */
     size_t sendbytes; /* all-to-all: of one send block */
-    int commutative;  /* reduce: the operator commutes (1 for the others) */
+    int commutative;  /* reduce, allreduce: the operator class (algo.h; 1 for the others) */
     int unsafe;       /* the library is known to fail on such a call (logp_native_unsafe) */
     int origin;       /* a trial call's time starts at this rank (agree.h) */
     int tag;          /* the driver's: the tag pair the executor uses on the private communicator */

@@ -173,6 +173,8 @@ static int logp_shim_allreduce_admit(logp_call_t *c, const logp_comm_state_t *st
      * of 4 unsigned at 1000 elements, a vector at 1000; scripts/smpi-test.sh
      * found it): there the library is never the path */
     c->unsafe = logp_native_lib_default() == LOGP_NATIVE_SMPI && c->commutative && !logp_buffer_named(c->type);
+    if (c->commutative && logp_args_idempotent(c->op, c->type))
+        c->commutative = LOGP_OPS_IDEMPOTENT; /* a class of its own: schedules that combine some inputs twice */
     return 1;
 }
 

@@ -19,8 +19,8 @@
 
 /* Size classes floor(log2(bytes)): the shim handles bytes <= INT_MAX. */
 #define LOGP_STATE_CLASSES 31
-/* Decisions of one collective: [class][commutative][unsafe]. */
-#define LOGP_STATE_SLOTS (LOGP_STATE_CLASSES * 4)
+/* Decisions of one collective: [class][operator class (algo.h)][unsafe]. */
+#define LOGP_STATE_SLOTS (LOGP_STATE_CLASSES * LOGP_OPS_CLASSES * 2)
 /* Nonblocking collectives a communicator keeps in flight with tags of
  * their own; a further one waits here for its slot's earlier collective. */
 #define LOGP_STATE_NB_SLOTS 16
@@ -42,7 +42,7 @@ typedef struct logp_decision {
     logp_stat_t stat; /* calls that took this decision (rank-local times) */
     logp_coll_t coll;
     int sclass;      /* floor(log2(bytes)) */
-    int commutative;
+    int commutative; /* the operator class: 0, 1 or LOGP_OPS_IDEMPOTENT (algo.h) */
     int unsafe;
     logp_algo_t algo;
     double predicted; /* s, < 0 if unknown */
@@ -136,11 +136,26 @@ logp_comm_state_t *logp_state_find(MPI_Comm comm);
  * with st's machine, native model and learned corrections. */
 logp_select_query_t logp_state_query(const logp_comm_state_t *st, const logp_decision_t *d);
 
+/* The operator class of a call's `commutative` (algo.h): 0, 1 or
+ * LOGP_OPS_IDEMPOTENT. */
+static inline int logp_state_ops_class(int commutative)
+{
+    return commutative == LOGP_OPS_IDEMPOTENT ? LOGP_OPS_IDEMPOTENT : commutative != 0;
+}
+
+/* How the verbose lines name an operator class of coll ("" where coll
+ * does not combine). */
+static inline const char *logp_state_ops_name(logp_coll_t coll, int commutative)
+{
+    static const char *const name[LOGP_OPS_CLASSES] = {" non-commutative", " commutative", " idempotent"};
+    return logp_coll_combines(coll) ? name[logp_state_ops_class(commutative)] : "";
+}
+
 /* The slot in st->decisions[coll] of a size class's decision for an
- * operator that commutes or not and a call that is unsafe or not. */
+ * operator class and a call that is unsafe or not. */
 static inline int logp_state_slot_of(int sclass, int commutative, int unsafe)
 {
-    return (sclass * 2 + (commutative != 0)) * 2 + (unsafe != 0);
+    return (sclass * LOGP_OPS_CLASSES + logp_state_ops_class(commutative)) * 2 + (unsafe != 0);
 }
 
 /* The decision slot of d in st->decisions (for keys agreed across ranks). */
