@@ -18,7 +18,7 @@ b="${top_builddir:-.}"
 lib="$b/.libs/libpmpi-logp.so"
 prog="$b/tests/mpi/test_coll"
 NS="${LOGP_TEST_NS:-1 2 3 4 5 7 8}"
-SETS="${LOGP_TEST_SETS:-native:native:native:native binomial:binomial:ring:binomial flat:flat:bruck:flat logp-tree:logp-tree:butterfly:logp-tree auto:chain:ring:ring auto:chain-opt:auto:recursive-doubling auto:chain-adaptive:auto:reduce-scatter-allgather scatter-allgather:pipeline:linear:recursive-multiplying pipeline:reduce-scatter-gather:auto:ring binary-pipeline:binary-pipeline:linear:reduce-scatter-allgather two-tree:two-tree:ring:logp-tree auto:chunked-rsg:auto:binomial}"
+SETS="${LOGP_TEST_SETS:-native:native:native:native binomial:binomial:ring:binomial flat:flat:bruck:flat logp-tree:logp-tree:butterfly:logp-tree auto:chain:ring:ring auto:chain-opt:auto:recursive-doubling auto:chain-adaptive:auto:reduce-scatter-allgather scatter-allgather:pipeline:linear:recursive-multiplying pipeline:reduce-scatter-gather:auto:ring binary-pipeline:binary-pipeline:linear:reduce-scatter-allgather two-tree:two-tree:ring:dissemination auto:chunked-rsg:auto:binomial}"
 [ -f "$lib" ] || [ -n "${LOGP_TEST_PRINT_SETS:-}" ] || { echo "SKIP: $lib not built"; exit 77; }
 # Layout runs: PMPI_LOGP_RANKS_PER_NODE makes one machine several "nodes"
 # (tests/data/hetero.conf gives them fast and slow pairs and speeds), so
@@ -31,7 +31,7 @@ hetero="${top_srcdir:-.}/tests/data/hetero.conf"
 # Every predefined operator on every predefined datatype (test_types, below):
 # sets that cover each algorithm family's combining and staging, not every
 # algorithm: whole messages, chains, segments, reduce-scatter.
-TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto:auto binomial:chain-adaptive:butterfly:recursive-doubling two-tree:two-tree:linear:ring pipeline:reduce-scatter-gather:bruck:reduce-scatter-allgather scatter-allgather:chunked-rsg:ring:recursive-multiplying}"
+TYPE_SETS="${LOGP_TEST_TYPE_SETS:-auto:auto:auto:auto binomial:chain-adaptive:butterfly:recursive-doubling two-tree:two-tree:linear:ring pipeline:reduce-scatter-gather:bruck:reduce-scatter-allgather scatter-allgather:chunked-rsg:ring:recursive-multiplying auto:auto:auto:dissemination}"
 # registry_sets MODE, the registry's "name bcast,reduce" lines on stdin:
 # "bad LIST: why" for every name of a set that is not an algorithm of its
 # column's collective; then per algorithm that some collective's column
@@ -132,14 +132,19 @@ run_case() {
         [ "$a" = auto ] && a='[a-z-]*'
         grep -q "): $c .* -> $a \|): $c .*(configured $a," "$err.dec" ||
             { status=FAIL; echo "  no '$c -> $a' decision in the shim's output"; }
+        # an idempotent-only schedule runs where the matrix's integer MAX calls it
+        [ "$a" != dissemination ] || [ "$n" -lt 2 ] || grep -q "): $c .* idempotent -> $a " "$err.dec" ||
+            { status=FAIL; echo "  no '$c idempotent -> $a' decision in the shim's output"; }
         # forced algorithms are run as forced; only native is overridden,
         # where MPICH 4.0.2 is known to fail (see README)
         # (and where the forced one needs a commutative operator: a
-        # non-commutative reduce runs logp-tree; and node-aggregate on a
-        # communicator of one node, which runs the ring: select.c)
+        # non-commutative reduce runs logp-tree; an idempotent-only one
+        # with another operator, recursive-multiplying; and node-aggregate
+        # on a communicator of one node, which runs the ring: select.c)
         if grep "): $c " "$err.dec" | grep -v -e "-> $a " | grep -v "configured native" |
             grep -v -e "-> ring (configured node-aggregate," |
-            grep -v "non-commutative -> logp-tree (configured \(hetero-tree\|two-level\|reduce-scatter-gather\|binary-pipeline\|two-tree\|chunked-rsg\|ring\|reduce-scatter-allgather\)" | grep -q .; then
+            grep -v " commutative -> recursive-multiplying (configured dissemination," |
+            grep -v "non-commutative -> logp-tree (configured \(hetero-tree\|two-level\|reduce-scatter-gather\|binary-pipeline\|two-tree\|chunked-rsg\|ring\|reduce-scatter-allgather\|dissemination\)" | grep -q .; then
             status=FAIL; echo "  a $c call did not run $a:"; grep "): $c " "$err.dec" | grep -v -e "-> $a " | head -3
         fi
         # (but the layout's communicators of several nodes must run it)

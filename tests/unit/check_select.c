@@ -80,7 +80,7 @@ START_TEST(test_auto_is_cheapest)
     for (int coll = 0; coll < LOGP_COLL_COUNT; coll++)
         for (int P = 2; P <= 300; P += 37)
             for (int s = 0; s < 4; s++)
-                for (int commute = 0; commute <= 1; commute++) {
+                for (int commute = 0; commute <= LOGP_OPS_IDEMPOTENT; commute++) {
                     logp_topo_t topo = logp_topo_uniform(P, &p);
                     logp_select_query_t q = {(logp_coll_t)coll, sizes[s], commute, 0, 4, &topo, LOGP_NATIVE_MPICH, NULL, 0, 0};
                     double t;
@@ -103,8 +103,11 @@ START_TEST(test_auto_is_cheapest)
                             (logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_FORCED_ONLY) ||
                             (b == LOGP_ALGO_NATIVE && logp_coll_local_sizes((logp_coll_t)coll)) ||
                             (logp_coll_local_sizes((logp_coll_t)coll) && b != LOGP_ALGO_NATIVE &&
-                             logp_select_resolve((logp_algo_t)b, &q) != (logp_algo_t)b))
-                            continue; /* not auto's candidates (alltoallv unagreed: the direct exchanges) */
+                             logp_select_resolve((logp_algo_t)b, &q) != (logp_algo_t)b) ||
+                            ((logp_sched_family((logp_algo_t)b)->flags & LOGP_FAMILY_IDEMPOTENT) &&
+                             commute != LOGP_OPS_IDEMPOTENT))
+                            continue; /* not auto's candidates (alltoallv unagreed: the direct exchanges;
+                                         idempotent-only schedules for other operators) */
                         ck_assert_msg(seen[b] < 0 || t <= seen[b], "coll %d P=%d: auto %.9g above %s's price %.9g",
                                       coll, P, t, logp_algo_name((logp_algo_t)b), seen[b]);
                         if (!exact)

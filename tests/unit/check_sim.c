@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../src/model/alltoall_pattern.h"
 #include "../../src/model/sched.h"
@@ -1105,11 +1106,14 @@ END_TEST
  * and, in rank order, the range [lo, hi] it covers (ordered: every
  * combine joined adjacent ranges, the lower first); shape, a hash of its
  * expression tree (the association: the same on every rank means the same
- * bits for floating point). */
+ * bits for floating point); n, how many contributions it combines, a
+ * rank counted again each time it is combined again (n > P at the end:
+ * some rank's twice). */
 typedef struct {
     unsigned long long mask;
     int lo, hi, ordered;
     unsigned long long shape;
+    int n;
 } ar_val_t;
 
 #define AR_MAXP 40
@@ -1125,7 +1129,8 @@ typedef struct {
 static ar_val_t ar_join(ar_val_t a, ar_val_t b) /* a op b */
 {
     ar_val_t r = {a.mask | b.mask, a.lo, b.hi, a.ordered && b.ordered && a.hi + 1 == b.lo && !(a.mask & b.mask),
-                  (a.shape * 0x9E3779B97F4A7C15ull + 0x7F4A7C15ull) ^ (b.shape * 0xC2B2AE3D27D4EB4Full + 0x165667B1ull)};
+                  (a.shape * 0x9E3779B97F4A7C15ull + 0x7F4A7C15ull) ^ (b.shape * 0xC2B2AE3D27D4EB4Full + 0x165667B1ull),
+                  a.n + b.n};
     return r;
 }
 
@@ -1133,7 +1138,11 @@ static ar_val_t ar_join(ar_val_t a, ar_val_t b) /* a op b */
  * for the oldest message from its peer, as MPI matches one tag) and checks
  * that each part of every rank's accumulator ends holding every rank once
  * and, where the view keeps rank order (!commute or the family combines in
- * rank order anyway), ranks 0 .. P-1 in order.  Returns nonzero on success. */
+ * rank order anyway), ranks 0 .. P-1 in order, in the same association on
+ * every rank.  An idempotent operator (commute LOGP_OPS_IDEMPOTENT) asks
+ * only that every rank hold every rank at least once: combining one twice,
+ * or in another association, gives the same bits.  Returns nonzero on
+ * success. */
 static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
 {
     int P = s->P, parts = s->parts < 1 ? 1 : s->parts;
@@ -1154,7 +1163,7 @@ static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
             while (pc[r] < v[r].nops) {
                 logp_op_t o = logp_view_op(&v[r], pc[r]);
                 int first = o.nparts ? o.part : 0, n = o.nparts ? o.nparts : parts;
-                ar_val_t own = {1ull << r, r, r, 1, 0x100000001ull * (unsigned long long)(r + 1)};
+                ar_val_t own = {1ull << r, r, r, 1, 0x100000001ull * (unsigned long long)(r + 1), 1};
                 if (o.kind == LOGP_OP_INIT_OWN) {
                     for (int k = 0; k < parts; k++)
                         acc[r][k] = own;
@@ -1213,20 +1222,30 @@ static int ar_run(const logp_sched_t *s, int commute, char *why, size_t whylen)
     if (head != nq)
         return snprintf(why, whylen, "messages left over"), 0;
     unsigned long long all = P == 64 ? ~0ull : (1ull << P) - 1;
+    int idem = commute == LOGP_OPS_IDEMPOTENT;
     for (int r = 0; r < P; r++)
         for (int k = 0; k < parts; k++) {
             ar_val_t a = acc[r][k];
             if (a.mask != all || (!v[r].commutative && !(a.ordered && a.lo == 0 && a.hi == P - 1)))
                 return snprintf(why, whylen, "rank %d part %d: mask %llx lo %d hi %d ordered %d", r, k, a.mask, a.lo,
                                 a.hi, a.ordered), 0;
-            if (a.shape != acc[0][k].shape) /* every rank the same association: the same bits */
+            if (!idem && a.n != P)
+                return snprintf(why, whylen, "rank %d part %d: %d contributions combined, %d ranks", r, k, a.n, P), 0;
+            if (!idem && a.shape != acc[0][k].shape) /* every rank the same association: the same bits */
                 return snprintf(why, whylen, "rank %d part %d: another association than rank 0's", r, k), 0;
         }
     return 1;
 }
 
+/* Every allreduce's results (ar_run), for each operator class it runs:
+ * non-commutative where it keeps rank order, commutative, and for an
+ * idempotent family (LOGP_FAMILY_IDEMPOTENT) the idempotent class only,
+ * which the run's duplicates need: some P must combine a rank twice
+ * (commutative would fail there, which shows the check sees them), and a
+ * non-commutative view is refused. */
 START_TEST(test_allreduce_results)
 {
+    int twice = 0;
     for (int P = 1; P <= AR_MAXP; P++) {
         logp_topo_t t = logp_topo_uniform(P, &P0);
         for (int a = 0; a < LOGP_ALGO_COUNT; a++) {
@@ -1236,10 +1255,18 @@ START_TEST(test_allreduce_results)
                 logp_sched_t s;
                 logp_sched_opts_t o = {3, 0, 0, radix, 0, 0};
                 LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, (logp_algo_t)a, 1000, &t, &o) == LOGP_OK);
-                for (int commute = 0; commute <= 1; commute++) {
+                int idem = (s.fam->flags & LOGP_FAMILY_IDEMPOTENT) != 0;
+                char why[160] = "";
+                if (idem) {
+                    logp_view_t v;
+                    ck_assert_int_eq(logp_view_init(&v, &s, 0, 0, 0), LOGP_ERR_ARG);
+                    twice += radix == 0 && !ar_run(&s, LOGP_OPS_COMMUTATIVE, why, sizeof why) &&
+                             strstr(why, "contributions combined") != NULL;
+                }
+                int first = idem ? LOGP_OPS_IDEMPOTENT : 0, last = idem ? LOGP_OPS_IDEMPOTENT : LOGP_OPS_COMMUTATIVE;
+                for (int commute = first; commute <= last; commute++) {
                     if (!commute && !(s.fam->flags & LOGP_FAMILY_RANK_ORDER))
                         continue;
-                    char why[160] = "";
                     if (!ar_run(&s, commute, why, sizeof why))
                         ck_abort_msg("allreduce %s P=%d radix=%d commute=%d: %s", logp_algo_name((logp_algo_t)a), P,
                                      s.k, commute, why);
@@ -1248,6 +1275,7 @@ START_TEST(test_allreduce_results)
             }
         }
     }
+    ck_assert_int_gt(twice, 0);
 }
 END_TEST
 
@@ -1282,6 +1310,152 @@ START_TEST(test_rmul_estimate)
             logp_sched_free(&s);
         }
     }
+}
+END_TEST
+
+/* dissemination: the circulant of docs/results/smpi-allreduce/bound
+ * (section 5) in units of 0.2 us (o = 2, g = 3, L = 8, G = gamma = 0):
+ * depth 3, 36, 52, 64 and 80 units at P = 16, 64, 256 and 1024, where
+ * recursive-multiplying's estimate is 36, 54, 72 and 90; its time is the
+ * simulator's, there and at random parameters and sizes (large ones
+ * included: no large send waits for another's arrival). */
+START_TEST(test_dissemination_estimate)
+{
+    const logp_params_t units = {1.6e-6, 0.4e-6, 0.6e-6, 0, 0, 0, 0};
+    const struct { int P; double diss, rmul; } want[] = {{16, 7.2e-6, 7.2e-6}, {64, 10.4e-6, 10.8e-6},
+                                                         {256, 12.8e-6, 14.4e-6}, {1024, 16.0e-6, 18.0e-6}};
+    for (int i = 0; i < 4; i++) {
+        logp_topo_t t = logp_topo_uniform(want[i].P, &units);
+        logp_sched_t s, r;
+        double sim;
+        LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, LOGP_ALGO_DISSEMINATION, 8, &t, NULL) == LOGP_OK);
+        LOGP_CHECK(logp_plan_build(&r, LOGP_COLL_ALLREDUCE, LOGP_ALGO_RECURSIVE_MULTIPLYING, 8, &t, NULL) == LOGP_OK);
+        double est = logp_sched_estimate(&s, 0, LOGP_OPS_IDEMPOTENT), rm = logp_sched_estimate(&r, 0, 0);
+        LOGP_CHECK(logp_sim_run(&s, 0, LOGP_OPS_IDEMPOTENT, NULL, NULL, &sim) == LOGP_OK);
+        ck_assert_msg(s.k == 3 && fabs(est - want[i].diss) <= 1e-9 * want[i].diss && est == sim &&
+                          est == logp_sched_time(&s, 0, LOGP_OPS_IDEMPOTENT),
+                      "P=%d: d %d, estimate %.9g us, simulator %.9g, want %.9g", want[i].P, s.k, est * 1e6, sim * 1e6,
+                      want[i].diss * 1e6);
+        ck_assert_msg(fabs(rm - want[i].rmul) <= 1e-9 * want[i].rmul, "P=%d: recursive-multiplying %.9g us",
+                      want[i].P, rm * 1e6);
+        logp_sched_free(&s);
+        logp_sched_free(&r);
+    }
+    srand(93);
+    for (int trial = 0; trial < 200; trial++) {
+        logp_params_t p = random_params();
+        int P = trial % 4 ? 1 + rand() % 1000 : 1 << rand() % 11;
+        size_t m = (size_t)exp(urand(0.0, log(4.0 * 1024 * 1024)));
+        logp_topo_t t = logp_topo_uniform(P, &p);
+        logp_sched_t s;
+        double sim;
+        LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, LOGP_ALGO_DISSEMINATION, m, &t, NULL) == LOGP_OK);
+        double est = logp_sched_estimate(&s, 0, LOGP_OPS_IDEMPOTENT);
+        LOGP_CHECK(logp_sim_run(&s, 0, LOGP_OPS_IDEMPOTENT, NULL, NULL, &sim) == LOGP_OK);
+        ck_assert_msg(fabs(est - sim) <= 1e-9 * sim, "P=%d m=%zu d=%d: estimate %.17g, simulator %.17g", P, m, s.k, est,
+                      sim);
+        logp_sched_free(&s);
+    }
+}
+END_TEST
+
+/* dissemination's views, P = 1 .. 300 under three parameter sets (depths
+ * 1 to 8 among them): the own value, then send k after the combines of
+ * messages t <= k - d and combine t after sends t + d - 1; every rank
+ * alike, each send k D_k ahead (D_k distinct, 0 < D_k < P), and rank r's
+ * send t is the receive t of the rank it names, which names r; the
+ * ranges a rank holds stay contiguous (each message adjacent to the
+ * range, or overlapping it) and reach P; the estimate is the simulator's.
+ * And at P = 2^31 - 1 (only d = 1 fits the slots) every peer in range. */
+START_TEST(test_dissemination_views)
+{
+    const logp_params_t sets[3] = {{1.6e-6, 0.4e-6, 0.6e-6, 0.1e-9, 0.3e-9, 0, 0},
+                                   {5e-6, 0.4e-6, 0.6e-6, 0.1e-9, 0.3e-9, 0, 0},
+                                   {0.1e-6, 1e-6, 1e-6, 0.1e-9, 0.3e-9, 0, 0}};
+    int seen[LOGP_SCHED_SLOTS_MAX + 1] = {0};
+    for (int z = 0; z < 3; z++)
+        for (int P = 1; P <= 300; P++) {
+            logp_topo_t t = logp_topo_uniform(P, &sets[z]);
+            logp_sched_t s;
+            LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, LOGP_ALGO_DISSEMINATION, 8, &t, NULL) == LOGP_OK);
+            int d = s.k, M = s.slots;
+            LOGP_CHECK(d >= 1 && d <= 8 && M >= 0 && M <= LOGP_SCHED_SLOTS_MAX && (P > 1 || M == 0));
+            LOGP_CHECK(logp_sched_ops(&s) == (long)P * (1 + 2 * M));
+            seen[d]++;
+            size_t n = (size_t)P * (size_t)(M + 1);
+            int *S = malloc(sizeof(int) * n), *R = malloc(sizeof(int) * n);
+            long D[LOGP_SCHED_SLOTS_MAX];
+            LOGP_CHECK(S && R);
+            for (int r = 0; r < P; r++) {
+                logp_view_t v;
+                LOGP_CHECK(logp_view_init(&v, &s, 0, r, LOGP_OPS_IDEMPOTENT) == LOGP_OK && v.nops == 1 + 2 * M);
+                logp_op_t o = logp_view_op(&v, 0);
+                LOGP_CHECK(o.kind == LOGP_OP_INIT_OWN && o.peer == r);
+                int ns = 0, nr = 0;
+                for (int i = 1; i < v.nops; i++) {
+                    o = logp_view_op(&v, i);
+                    LOGP_CHECK(o.peer >= 0 && o.peer < P && o.peer != r && o.bytes == 8 && o.nparts == 0);
+                    if (o.kind == LOGP_OP_SEND) {
+                        LOGP_CHECK(ns < M && nr == (ns - d + 1 > 0 ? ns - d + 1 : 0));
+                        S[r * M + ns++] = o.peer;
+                    } else {
+                        LOGP_CHECK(o.kind == LOGP_OP_RECV_REDUCE && o.arg == LOGP_SIDE_APPEND && nr < M);
+                        LOGP_CHECK(ns == (nr + d < M ? nr + d : M));
+                        R[r * M + nr++] = o.peer;
+                    }
+                }
+                LOGP_CHECK(ns == M && nr == M);
+            }
+            for (int k = 0; k < M; k++) {
+                D[k] = S[k]; /* rank 0's */
+                LOGP_CHECK(D[k] > 0 && D[k] < P);
+                for (int j = 0; j < k; j++)
+                    LOGP_CHECK(D[j] != D[k]);
+                for (int r = 0; r < P; r++) {
+                    LOGP_CHECK((S[r * M + k] - r + P) % P == D[k]);
+                    if (R[S[r * M + k] * M + k] != r) /* (no ck_assert in the inner loop: each costs a write) */
+                        ck_abort_msg("P=%d d=%d: rank %d's send %d to %d, whose receive %d names %d", P, d, r, k,
+                                     S[r * M + k], k, R[S[r * M + k] * M + k]);
+                }
+            }
+            /* the ranges, every rank's alike: [r - len + 1, r] */
+            long len = 1, sent[LOGP_SCHED_SLOTS_MAX];
+            for (int k = 0; k < M + d - 1; k++) {
+                if (k < M)
+                    sent[k] = len;
+                int u = k - d + 1;
+                if (u >= 0 && u < M) {
+                    LOGP_CHECK(D[u] <= len); /* no gap between the ranges */
+                    len = D[u] + sent[u] > len ? D[u] + sent[u] : len;
+                    len = len < P ? len : P;
+                }
+            }
+            ck_assert_msg(len == P, "P=%d d=%d: ranks hold %ld", P, d, len);
+            double sim, est = logp_sched_estimate(&s, 0, LOGP_OPS_IDEMPOTENT);
+            LOGP_CHECK(logp_sim_run(&s, 0, LOGP_OPS_IDEMPOTENT, NULL, NULL, &sim) == LOGP_OK);
+            ck_assert_msg(fabs(est - sim) <= 1e-12 * sim, "P=%d d=%d: estimate %.17g, simulator %.17g", P, d, est, sim);
+            free(S);
+            free(R);
+            logp_sched_free(&s);
+        }
+    logp_topo_t big = logp_topo_uniform(2147483647, &sets[0]);
+    logp_sched_t s;
+    LOGP_CHECK(logp_plan_build(&s, LOGP_COLL_ALLREDUCE, LOGP_ALGO_DISSEMINATION, 8, &big, NULL) == LOGP_OK);
+    LOGP_CHECK(s.slots >= 1 && s.slots <= LOGP_SCHED_SLOTS_MAX && logp_sched_estimate(&s, 0, LOGP_OPS_IDEMPOTENT) > 0);
+    const int ranks[] = {0, 1, 1234567891, 2147483646};
+    for (int j = 0; j < 4; j++) {
+        logp_view_t v;
+        LOGP_CHECK(logp_view_init(&v, &s, 0, ranks[j], LOGP_OPS_IDEMPOTENT) == LOGP_OK && v.nops == 1 + 2 * s.slots);
+        for (int i = 1; i < v.nops; i++) {
+            logp_op_t o = logp_view_op(&v, i);
+            LOGP_CHECK(o.peer >= 0 && o.peer < 2147483647 && o.peer != ranks[j]);
+        }
+    }
+    logp_sched_free(&s);
+    int depths = 0;
+    for (int d = 1; d <= 8; d++)
+        depths += seen[d] > 0;
+    ck_assert_msg(depths == 8, "depths chosen: %d of 8", depths);
 }
 END_TEST
 
@@ -1414,7 +1588,7 @@ int main(void)
     const TTest *const tests[] = {
         test_views_pair_up, test_alltoall_delivery, test_sim_hand_forms, test_closed_forms_equal_sim, test_closed_forms_on_alike_nodes,
         test_seed004_formulas, test_sim_deadlock, test_parts_dataflow, test_estimates, test_large_views_huge_p,
-        test_twotree_window, test_chunked_rsg, test_allreduce_results, test_rmul_estimate, test_alltoallv_is_alltoall, test_pipeline_shared_proxy, test_forced_segments,
+        test_twotree_window, test_chunked_rsg, test_allreduce_results, test_rmul_estimate, test_dissemination_estimate, test_dissemination_views, test_alltoallv_is_alltoall, test_pipeline_shared_proxy, test_forced_segments,
         test_envelope,
     };
     return logp_check_run("model/sim", tests, (int)(sizeof tests / sizeof tests[0]));
