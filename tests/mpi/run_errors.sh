@@ -157,6 +157,7 @@ nomem 3 0 binomial reduce-scatter-gather butterfly reduce-scatter-allgather
 nomem 5 1 binomial chunked-rsg ring ring
 nomem 5 2 logp-tree chain-adaptive ring recursive-multiplying
 nomem 3 1 flat chain-opt linear binomial
+nomem 4 2 binomial binomial ring dissemination
 nomem 4 0 two-tree flat ring logp-tree
 nomem 3 2 auto binary-pipeline auto auto
 nomem 4 3 auto chain node-aggregate auto PMPI_LOGP_RANKS_PER_NODE=2 PMPI_LOGP_TUNING="$hetero"

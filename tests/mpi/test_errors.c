@@ -414,13 +414,14 @@ int main(int argc, char **argv)
                 rc = MPI_Reduce(own, sum, R, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
                 for (int i = 0; g_rank == root && i < R; i++)
                     ok &= sum[i] == g_size * (g_size - 1) / 2 + g_size * i;
-            } else if (kind == 3) { /* allreduce, in place on odd rounds */
+            } else if (kind == 3) { /* allreduce, in place on odd rounds; MAX (the idempotent class) on roots 2, 3 */
+                int max = root / 2 % 2;
                 for (int i = 0; i < R; i++)
                     own[i] = sum[i] = g_rank + i;
-                rc = root % 2 ? MPI_Allreduce(MPI_IN_PLACE, sum, R, MPI_INT, MPI_SUM, MPI_COMM_WORLD)
-                              : MPI_Allreduce(own, sum, R, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+                rc = root % 2 ? MPI_Allreduce(MPI_IN_PLACE, sum, R, MPI_INT, max ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD)
+                              : MPI_Allreduce(own, sum, R, MPI_INT, max ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
                 for (int i = 0; i < R; i++)
-                    ok &= sum[i] == g_size * (g_size - 1) / 2 + g_size * i;
+                    ok &= sum[i] == (max ? g_size - 1 + i : g_size * (g_size - 1) / 2 + g_size * i);
             } else { /* alltoall, in place on odd roots (the direct ones stage then) */
                 for (int i = 0; i < B * g_size; i++)
                     a[i] = b[i] = g_rank * 100000 + i;
