@@ -41,11 +41,10 @@ mpb() {
 }
 mpb "$work/plain.out" X=1 || { echo "SKIP: mpb-mpi fails at n = 2 without the shim"; tail -5 "$work/plain.out.err"; exit 77; }
 
-# run LABEL ENV...: passes under the shim with the plain run's frequencies
-run() {
-    label=$1
-    shift
-    if mpb "$work/out" LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$@" && logp_app_decided "$work/out.err" "$@" &&
+# matches ENV...: one run under the shim exits 0, decides as forced and
+# prints the plain run's frequencies (a line per band off, to stdout)
+matches() {
+    mpb "$work/out" LD_PRELOAD="$lib" PMPI_LOGP_VERBOSE=1 "$@" && logp_app_decided "$work/out.err" "$@" &&
         paste -d, "$work/plain.out.freqs" "$work/out.freqs" | awk -F, '{
             n = NF / 2; worst = 0
             for (i = 7; i <= n; i++) {
@@ -53,19 +52,31 @@ run() {
                     print "k-point " $2 ": not a frequency: " $(i + n); bad = 1; continue }
                 d = ($i - $(i + n)) / ($i > 0 ? $i : 1)
                 if (!(d <= 1e-4 && d >= -1e-4)) { print "k-point " $2 ", band " i - 6 ": off by " d; bad = 1 } } }
-            END { exit bad }'; then
+            END { exit bad }'
+}
+# run LABEL ENV...: passes if a run matches, or, where the first misses by
+# frequencies alone, the run after it: about one set of these runs in 20
+# has a run that lands 3.6e-4 - 3.9e-4 off in band 6 at k = 0, whatever
+# the shim runs (2026-12-03: 2 of 39 sets with the previous build, one of
+# them under a forced bcast, which hands MPB the library's own bytes; 3 of
+# about 48 with this one); a real fault misses every time
+run() {
+    label=$1
+    shift
+    if matches "$@" >"$work/miss" || { grep -q '^k-point .*: off by' "$work/miss" && cat "$work/miss" &&
+        echo "  (again: the first run missed by frequencies only)" && matches "$@"; }; then
         pass=$((pass + 1)); echo "ok: $label"
     else
+        cat "$work/miss" 2>/dev/null
         fail=$((fail + 1)); echo "FAIL: $label"
         grep -v '^pmpi-logp: ' "$work/out.err" | tail -5
     fi
 }
 run auto
-for a in binomial flat logp-tree ring recursive-doubling reduce-scatter-allgather recursive-multiplying; do
+for a in $(logp_app_algorithms allreduce); do
     run "allreduce $a" PMPI_LOGP_ALLREDUCE=$a
 done
-run "bcast logp-tree" PMPI_LOGP_BCAST=logp-tree
-for a in binomial flat hetero-tree two-level scatter-allgather pipeline binary-pipeline two-tree; do
+for a in $(logp_app_algorithms bcast); do
     run "bcast $a" PMPI_LOGP_BCAST=$a
 done
 echo "mpb: $pass passed, $fail failed"
