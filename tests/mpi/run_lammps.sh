@@ -62,7 +62,7 @@ run "auto, nonblocking engine" PMPI_LOGP_NONBLOCKING=1
 run "binomial" PMPI_LOGP_ALLREDUCE=binomial PMPI_LOGP_BCAST=binomial PMPI_LOGP_REDUCE=binomial
 run "flat" PMPI_LOGP_ALLREDUCE=flat PMPI_LOGP_BCAST=flat PMPI_LOGP_REDUCE=flat
 run "logp-tree" PMPI_LOGP_ALLREDUCE=logp-tree PMPI_LOGP_BCAST=logp-tree PMPI_LOGP_REDUCE=logp-tree
-for a in ring recursive-doubling reduce-scatter-allgather recursive-multiplying; do
+for a in ring recursive-doubling reduce-scatter-allgather recursive-multiplying dissemination; do
     run "allreduce $a" PMPI_LOGP_ALLREDUCE=$a
 done
 for a in hetero-tree two-level scatter-allgather pipeline binary-pipeline two-tree; do
