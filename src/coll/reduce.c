@@ -167,6 +167,30 @@ typedef struct {
     int posted[LOGP_SCHED_SLOTS_MAX];
 } logp_reduce_slots_t;
 
+/* Posts operation x's receive into slot j.  A failed post leaves
+ * MPI_REQUEST_NULL (its wait then reports a short message). */
+static void logp_reduce_slot_post(logp_reduce_slots_t *sl, char **slot, int j, const logp_view_t *v, logp_op_t x,
+                                  int count, MPI_Aint extent, MPI_Datatype dt, MPI_Comm comm, int tag)
+{
+    int first, len;
+    logp_buffer_part(count, v->s->parts, x.part, x.nparts, &first, &len);
+    if (PMPI_Irecv(slot[j] + (MPI_Aint)first * extent, len, dt, x.peer, tag + logp_op_stream(v->s, &x), comm,
+                   &sl->req[j]) != MPI_SUCCESS)
+        sl->req[j] = MPI_REQUEST_NULL;
+    sl->posted[j] = 1;
+}
+
+/* Waits for slot j's receive (len elements expected). */
+static int logp_reduce_slot_wait(logp_reduce_slots_t *sl, int j, MPI_Datatype dt, int len)
+{
+    MPI_Status status;
+    if (j >= LOGP_SCHED_SLOTS_MAX || !sl->posted[j])
+        return MPI_ERR_INTERN; /* more combining receives than the family's slots */
+    sl->posted[j] = 0;
+    return sl->req[j] != MPI_REQUEST_NULL ? logp_buffer_got(logp_engine_wait(&sl->req[j], &status), &status, dt, len)
+                                          : MPI_ERR_OTHER;
+}
+
 static int logp_reduce_slot_recv(logp_reduce_slots_t *sl, char **slot, logp_sendq_t *q, const logp_view_t *v, int i,
                                  int count, MPI_Aint extent, MPI_Datatype dt, MPI_Comm comm, int tag)
 {
@@ -177,18 +201,11 @@ static int logp_reduce_slot_recv(logp_reduce_slots_t *sl, char **slot, logp_send
         if (x.kind != LOGP_OP_RECV || x.arg < LOGP_RECV_SLOT)
             break;
         int jx = x.arg - LOGP_RECV_SLOT, w = logp_sendq_wait(q, slot[jx], 0, -1);
-        logp_buffer_part(count, v->s->parts, x.part, x.nparts, &first, &len);
-        if (PMPI_Irecv(slot[jx] + (MPI_Aint)first * extent, len, dt, x.peer, tag + logp_op_stream(v->s, &x), comm,
-                       &sl->req[jx]) != MPI_SUCCESS)
-            sl->req[jx] = MPI_REQUEST_NULL; /* its wait then reports a short message */
-        sl->posted[jx] = 1;
+        logp_reduce_slot_post(sl, slot, jx, v, x, count, extent, dt, comm, tag);
         rc = rc == MPI_SUCCESS ? w : rc;
     }
-    MPI_Status status;
     logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
-    int r = sl->req[j] != MPI_REQUEST_NULL ? logp_buffer_got(logp_engine_wait(&sl->req[j], &status), &status, dt, len)
-                                           : MPI_ERR_OTHER;
-    sl->posted[j] = 0;
+    int r = logp_reduce_slot_wait(sl, j, dt, len);
     return rc == MPI_SUCCESS ? r : rc;
 }
 
@@ -242,33 +259,15 @@ static int logp_reduce_plain_ahead(logp_reduce_ahead_t *a, logp_sendq_t *q, cons
 
 /* LOGP_FAMILY_PREPOST: posts every combining receive of the view, the j-th
  * into slot j (the family asks for as many slots), before the rank's
- * first send.  A failed post leaves MPI_REQUEST_NULL (its wait then
- * reports a short message). */
+ * first send (nothing reads the slots: no send waits). */
 static void logp_reduce_prepost_all(const logp_view_t *v, logp_reduce_slots_t *sl, char **slot, int count,
                                     MPI_Aint extent, MPI_Datatype dt, MPI_Comm comm, int tag)
 {
-    int j = 0, first, len;
-    for (int i = 0; i < v->nops && j < v->s->slots; i++) {
+    for (int i = 0, j = 0; i < v->nops && j < v->s->slots; i++) {
         logp_op_t o = logp_view_op(v, i);
-        if (o.kind != LOGP_OP_RECV_REDUCE)
-            continue;
-        logp_buffer_part(count, v->s->parts, o.part, o.nparts, &first, &len);
-        if (PMPI_Irecv(slot[j] + (MPI_Aint)first * extent, len, dt, o.peer, tag + logp_op_stream(v->s, &o), comm,
-                       &sl->req[j]) != MPI_SUCCESS)
-            sl->req[j] = MPI_REQUEST_NULL;
-        sl->posted[j++] = 1;
+        if (o.kind == LOGP_OP_RECV_REDUCE)
+            logp_reduce_slot_post(sl, slot, j++, v, o, count, extent, dt, comm, tag);
     }
-}
-
-/* Waits for slot j's receive (len elements expected). */
-static int logp_reduce_slot_wait(logp_reduce_slots_t *sl, int j, MPI_Datatype dt, int len)
-{
-    MPI_Status status;
-    if (j >= LOGP_SCHED_SLOTS_MAX || !sl->posted[j])
-        return MPI_ERR_INTERN; /* more combining receives than the family's slots */
-    sl->posted[j] = 0;
-    return sl->req[j] != MPI_REQUEST_NULL ? logp_buffer_got(logp_engine_wait(&sl->req[j], &status), &status, dt, len)
-                                          : MPI_ERR_OTHER;
 }
 
 int logp_coll_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int tag,

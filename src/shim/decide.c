@@ -36,7 +36,9 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
     /* Decide at the class's geometric middle so every size of the class
      * (and every rank) gets the same answer. */
     size_t mid = logp_learn_class_mid(sc);
-    logp_algo_t configured = st->configured[coll], rule = (logp_algo_t)st->rule[coll][sc][commutative != 0];
+    /* the files' rules know commutative or not: an idempotent class takes the commutative one's */
+    int files = commutative != 0;
+    logp_algo_t configured = st->configured[coll], rule = (logp_algo_t)st->rule[coll][sc][files];
     int ruled = configured == LOGP_ALGO_AUTO && rule != LOGP_ALGO_COUNT && rule != LOGP_ALGO_AUTO;
     if (ruled)
         configured = rule;
@@ -71,14 +73,14 @@ static void logp_decide_fill(logp_comm_state_t *st, logp_decision_t *d, int fail
         logp_decide_fall_back(st, d);
     /* a rule not settled (the learned file's explore): its trial goes on
      * where an earlier run's budget cut it, the rule from the first call */
-    uint32_t untried = ruled ? st->explore[coll][sc][commutative != 0] : 0;
+    uint32_t untried = ruled ? st->explore[coll][sc][files] : 0;
     if ((!ruled || untried) && st->configured[coll] == LOGP_ALGO_AUTO) {
         logp_algo_t runs = d->algo;
         d->algo = algo; /* the model's pick (or the rule), the trial's candidate 0, even if it could not be built */
         logp_trial_start(&d->trial, &q, d->algo, d->sclass,
                          st->confirm && st->size >= 2 && st->pcomm != MPI_COMM_NULL &&
                              !logp_coll_local_sizes(coll), /* its first call's check compares classes */
-                         priced ? raw : NULL, untried, untried ? st->after[coll][sc][commutative != 0] : 0);
+                         priced ? raw : NULL, untried, untried ? st->after[coll][sc][files] : 0);
         d->algo = runs;
         if (d->trial.phase == LOGP_TRIAL_RUNNING)
             d->trial.broken |= (failed ? LOGP_TRIAL_BROKEN_UNCACHED : 0) | (!built ? LOGP_TRIAL_BROKEN_PICK : 0);
